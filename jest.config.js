@@ -1,0 +1,37 @@
+// Tests are tiered by file suffix (see README, Tests): *.spec.ts are pure units with no server,
+// *.int.spec.ts talk to real PostgreSQL / Redis / Kafka (or the embedded adapters when those
+// addresses are unset), *.e2e.spec.ts drive the HTTP and WebSocket surface.
+const swcTransform = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+      keepClassNames: true,
+    },
+    module: { type: 'commonjs' },
+    sourceMaps: 'inline',
+  },
+];
+
+const libs = ['api-gateway', 'contracts', 'ledger', 'market-data', 'matching-engine', 'messaging', 'platform', 'user-stream', 'wallet'];
+const moduleNameMapper = Object.fromEntries(libs.map((lib) => [`^@exchange/${lib}$`, `<rootDir>/libs/${lib}/src/index.ts`]));
+
+const common = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform: { '^.+\\.(t|j)s$': swcTransform },
+  // Nest 12 ships as ES modules; Jest's CommonJS runtime needs them transpiled like our code.
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|file-type|strtok3|token-types|peek-readable|@tokenizer|uint8array-extras)/)'],
+  moduleNameMapper,
+  roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/test', '<rootDir>/tools'],
+};
+
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['**/*.spec.ts'], testPathIgnorePatterns: ['\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$', '/node_modules/'] },
+    { ...common, displayName: 'integration', testMatch: ['**/*.int.spec.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['**/*.e2e.spec.ts'] },
+  ],
+};

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/**
+ * Every command and event on every topic: plain data, versioned by (type, v). A published version
+ * never changes; a new shape is a new `v` with an upcaster from the old one.
+ */
+export interface Message<TType extends string = string, TPayload = unknown> {
+  type: TType;
+  v: number;
+  /** Unique per message; consumers deduplicate by it. */
+  id: string;
+  /** Milliseconds since the epoch, set by the producer that decided the message. */
+  ts: number;
+  payload: TPayload;
+}
+
+export const messageEnvelopeSchema = z.object({
+  type: z.string().min(1),
+  v: z.number().int().positive(),
+  id: z.string().min(1),
+  ts: z.number().int().nonnegative(),
+  payload: z.unknown(),
+});
+
+/** Record headers carried next to every message, for tracing across services. */
+export const HeaderNames = {
+  messageId: 'x-message-id',
+  messageType: 'x-message-type',
+  correlationId: 'x-correlation-id',
+  causationId: 'x-causation-id',
+} as const;

@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import { type AssetConfig, marketsConfigSchema, type MarketsConfig, type SymbolConfig } from './markets.schema';
+
+/**
+ * The markets file, validated and indexed. Every service reads the same file; commands carry
+ * `version` so a service can tell which configuration a check was made against.
+ */
+export class Markets {
+  private readonly assetsByName: ReadonlyMap<string, AssetConfig>;
+  private readonly symbolsByName: ReadonlyMap<string, SymbolConfig>;
+
+  constructor(readonly config: MarketsConfig) {
+    this.assetsByName = new Map(config.assets.map((a) => [a.asset, a]));
+    this.symbolsByName = new Map(config.symbols.map((s) => [s.symbol, s]));
+    for (const s of config.symbols) {
+      for (const asset of [s.baseAsset, s.quoteAsset]) {
+        if (!this.assetsByName.has(asset)) throw new Error(`markets: symbol ${s.symbol} names unknown asset ${asset}`);
+      }
+    }
+  }
+
+  static fromJson(json: unknown): Markets {
+    return new Markets(marketsConfigSchema.parse(json));
+  }
+
+  static fromFile(path: string): Markets {
+    return Markets.fromJson(JSON.parse(readFileSync(path, 'utf8')));
+  }
+
+  get version(): number {
+    return this.config.version;
+  }
+
+  get assets(): readonly AssetConfig[] {
+    return this.config.assets;
+  }
+
+  get symbols(): readonly SymbolConfig[] {
+    return this.config.symbols;
+  }
+
+  asset(name: string): AssetConfig | undefined {
+    return this.assetsByName.get(name);
+  }
+
+  symbol(name: string): SymbolConfig | undefined {
+    return this.symbolsByName.get(name);
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * The topics of the system and how they are created. Partition counts bound the parallelism of
+ * each consumer group; keys keep what must stay ordered in one partition (a user's ledger, a
+ * symbol's book). Source-of-truth topics keep everything; snapshot topics are compacted.
+ */
+export interface TopicDefinition {
+  name: string;
+  partitions: number;
+  /** What the record key is; documented so producers cannot disagree. */
+  key: 'userId' | 'symbol' | 'withdrawalId';
+  config: Record<string, string>;
+}
+
+const keepForever = { 'retention.ms': '-1', 'cleanup.policy': 'delete' };
+const compacted = { 'cleanup.policy': 'compact' };
+
+export const Topics = {
+  ledgerCommands: { name: 'ledger.commands', partitions: 8, key: 'userId', config: keepForever },
+  ledgerEvents: { name: 'ledger.events', partitions: 8, key: 'userId', config: keepForever },
+  orderCommands: { name: 'order.commands', partitions: 4, key: 'symbol', config: keepForever },
+  orderEvents: { name: 'order.events', partitions: 4, key: 'symbol', config: keepForever },
+  bookSnapshots: { name: 'market.book-snapshots', partitions: 4, key: 'symbol', config: compacted },
+  engineSnapshots: { name: 'matching-engine.snapshots', partitions: 4, key: 'symbol', config: compacted },
+} as const satisfies Record<string, TopicDefinition>;
+
+export type TopicName = (typeof Topics)[keyof typeof Topics]['name'];
+
+export const allTopics: readonly TopicDefinition[] = Object.values(Topics);

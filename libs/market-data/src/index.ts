@@ -1,0 +1,3 @@
+export * from './market-data.module';
+export * from './public/broker-info';
+export * from './public/rate-limit-entries';

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/**
+ * Every environment variable the apps read, in one place. The README's configuration table and
+ * the deploy/ cross-check test are written against this list, so add new variables here only.
+ */
+export const configSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ADMIN_TOKEN: z.string().min(16).optional(),
+  SECRET_ENCRYPTION_KEY: z.string().min(32).optional(),
+  DATABASE_URL: z.string().url().optional(),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
+  REDIS_URL: z.string().url().optional(),
+  KAFKA_BROKERS: z.string().min(1).optional(),
+  KAFKA_CLIENT_ID: z.string().default('exchange'),
+  EVENT_LOG_FSYNC: z.enum(['always', 'never']).default('always'),
+  MARKETS_FILE: z.string().default('config/markets.json'),
+  EXCHANGE_ID: z.string().default('301'),
+  INSTANCE_ID: z.coerce.number().int().min(0).max(31).default(0),
+  RATE_LIMIT_WEIGHT_PER_MINUTE: z.coerce.number().int().positive().default(1200),
+  RATE_LIMIT_ORDERS_PER_SECOND: z.coerce.number().int().positive().default(20),
+  RATE_LIMIT_ORDERS_PER_DAY: z.coerce.number().int().positive().default(200_000),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+/** The variable names, for tools that check manifests against the code. */
+export const configVariableNames = Object.keys(configSchema.shape) as (keyof Config)[];

@@ -1,0 +1,6 @@
+/** Injection tokens for what every service module receives from its app's bootstrap. */
+export const CONFIG = Symbol('CONFIG');
+export const MARKETS = Symbol('MARKETS');
+export const LOGGER = Symbol('LOGGER');
+export const CLOCK = Symbol('CLOCK');
+export const EVENT_LOG = Symbol('EVENT_LOG');

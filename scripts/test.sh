@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The one test command (README: "npm test"; .ci/run calls it too): types, lint, then every jest
+# tier. Suites that need PostgreSQL, Redis or Kafka read DATABASE_URL / REDIS_URL / KAFKA_BROKERS
+# (set by .ci/run) and say in one line that they skipped when an address is unset.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== typecheck"
+npx tsc -p tsconfig.json
+echo "== lint"
+npm run --silent lint
+echo "== jest"
+npx jest --selectProjects unit integration e2e --maxWorkers=2 "$@"
