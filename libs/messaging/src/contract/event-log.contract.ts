@@ -1,0 +1,205 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import type { TopicDefinition } from '@exchange/contracts';
+import { waitFor } from '../../../../test/support/wait-for';
+import type { Consumer, EventLog, IncomingRecord } from '../event-log.port';
+import { partitionForKey } from '../partitioning/murmur2-partitioner';
+import { copyTo } from './copy-transform';
+import type { EventLogHarness } from './event-log-harness';
+
+const workspaceRoot = resolve(__dirname, '../../../..');
+
+function topic(partitions: number): TopicDefinition {
+  return { name: `contract-${randomUUID()}`, partitions, key: 'userId', config: {} };
+}
+
+function records(topicName: string, count: number, keys: number, from = 0): { topic: string; key: string; value: string }[] {
+  return Array.from({ length: count }, (_, i) => ({ topic: topicName, key: `k${(from + i) % keys}`, value: String(from + i) }));
+}
+
+/** Collects what a group member is handed, so tests can wait on it. */
+async function collect(log: EventLog, groupId: string, topicName: string, seen: IncomingRecord[]): Promise<Consumer> {
+  return log.consume({
+    groupId,
+    topics: [topicName],
+    fromBeginning: true,
+    eachBatch: async (batch) => {
+      seen.push(...batch.records);
+    },
+  });
+}
+
+async function readAll(log: EventLog, topicName: string): Promise<IncomingRecord[]> {
+  const out: IncomingRecord[] = [];
+  const partitions = await log.partitionCount(topicName);
+  for (let p = 0; p < partitions; p++) {
+    await log.read(topicName, p, 0, async (batch) => {
+      out.push(...batch);
+    });
+  }
+  return out;
+}
+
+function runCrashChild(harness: EventLogHarness, env: Record<string, string>): Promise<NodeJS.Signals | number | null> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['scripts/run.js', 'libs/messaging/src/contract/crash-child.ts'], {
+      cwd: workspaceRoot,
+      env: { ...process.env, ...harness.childEnv, ...env },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    child.on('error', fail);
+    child.on('exit', (code, signal) => done(signal ?? code));
+  });
+}
+
+/**
+ * The behaviour every event-log adapter must show. Each test uses its own topics and groups, so
+ * the suite can run against a shared broker.
+ */
+export function describeEventLogContract(name: string, makeHarness: () => Promise<EventLogHarness | undefined>): void {
+  const run = (title: string, test: (harness: EventLogHarness, log: EventLog) => Promise<void>, timeout = 60_000): void => {
+    it(
+      title,
+      async () => {
+        const harness = await makeHarness();
+        if (!harness) return;
+        const log = await harness.open();
+        try {
+          await test(harness, log);
+        } finally {
+          await log.close();
+        }
+      },
+      timeout,
+    );
+  };
+
+  describe(`event log contract: ${name}`, () => {
+    run('keeps per-key order and places each key by Kafka\'s murmur2 partitioner', async (_h, log) => {
+      const t = topic(4);
+      await log.createTopics([t]);
+      for (let chunk = 0; chunk < 5; chunk++) await log.publish(records(t.name, 20, 7, chunk * 20));
+      const seen: IncomingRecord[] = [];
+      await collect(log, `g-${randomUUID()}`, t.name, seen);
+      await waitFor(() => seen.length >= 100, '100 records');
+      expect(seen).toHaveLength(100);
+      for (let k = 0; k < 7; k++) {
+        const ofKey = seen.filter((r) => r.key === `k${k}`);
+        expect(ofKey.map((r) => Number(r.value))).toEqual([...ofKey.map((r) => Number(r.value))].sort((a, b) => a - b));
+        expect(new Set(ofKey.map((r) => r.partition))).toEqual(new Set([partitionForKey(`k${k}`, 4)]));
+      }
+    });
+
+    run('resumes a group from its committed offsets after a restart', async (harness, log) => {
+      const t = topic(2);
+      const group = `g-${randomUUID()}`;
+      await log.createTopics([t]);
+      await log.publish(records(t.name, 10, 3));
+      const first: IncomingRecord[] = [];
+      const consumer = await collect(log, group, t.name, first);
+      await waitFor(async () => (await log.committedOffsets(group, t.name)).reduce((a, b) => a + b, 0) === 10, 'commits of the first 10');
+      await consumer.stop();
+      await log.close();
+
+      const reopened = await harness.open();
+      try {
+        await reopened.publish(records(t.name, 5, 3, 10));
+        const second: IncomingRecord[] = [];
+        await collect(reopened, group, t.name, second);
+        await waitFor(async () => (await reopened.committedOffsets(group, t.name)).reduce((a, b) => a + b, 0) === 15, 'commits of all 15');
+        expect(second.map((r) => Number(r.value)).sort((a, b) => a - b)).toEqual([10, 11, 12, 13, 14]);
+      } finally {
+        await reopened.close();
+      }
+      log = reopened;
+    });
+
+    run('replays a partition from the beginning or from any offset', async (_h, log) => {
+      const t = topic(1);
+      await log.createTopics([t]);
+      await log.publish(records(t.name, 25, 5));
+      const all: IncomingRecord[] = [];
+      const next = await log.read(t.name, 0, 0, async (batch) => {
+        all.push(...batch);
+      });
+      expect(next).toBe(25);
+      expect(all.map((r) => r.offset)).toEqual(Array.from({ length: 25 }, (_, i) => i));
+      expect(all.map((r) => r.value)).toEqual(Array.from({ length: 25 }, (_, i) => String(i)));
+      const tail: IncomingRecord[] = [];
+      await log.read(t.name, 0, 20, async (batch) => {
+        tail.push(...batch);
+      });
+      expect(tail.map((r) => r.value)).toEqual(['20', '21', '22', '23', '24']);
+      expect(await log.endOffsets(t.name)).toEqual([25]);
+    });
+
+    run('lets two groups read the same topic independently', async (_h, log) => {
+      const t = topic(3);
+      await log.createTopics([t]);
+      await log.publish(records(t.name, 30, 4));
+      const a: IncomingRecord[] = [];
+      const b: IncomingRecord[] = [];
+      await collect(log, `ga-${randomUUID()}`, t.name, a);
+      await collect(log, `gb-${randomUUID()}`, t.name, b);
+      await waitFor(() => a.length >= 30 && b.length >= 30, 'both groups to read 30');
+      expect(new Set(a.map((r) => r.value)).size).toBe(30);
+      expect(new Set(b.map((r) => r.value)).size).toBe(30);
+    });
+
+    run('shares partitions with a late joiner and still emits every result exactly once', async (_h, log) => {
+      const input = topic(4);
+      const output = topic(4);
+      const group = `g-${randomUUID()}`;
+      await log.createTopics([input, output]);
+      const handledBy = { first: 0, late: 0 };
+      const member = (who: keyof typeof handledBy) => ({
+        groupId: group,
+        topics: [input.name],
+        fromBeginning: true,
+        maxBatchSize: 10,
+        eachBatch: async (batch: Parameters<ReturnType<typeof copyTo>>[0]) => {
+          handledBy[who] += batch.records.length;
+          return copyTo(output.name)(batch);
+        },
+      });
+      await log.consume(member('first'));
+      await log.publish(records(input.name, 100, 13));
+      await waitFor(() => handledBy.first > 0, 'the first member to start');
+      await log.consume(member('late'));
+      for (let chunk = 1; chunk < 20; chunk++) {
+        await log.publish(records(input.name, 10, 13, 90 + chunk * 10));
+        await new Promise((r) => setImmediate(r));
+      }
+      await waitFor(async () => (await log.committedOffsets(group, input.name)).reduce((x, y) => x + y, 0) === 290, 'all 290 inputs committed', 60_000);
+      const out = await readAll(log, output.name);
+      expect(out.map((r) => Number(r.value)).sort((x, y) => x - y)).toEqual(Array.from({ length: 290 }, (_, i) => i));
+      expect(handledBy.late).toBeGreaterThan(0);
+    }, 120_000);
+
+    run('applies a step exactly once when its process is killed between emit and commit', async (harness, log) => {
+      const input = topic(2);
+      const output = topic(2);
+      const group = `g-${randomUUID()}`;
+      await log.createTopics([input, output]);
+      await log.publish(records(input.name, 50, 9));
+      if (harness.exclusiveWriter) await log.close();
+      const exit = await runCrashChild(harness, {
+        CONTRACT_IN_TOPIC: input.name,
+        CONTRACT_OUT_TOPIC: output.name,
+        CONTRACT_GROUP: group,
+        CRASH_AFTER_BATCHES: '3',
+      });
+      expect(exit).toBe('SIGKILL');
+      const after = harness.exclusiveWriter ? await harness.open() : log;
+      try {
+        await after.consume({ groupId: group, topics: [input.name], fromBeginning: true, maxBatchSize: 5, eachBatch: copyTo(output.name) });
+        await waitFor(async () => (await after.committedOffsets(group, input.name)).reduce((x, y) => x + y, 0) === 50, 'the survivor to commit all 50', 60_000);
+        const out = await readAll(after, output.name);
+        expect(out.map((r) => Number(r.value)).sort((x, y) => x - y)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+      } finally {
+        if (after !== log) await after.close();
+      }
+    }, 120_000);
+  });
+}

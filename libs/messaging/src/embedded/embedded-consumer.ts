@@ -1,0 +1,109 @@
+import type { Consumer, ConsumerOptions, IncomingBatch } from '../event-log.port';
+import type { EmbeddedEventLog } from './embedded-event-log';
+
+interface OwnedPartition {
+  topic: string;
+  partition: number;
+  /** Next offset to deliver; undefined until read from the group's committed offset. */
+  position: number | undefined;
+}
+
+const IDLE_WAIT_MS = 1000;
+const RETRY_BACKOFF_MS = [100, 300, 1000, 3000];
+
+/**
+ * One member of a consumer group on the embedded log. It delivers its partitions' batches in
+ * turn, commits each batch's outcome atomically, and re-reads its positions after a rebalance.
+ * A handler that throws gets the same batch again after a back-off, as kafkajs restarts a consumer.
+ */
+export class EmbeddedConsumer implements Consumer {
+  readonly groupId: string;
+  readonly topics: readonly string[];
+  private owned: OwnedPartition[] = [];
+  private generation = -1;
+  private cursor = 0;
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private failures = 0;
+
+  constructor(
+    private readonly log: EmbeddedEventLog,
+    private readonly options: ConsumerOptions,
+  ) {
+    this.groupId = options.groupId;
+    this.topics = [...options.topics];
+  }
+
+  start(): void {
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    if (!this.running) return this.loop;
+    this.running = false;
+    this.log.leaveGroup(this);
+    this.log.changed.notify();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      const batch = await this.nextBatch();
+      if (!batch) {
+        await this.log.changed.wait(IDLE_WAIT_MS);
+        continue;
+      }
+      await this.deliver(batch.owned, batch.batch);
+    }
+  }
+
+  private async deliver(owned: OwnedPartition, batch: IncomingBatch): Promise<void> {
+    const generation = this.generation;
+    try {
+      const outcome = await this.options.eachBatch(batch);
+      await this.options.hooks?.beforeCommit?.(batch);
+      if (!this.running) return;
+      const committed = await this.log.commitStep(this, generation, batch, outcome?.emit ?? undefined);
+      if (committed) owned.position = batch.nextOffset;
+      this.failures = 0;
+    } catch {
+      // The batch stays uncommitted and is delivered again; the handler owns its error reporting.
+      const delay = RETRY_BACKOFF_MS[Math.min(this.failures, RETRY_BACKOFF_MS.length - 1)]!;
+      this.failures += 1;
+      owned.position = undefined;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+
+  private async nextBatch(): Promise<{ owned: OwnedPartition; batch: IncomingBatch } | undefined> {
+    await this.refreshAssignment();
+    for (let i = 0; i < this.owned.length; i++) {
+      const owned = this.owned[(this.cursor + i) % this.owned.length]!;
+      if (owned.position === undefined) owned.position = await this.startPosition(owned);
+      if (!this.running) return undefined;
+      const records = this.log.slice(owned.topic, owned.partition, owned.position, this.options.maxBatchSize ?? 500);
+      if (records.length === 0) continue;
+      this.cursor = (this.cursor + i + 1) % this.owned.length;
+      const batch: IncomingBatch = { topic: owned.topic, partition: owned.partition, records, nextOffset: owned.position + records.length };
+      return { owned, batch };
+    }
+    return undefined;
+  }
+
+  private async refreshAssignment(): Promise<void> {
+    const assignment = this.log.assignmentOf(this);
+    if (assignment.generation === this.generation) return;
+    this.generation = assignment.generation;
+    this.owned = assignment.partitions.map((p) => ({ ...p, position: undefined }));
+    this.cursor = 0;
+  }
+
+  /** After a rebalance, wait for steps already queued (perhaps by the previous owner) to land. */
+  private async startPosition(owned: OwnedPartition): Promise<number> {
+    await this.log.settled();
+    const committed = this.log.committedOffset(this.groupId, owned.topic, owned.partition);
+    if (committed !== undefined) return committed;
+    return this.options.fromBeginning ? 0 : this.log.endOffset(owned.topic, owned.partition);
+  }
+}

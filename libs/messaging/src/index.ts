@@ -1,0 +1,4 @@
+export * from './embedded/embedded-event-log';
+export * from './event-log.port';
+export * from './kafka/kafka-event-log';
+export * from './partitioning/murmur2-partitioner';

@@ -1,0 +1,214 @@
+import { randomUUID } from 'node:crypto';
+import { type Admin, type Consumer as KafkaConsumer, type EachBatchPayload, Kafka, logLevel, type Message, type Producer } from 'kafkajs';
+import type { TopicDefinition } from '@exchange/contracts';
+import type { Consumer, ConsumerOptions, EventLog, IncomingBatch, IncomingRecord, OutgoingRecord } from '../event-log.port';
+import { partitionForKey } from '../partitioning/murmur2-partitioner';
+import { KafkaGroupConsumer } from './kafka-group-consumer';
+
+export interface KafkaEventLogOptions {
+  brokers: string[];
+  clientId: string;
+  /** Replication of created topics: 3 in production, 1 on a single test broker. */
+  replicationFactor?: number;
+  /** Upper bound a fetch waits for data; low values cut latency at the cost of more requests. */
+  maxWaitTimeInMs?: number;
+  onWarning?: (message: string, details: Record<string, unknown>) => void;
+}
+
+/**
+ * The event log on Apache Kafka through kafkajs. Plain publishes go through one idempotent
+ * producer (acks=all, one request in flight, which kafkajs does not force but ordering under
+ * retries needs); atomic consume-transform-produce steps go through one transactional producer per
+ * input partition, `<group>.<topic>.<partition>`, because kafkajs lacks KIP-447.
+ */
+export class KafkaEventLog implements EventLog {
+  private readonly kafka: Kafka;
+  private readonly admin: Admin;
+  private readonly producer: Producer;
+  private readonly partitionCounts = new Map<string, number>();
+  private readonly consumers = new Set<KafkaGroupConsumer>();
+  private connected: Promise<void> | undefined;
+  private closing: Promise<void> | undefined;
+
+  constructor(private readonly options: KafkaEventLogOptions) {
+    this.kafka = new Kafka({
+      clientId: options.clientId,
+      brokers: options.brokers,
+      logLevel: logLevel.NOTHING,
+      retry: { retries: 8, initialRetryTime: 100, maxRetryTime: 5000 },
+    });
+    this.admin = this.kafka.admin();
+    this.producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  }
+
+  async createTopics(definitions: readonly TopicDefinition[]): Promise<void> {
+    await this.connect();
+    const existing = new Set(await this.admin.listTopics());
+    const missing = definitions.filter((d) => !existing.has(d.name));
+    if (missing.length > 0) {
+      await this.admin.createTopics({
+        waitForLeaders: true,
+        topics: missing.map((d) => ({
+          topic: d.name,
+          numPartitions: d.partitions,
+          replicationFactor: this.options.replicationFactor ?? 1,
+          configEntries: Object.entries(d.config).map(([name, value]) => ({ name, value })),
+        })),
+      });
+    }
+    for (const d of definitions) this.partitionCounts.delete(d.name);
+  }
+
+  async publish(records: readonly OutgoingRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    await this.connect();
+    await this.producer.sendBatch({ acks: -1, topicMessages: await this.toTopicMessages(records) });
+  }
+
+  async consume(options: ConsumerOptions): Promise<Consumer> {
+    await this.connect();
+    const consumer = new KafkaGroupConsumer(this.kafka, options, {
+      maxWaitTimeInMs: this.options.maxWaitTimeInMs ?? 100,
+      toTopicMessages: (records) => this.toTopicMessages(records),
+      onStopped: (c) => this.consumers.delete(c),
+    });
+    this.consumers.add(consumer);
+    await consumer.start();
+    return consumer;
+  }
+
+  async read(topic: string, partition: number, fromOffset: number, onBatch: (records: IncomingRecord[]) => Promise<void>, untilOffset?: number): Promise<number> {
+    const end = untilOffset ?? (await this.endOffsets(topic))[partition] ?? 0;
+    if (fromOffset >= end) return fromOffset;
+    const groupId = `read.${topic}.${partition}.${randomUUID()}`;
+    const consumer = this.kafka.consumer({ groupId, maxWaitTimeInMs: this.options.maxWaitTimeInMs ?? 100, allowAutoTopicCreation: false });
+    try {
+      return await readPartitionRange(consumer, { topic, partition, fromOffset, end, onBatch, partitionCount: await this.partitionCount(topic) });
+    } finally {
+      await consumer.disconnect();
+      await this.admin.deleteGroups([groupId]).catch(() => undefined);
+    }
+  }
+
+  async endOffsets(topic: string): Promise<number[]> {
+    await this.connect();
+    const offsets = await this.admin.fetchTopicOffsets(topic);
+    return byPartition(offsets.map((o) => ({ partition: o.partition, offset: Number(o.high) })));
+  }
+
+  async committedOffsets(groupId: string, topic: string): Promise<number[]> {
+    await this.connect();
+    const [result] = await this.admin.fetchOffsets({ groupId, topics: [topic] });
+    return byPartition((result?.partitions ?? []).map((p) => ({ partition: p.partition, offset: Math.max(0, Number(p.offset)) })));
+  }
+
+  async partitionCount(topic: string): Promise<number> {
+    const known = this.partitionCounts.get(topic);
+    if (known !== undefined) return known;
+    await this.connect();
+    const metadata = await this.admin.fetchTopicMetadata({ topics: [topic] });
+    const count = metadata.topics[0]?.partitions.length ?? 0;
+    if (count === 0) throw new Error(`event log: unknown topic ${topic}; create it from its definition first`);
+    this.partitionCounts.set(topic, count);
+    return count;
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await Promise.all([...this.consumers].map((c) => c.stop()));
+      if (this.connected) {
+        await this.producer.disconnect();
+        await this.admin.disconnect();
+      }
+    })();
+    return this.closing;
+  }
+
+  private connect(): Promise<void> {
+    this.connected ??= Promise.all([this.admin.connect(), this.producer.connect()]).then(() => undefined);
+    return this.connected;
+  }
+
+  private async toTopicMessages(records: readonly OutgoingRecord[]): Promise<{ topic: string; messages: Message[] }[]> {
+    const byTopic = new Map<string, Message[]>();
+    for (const r of records) {
+      const partition = r.partition ?? partitionForKey(r.key, await this.partitionCount(r.topic));
+      let messages = byTopic.get(r.topic);
+      if (!messages) byTopic.set(r.topic, (messages = []));
+      messages.push({ key: r.key, value: r.value, partition, headers: r.headers });
+    }
+    return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
+  }
+}
+
+function byPartition(entries: { partition: number; offset: number }[]): number[] {
+  const out: number[] = [];
+  for (const e of entries) out[e.partition] = e.offset;
+  return Array.from(out, (v) => v ?? 0);
+}
+
+export function toIncomingRecords(payload: Pick<EachBatchPayload, 'batch'>): IncomingRecord[] {
+  const { batch } = payload;
+  return batch.messages.map((m) => ({
+    topic: batch.topic,
+    partition: batch.partition,
+    offset: Number(m.offset),
+    key: m.key?.toString('utf8') ?? '',
+    value: m.value?.toString('utf8') ?? '',
+    headers: Object.fromEntries(Object.entries(m.headers ?? {}).map(([k, v]) => [k, Array.isArray(v) ? String(v[0]) : String(v ?? '')])),
+    timestamp: Number(m.timestamp),
+  }));
+}
+
+export function toIncomingBatch(records: IncomingRecord[], topic: string, partition: number): IncomingBatch {
+  return { topic, partition, records, nextOffset: records[records.length - 1]!.offset + 1 };
+}
+
+interface RangeRead {
+  topic: string;
+  partition: number;
+  fromOffset: number;
+  end: number;
+  partitionCount: number;
+  onBatch: (records: IncomingRecord[]) => Promise<void>;
+}
+
+/**
+ * kafkajs has no manual partition assignment, so a range read is a throw-away group that seeks
+ * the one partition and pauses the others. Progress is tracked from batch offsets, transaction
+ * markers included, so a range that ends on a commit marker still completes.
+ */
+async function readPartitionRange(consumer: KafkaConsumer, range: RangeRead): Promise<number> {
+  let position = range.fromOffset;
+  let finish: () => void = () => undefined;
+  let fail: (error: unknown) => void = () => undefined;
+  const done = new Promise<void>((resolve, reject) => {
+    finish = resolve;
+    fail = reject;
+  });
+  const advance = (lastOffset: number): void => {
+    position = Math.max(position, lastOffset + 1);
+    if (position >= range.end) finish();
+  };
+  await consumer.connect();
+  await consumer.subscribe({ topic: range.topic, fromBeginning: true });
+  consumer.on(consumer.events.END_BATCH_PROCESS, (event) => {
+    if (event.payload.partition === range.partition) advance(Number(event.payload.lastOffset));
+  });
+  consumer.on(consumer.events.CRASH, (event) => fail(event.payload.error));
+  await consumer.run({
+    autoCommit: false,
+    eachBatchAutoResolve: true,
+    eachBatch: async ({ batch }) => {
+      if (batch.partition !== range.partition) return;
+      const records = toIncomingRecords({ batch }).filter((r) => r.offset >= position && r.offset < range.end);
+      if (records.length > 0) await range.onBatch(records);
+      advance(Number(batch.lastOffset()));
+    },
+  });
+  const others = Array.from({ length: range.partitionCount }, (_, p) => p).filter((p) => p !== range.partition);
+  if (others.length > 0) consumer.pause([{ topic: range.topic, partitions: others }]);
+  consumer.seek({ topic: range.topic, partition: range.partition, offset: String(range.fromOffset) });
+  await done;
+  return position;
+}

@@ -1,0 +1,106 @@
+import type { Consumer as KafkaConsumer, EachBatchPayload, Kafka, Message, Producer } from 'kafkajs';
+import type { Consumer, ConsumerOptions, IncomingBatch, OutgoingRecord } from '../event-log.port';
+import { toIncomingBatch, toIncomingRecords } from './kafka-event-log';
+
+export interface KafkaGroupConsumerSettings {
+  maxWaitTimeInMs: number;
+  toTopicMessages(records: readonly OutgoingRecord[]): Promise<{ topic: string; messages: Message[] }[]>;
+  onStopped(consumer: KafkaGroupConsumer): void;
+}
+
+/**
+ * A consumer-group member on Kafka. Each batch's outcome is committed in one Kafka transaction
+ * (records + offsets) by the transactional producer of its input partition; a batch with nothing
+ * to emit commits its offset directly. Records are read with read_committed isolation, so aborted
+ * steps of a crashed process are never seen downstream.
+ */
+export class KafkaGroupConsumer implements Consumer {
+  private readonly consumer: KafkaConsumer;
+  private readonly producers = new Map<string, Promise<Producer>>();
+  private stopping: Promise<void> | undefined;
+
+  constructor(
+    private readonly kafka: Kafka,
+    private readonly options: ConsumerOptions,
+    private readonly settings: KafkaGroupConsumerSettings,
+  ) {
+    this.consumer = kafka.consumer({
+      groupId: options.groupId,
+      readUncommitted: false,
+      allowAutoTopicCreation: false,
+      maxWaitTimeInMs: settings.maxWaitTimeInMs,
+      // A member killed with SIGKILL holds its partitions until its session expires: keep that short.
+      sessionTimeout: 10_000,
+      heartbeatInterval: 1_000,
+    });
+  }
+
+  async start(): Promise<void> {
+    await this.consumer.connect();
+    for (const topic of this.options.topics) await this.consumer.subscribe({ topic, fromBeginning: this.options.fromBeginning ?? false });
+    await this.consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      eachBatch: (payload) => this.onBatch(payload),
+    });
+  }
+
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      await this.consumer.disconnect();
+      const producers = await Promise.all(this.producers.values());
+      await Promise.all(producers.map((p) => p.disconnect()));
+      this.settings.onStopped(this);
+    })();
+    return this.stopping;
+  }
+
+  private async onBatch(payload: EachBatchPayload): Promise<void> {
+    const { batch, resolveOffset, heartbeat, isRunning, isStale } = payload;
+    const all = toIncomingRecords(payload);
+    const size = this.options.maxBatchSize ?? 500;
+    for (let start = 0; start < all.length; start += size) {
+      if (!isRunning() || isStale()) return;
+      const slice = toIncomingBatch(all.slice(start, start + size), batch.topic, batch.partition);
+      const outcome = await this.options.eachBatch(slice);
+      await this.commit(slice, outcome?.emit ?? []);
+      resolveOffset(String(slice.nextOffset - 1));
+      await heartbeat();
+    }
+  }
+
+  private async commit(batch: IncomingBatch, emit: readonly OutgoingRecord[]): Promise<void> {
+    const offsets = { topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: String(batch.nextOffset) }] }] };
+    if (emit.length === 0) {
+      await this.options.hooks?.beforeCommit?.(batch);
+      await this.consumer.commitOffsets(offsets.topics[0]!.partitions.map((p) => ({ topic: batch.topic, ...p })));
+      return;
+    }
+    const producer = await this.transactionalProducer(batch.topic, batch.partition);
+    const transaction = await producer.transaction();
+    try {
+      await transaction.sendBatch({ acks: -1, topicMessages: await this.settings.toTopicMessages(emit) });
+      await transaction.sendOffsets({ consumerGroupId: this.options.groupId, ...offsets });
+      await this.options.hooks?.beforeCommit?.(batch);
+      await transaction.commit();
+    } catch (error) {
+      await transaction.abort().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** One per input partition: a new owner's init fences the old one's unfinished transaction. */
+  private transactionalProducer(topic: string, partition: number): Promise<Producer> {
+    const transactionalId = `${this.options.groupId}.${topic}.${partition}`;
+    let producer = this.producers.get(transactionalId);
+    if (!producer) {
+      producer = (async () => {
+        const p = this.kafka.producer({ transactionalId, idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+        await p.connect();
+        return p;
+      })();
+      this.producers.set(transactionalId, producer);
+    }
+    return producer;
+  }
+}
