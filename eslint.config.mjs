@@ -57,7 +57,7 @@ export default [
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    files: ['**/*.spec.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    files: ['**/*.spec.ts', '**/contract/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@nx/enforce-module-boundaries': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
 ];
