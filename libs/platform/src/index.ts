@@ -15,3 +15,6 @@ export * from './nest/platform.module';
 export * from './nest/tokens';
 export * from './time/clock';
 export * from './nest/run-service';
+export * from './database/embedded-postgres';
+export * from './database/open-data-source';
+export * from './database/resolve-database';

