@@ -1,12 +1,12 @@
 import { Client } from 'pg';
-import { DataSource, type EntitySchema, type MixedList } from 'typeorm';
+import { DataSource, type DataSourceOptions as TypeOrmOptions } from 'typeorm';
 
 export interface DataSourceOptions {
   url: string;
   /** Each service keeps its tables in its own schema of the shared database. */
   schema: string;
-  entities: MixedList<Function | string | EntitySchema>;
-  migrations: MixedList<Function | string>;
+  entities: NonNullable<TypeOrmOptions['entities']>;
+  migrations: NonNullable<TypeOrmOptions['migrations']>;
 }
 
 /**
