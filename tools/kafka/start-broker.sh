@@ -173,7 +173,9 @@ log "$(echo "$FORMAT_OUT" | tail -n1)"
 setsid java $KAFKA_HEAP_OPTS "${JAVA_COMMON[@]}" \
   -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:+ExitOnOutOfMemoryError \
   -cp "$CP" kafka.Kafka "$CONFIG" \
-  </dev/null >>"$BROKER_LOG" 2>&1 &
+  </dev/null >>"$BROKER_LOG" 2>&1 3>&- &
+# (3>&- matters: the broker must not hold our stdout, or `$(start-broker.sh)` and
+#  `start-broker.sh | ...` would wait for EOF until the broker exits)
 PID=$!
 echo "$PID" >"$PIDFILE"
 log "started kafka.Kafka pid $PID on 127.0.0.1:$KAFKA_PORT (log: $BROKER_LOG)"

@@ -16,6 +16,7 @@ export const configSchema = z.object({
   REDIS_URL: z.string().url().optional(),
   KAFKA_BROKERS: z.string().min(1).optional(),
   KAFKA_CLIENT_ID: z.string().default('exchange'),
+  KAFKA_REPLICATION_FACTOR: z.coerce.number().int().min(1).max(5).default(1),
   EVENT_LOG_FSYNC: z.enum(['always', 'never']).default('always'),
   MARKETS_FILE: z.string().default('config/markets.json'),
   EXCHANGE_ID: z.string().default('301'),
