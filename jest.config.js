@@ -15,7 +15,7 @@ const swcTransform = [
   },
 ];
 
-const libs = ['api-gateway', 'contracts', 'ledger', 'market-data', 'matching-engine', 'messaging', 'platform', 'user-stream', 'wallet'];
+const libs = ['api-gateway', 'bootstrap', 'contracts', 'ledger', 'market-data', 'matching-engine', 'messaging', 'platform', 'user-stream', 'wallet'];
 const moduleNameMapper = Object.fromEntries(libs.map((lib) => [`^@exchange/${lib}$`, `<rootDir>/libs/${lib}/src/index.ts`]));
 
 const common = {
@@ -29,6 +29,8 @@ const common = {
 };
 
 module.exports = {
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['**/*.spec.ts'], testPathIgnorePatterns: ['\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$', '/node_modules/'] },
     { ...common, displayName: 'integration', testMatch: ['**/*.int.spec.ts'] },

@@ -106,7 +106,8 @@ min.insync.replicas=1
 offsets.topic.replication.factor=1
 transaction.state.log.replication.factor=1
 transaction.state.log.min.isr=1
-auto.create.topics.enable=true
+# topics come from libs/contracts definitions, never from a typo
+auto.create.topics.enable=false
 delete.topic.enable=true
 group.initial.rebalance.delay.ms=0
 

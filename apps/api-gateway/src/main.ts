@@ -1,4 +1,4 @@
+import { runService } from '@exchange/bootstrap';
 import { ApiGatewayModule } from '@exchange/api-gateway';
-import { exitOnFailure, runServiceApp } from '@exchange/platform';
 
-runServiceApp({ service: 'api-gateway', module: ApiGatewayModule }).catch(exitOnFailure('api-gateway'));
+runService({ service: 'api-gateway', module: ApiGatewayModule, needsDatabase: false });

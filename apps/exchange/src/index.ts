@@ -1,2 +1,1 @@
-export * from './create-exchange-app';
-export * from './exchange.module';
+export * from './exchange-modules';

@@ -1,16 +1,12 @@
 import 'reflect-metadata';
-import { createLogger, loadConfig, systemClock } from '@exchange/platform';
-import { createExchangeApp } from './create-exchange-app';
+import { openInfrastructure, startApp } from '@exchange/bootstrap';
+import { createLogger } from '@exchange/platform';
+import { exchangeModules } from './exchange-modules';
 
-async function main(): Promise<void> {
-  const config = loadConfig(process.env, 'embedded');
-  const logger = createLogger('exchange', config.LOG_LEVEL);
-  const app = await createExchangeApp({ config, logger, clock: systemClock });
-  await app.listen(config.PORT, config.HOST);
-  logger.info({ port: config.PORT }, 'exchange listening');
-}
-
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+/** `npm start`: every service in one process on the embedded adapters (or on Kafka if configured). */
+openInfrastructure({ service: 'exchange', mode: 'embedded', needsDatabase: true })
+  .then((infrastructure) => startApp(infrastructure, exchangeModules))
+  .catch((error: unknown) => {
+    createLogger('exchange').fatal({ err: error }, 'failed to start');
+    process.exit(1);
+  });

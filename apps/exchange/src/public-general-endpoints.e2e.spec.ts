@@ -1,23 +1,20 @@
 import 'reflect-metadata';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createLogger, loadConfig, ManualClock } from '@exchange/platform';
+import { ManualClock } from '@exchange/platform';
 import { http } from '../../../test/support/http-client';
-import { createExchangeApp } from './create-exchange-app';
+import { startTestExchange, type TestExchange } from '../../../test/support/test-exchange';
 
 describe('public general endpoints on the embedded exchange', () => {
   const clock = new ManualClock(1_767_225_600_000);
-  let app: NestFastifyApplication;
+  let exchange: TestExchange;
   let base: string;
 
   beforeAll(async () => {
-    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1' });
-    app = await createExchangeApp({ config, logger: createLogger('test', 'silent'), clock });
-    await app.listen(0, '127.0.0.1');
-    base = await app.getUrl();
+    exchange = await startTestExchange({ clock });
+    base = exchange.baseUrl;
   });
 
   afterAll(async () => {
-    await app.close();
+    await exchange.close();
   });
 
   it('answers ping with an empty object', async () => {

@@ -1,4 +1,4 @@
+import { runService } from '@exchange/bootstrap';
 import { LedgerModule } from '@exchange/ledger';
-import { exitOnFailure, runServiceApp } from '@exchange/platform';
 
-runServiceApp({ service: 'ledger', module: LedgerModule }).catch(exitOnFailure('ledger'));
+runService({ service: 'ledger', module: LedgerModule, needsDatabase: true });

@@ -1,4 +1,4 @@
+import { runService } from '@exchange/bootstrap';
 import { MarketDataModule } from '@exchange/market-data';
-import { exitOnFailure, runServiceApp } from '@exchange/platform';
 
-runServiceApp({ service: 'market-data', module: MarketDataModule }).catch(exitOnFailure('market-data'));
+runService({ service: 'market-data', module: MarketDataModule, needsDatabase: true });

@@ -1,4 +1,4 @@
+import { runService } from '@exchange/bootstrap';
 import { MatchingEngineModule } from '@exchange/matching-engine';
-import { exitOnFailure, runServiceApp } from '@exchange/platform';
 
-runServiceApp({ service: 'matching-engine', module: MatchingEngineModule }).catch(exitOnFailure('matching-engine'));
+runService({ service: 'matching-engine', module: MatchingEngineModule, needsDatabase: false });

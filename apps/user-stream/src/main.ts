@@ -1,4 +1,4 @@
+import { runService } from '@exchange/bootstrap';
 import { UserStreamModule } from '@exchange/user-stream';
-import { exitOnFailure, runServiceApp } from '@exchange/platform';
 
-runServiceApp({ service: 'user-stream', module: UserStreamModule }).catch(exitOnFailure('user-stream'));
+runService({ service: 'user-stream', module: UserStreamModule, needsDatabase: false });

@@ -1,4 +1,4 @@
+import { runService } from '@exchange/bootstrap';
 import { WalletModule } from '@exchange/wallet';
-import { exitOnFailure, runServiceApp } from '@exchange/platform';
 
-runServiceApp({ service: 'wallet', module: WalletModule }).catch(exitOnFailure('wallet'));
+runService({ service: 'wallet', module: WalletModule, needsDatabase: true });

@@ -14,7 +14,6 @@ export * from './logging/nest-logger';
 export * from './nest/platform.module';
 export * from './nest/tokens';
 export * from './time/clock';
-export * from './nest/run-service';
 export * from './database/embedded-postgres';
 export * from './database/open-data-source';
 export * from './database/resolve-database';

@@ -23,6 +23,5 @@ export async function createHttpApp(rootModule: unknown, options: HttpAppOptions
     abortOnError: false,
   });
   app.useGlobalFilters(new ApiExceptionFilter(options.logger));
-  app.enableShutdownHooks();
   return app;
 }

@@ -4,3 +4,4 @@ export const MARKETS = Symbol('MARKETS');
 export const LOGGER = Symbol('LOGGER');
 export const CLOCK = Symbol('CLOCK');
 export const EVENT_LOG = Symbol('EVENT_LOG');
+export const DATABASE = Symbol('DATABASE');

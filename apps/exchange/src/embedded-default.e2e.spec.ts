@@ -1,0 +1,42 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { http } from '../../../test/support/http-client';
+import { waitFor } from '../../../test/support/wait-for';
+
+const root = resolve(__dirname, '../../..');
+
+function startExchangeProcess(dataDir: string, port: number): ChildProcess {
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(port + 1), LOG_LEVEL: 'warn' };
+  for (const name of ['DATABASE_URL', 'KAFKA_BROKERS', 'REDIS_URL']) delete env[name];
+  return spawn(process.execPath, ['scripts/run.js', 'apps/exchange/src/main.ts'], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((done) => (child.exitCode !== null ? done(child.exitCode) : child.once('exit', (code) => done(code))));
+}
+
+/** `npm start` as a newcomer runs it: nothing configured, no service installed, an empty DATA_DIR. */
+describe('the embedded default (npm start)', () => {
+  it('serves within 30 s on nothing but its DATA_DIR, stops cleanly on SIGTERM, and starts again on the same data', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'exchange-start-'));
+    chmodSync(dataDir, 0o755);
+    const port = 41_000 + Math.floor(Math.random() * 8000);
+    const base = `http://127.0.0.1:${port}`;
+
+    for (const round of ['fresh', 'restart']) {
+      const started = Date.now();
+      const child = startExchangeProcess(dataDir, port);
+      await waitFor(async () => (await http(base, 'GET', '/openapi/v1/time').catch(() => ({ status: 0 }))).status === 200, `the ${round} exchange to serve`, 30_000, 200);
+      expect(Date.now() - started).toBeLessThan(30_000);
+      const info = await http<{ symbols: { symbol: string }[] }>(base, 'GET', '/openapi/v1/brokerInfo');
+      expect(info.body.symbols.map((s) => s.symbol)).toEqual(expect.arrayContaining(['BTCUSDT', 'ETHUSDT', 'ETHBTC']));
+      expect((await http(base, 'GET', '/health/ready')).status).toBe(200);
+      child.kill('SIGTERM');
+      expect(await exited(child)).toBe(0);
+    }
+    expect(existsSync(join(dataDir, 'event-log', 'journal.log'))).toBe(true);
+    expect(existsSync(join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true);
+  }, 120_000);
+});

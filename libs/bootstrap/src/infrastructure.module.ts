@@ -1,0 +1,21 @@
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { DATABASE, EVENT_LOG, PlatformModule } from '@exchange/platform';
+import type { Infrastructure } from './infrastructure';
+
+/** Hands the opened adapters to every service module through the platform's tokens. */
+@Global()
+@Module({})
+export class InfrastructureModule {
+  static forRoot(infrastructure: Infrastructure): DynamicModule {
+    const { config, markets, logger, clock } = infrastructure;
+    return {
+      module: InfrastructureModule,
+      imports: [PlatformModule.forRoot({ config, markets, logger, clock })],
+      providers: [
+        { provide: EVENT_LOG, useValue: infrastructure.eventLog },
+        { provide: DATABASE, useValue: infrastructure.database },
+      ],
+      exports: [PlatformModule, EVENT_LOG, DATABASE],
+    };
+  }
+}

@@ -1,0 +1,44 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createApp, type Infrastructure, openInfrastructure } from '@exchange/bootstrap';
+import type { Clock } from '@exchange/platform';
+import { exchangeModules } from '../../apps/exchange/src/exchange-modules';
+
+export interface TestExchange {
+  app: NestFastifyApplication;
+  infrastructure: Infrastructure;
+  /** http://127.0.0.1:<port> */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The embedded exchange in this test process: every service module, a fresh DATA_DIR (so a fresh
+ * event log), the test run's PostgreSQL, an injected clock, listening on a free port.
+ */
+export async function startTestExchange(options: { clock?: Clock; env?: Record<string, string> } = {}): Promise<TestExchange> {
+  const env = {
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'exchange-test-')),
+    DATABASE_URL: process.env.DATABASE_URL ?? '',
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    ...options.env,
+  };
+  const infrastructure = await openInfrastructure({ service: 'exchange', mode: 'embedded', needsDatabase: true, env, clock: options.clock });
+  const app = await createApp(infrastructure, exchangeModules);
+  await app.startAllMicroservices();
+  await app.listen(0, '127.0.0.1');
+  const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  return {
+    app,
+    infrastructure,
+    baseUrl,
+    close: async () => {
+      await app.close();
+      await infrastructure.close();
+    },
+  };
+}
