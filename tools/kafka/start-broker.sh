@@ -14,6 +14,7 @@
 #   KAFKA_START_TIMEOUT    seconds to wait for readiness     default 90
 #   KAFKA_HEAP_OPTS        JVM heap flags                    default "-Xms256m -Xmx768m"
 #   KAFKA_CLUSTER_ID       KRaft cluster id (22-char base64url uuid) default: random per start
+#   KAFKA_CPU_CORE         pin the broker to this core with taskset (benchmarks) default: unpinned
 set -euo pipefail
 
 # Everything but the final KAFKA_BROKERS line goes to stderr.
@@ -171,7 +172,9 @@ log "$(echo "$FORMAT_OUT" | tail -n1)"
 # --- 4. start -------------------------------------------------------------------
 : >"$BROKER_LOG"
 # shellcheck disable=SC2086 # KAFKA_HEAP_OPTS is a list of flags
-setsid java $KAFKA_HEAP_OPTS "${JAVA_COMMON[@]}" \
+PIN=()
+[[ -n "${KAFKA_CPU_CORE:-}" ]] && PIN=(taskset -c "$KAFKA_CPU_CORE")
+setsid "${PIN[@]}" java $KAFKA_HEAP_OPTS "${JAVA_COMMON[@]}" \
   -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:+ExitOnOutOfMemoryError \
   -cp "$CP" kafka.Kafka "$CONFIG" \
   </dev/null >>"$BROKER_LOG" 2>&1 3>&- &

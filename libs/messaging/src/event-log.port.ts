@@ -58,7 +58,7 @@ export interface ConsumerOptions {
   topics: string[];
   /** Where a partition without a committed offset starts: the beginning, or the end (default). */
   fromBeginning?: boolean;
-  /** Upper bound of records per batch. */
+  /** Upper bound of records per batch; by default a batch is what one fetch returned (Kafka) or up to 5000 records (embedded). */
   maxBatchSize?: number;
   eachBatch(batch: IncomingBatch): Promise<BatchOutcome | void>;
   hooks?: ConsumerHooks;

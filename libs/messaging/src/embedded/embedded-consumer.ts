@@ -9,6 +9,7 @@ interface OwnedPartition {
 }
 
 const IDLE_WAIT_MS = 1000;
+const DEFAULT_MAX_BATCH = 5000;
 const RETRY_BACKOFF_MS = [100, 300, 1000, 3000];
 
 /**
@@ -82,7 +83,7 @@ export class EmbeddedConsumer implements Consumer {
       const owned = this.owned[(this.cursor + i) % this.owned.length]!;
       if (owned.position === undefined) owned.position = await this.startPosition(owned);
       if (!this.running) return undefined;
-      const records = this.log.slice(owned.topic, owned.partition, owned.position, this.options.maxBatchSize ?? 500);
+      const records = this.log.slice(owned.topic, owned.partition, owned.position, this.options.maxBatchSize ?? DEFAULT_MAX_BATCH);
       if (records.length === 0) continue;
       this.cursor = (this.cursor + i + 1) % this.owned.length;
       const batch: IncomingBatch = { topic: owned.topic, partition: owned.partition, records, nextOffset: owned.position + records.length };

@@ -155,9 +155,19 @@ export function toIncomingRecords(payload: Pick<EachBatchPayload, 'batch'>): Inc
     offset: Number(m.offset),
     key: m.key?.toString('utf8') ?? '',
     value: m.value?.toString('utf8') ?? '',
-    headers: Object.fromEntries(Object.entries(m.headers ?? {}).map(([k, v]) => [k, Array.isArray(v) ? String(v[0]) : String(v ?? '')])),
+    headers: toHeaders(m.headers),
     timestamp: Number(m.timestamp),
   }));
+}
+
+function toHeaders(headers: Record<string, Buffer | string | (Buffer | string)[] | undefined> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!headers) return out;
+  for (const name in headers) {
+    const value = headers[name];
+    out[name] = Array.isArray(value) ? String(value[0]) : String(value ?? '');
+  }
+  return out;
 }
 
 export function toIncomingBatch(records: IncomingRecord[], topic: string, partition: number): IncomingBatch {

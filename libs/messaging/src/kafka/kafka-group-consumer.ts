@@ -58,7 +58,8 @@ export class KafkaGroupConsumer implements Consumer {
   private async onBatch(payload: EachBatchPayload): Promise<void> {
     const { batch, resolveOffset, heartbeat, isRunning, isStale } = payload;
     const all = toIncomingRecords(payload);
-    const size = this.options.maxBatchSize ?? 500;
+    // Kafka's fetch already sizes batches (maxBytesPerPartition); split only when asked to.
+    const size = this.options.maxBatchSize ?? all.length;
     for (let start = 0; start < all.length; start += size) {
       if (!isRunning() || isStale()) return;
       const slice = toIncomingBatch(all.slice(start, start + size), batch.topic, batch.partition);
