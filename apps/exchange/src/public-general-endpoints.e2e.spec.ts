@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { ManualClock } from '@exchange/platform';
+import { brokerInfoSchema, pairsSchema, timeSchema } from '@exchange/market-data';
+import { errorBodySchema, ManualClock } from '@exchange/platform';
 import { http } from '../../../test/support/http-client';
 import { startTestExchange, type TestExchange } from '../../../test/support/test-exchange';
 
@@ -22,12 +23,13 @@ describe('public general endpoints on the embedded exchange', () => {
   });
 
   it('answers time with the server clock in ms', async () => {
-    expect((await http(base, 'GET', '/openapi/v1/time')).body).toEqual({ serverTime: 1_767_225_600_000 });
+    const answer = await http(base, 'GET', '/openapi/v1/time');
+    expect(timeSchema.parse(answer.body)).toEqual({ serverTime: 1_767_225_600_000 });
   });
 
   it('lists pairs with symbol, quoteToken and baseToken', async () => {
     const answer = await http<unknown[]>(base, 'GET', '/openapi/v1/pairs');
-    expect(answer.body).toContainEqual({ symbol: 'ETHBTC', quoteToken: 'BTC', baseToken: 'ETH' });
+    expect(pairsSchema.parse(answer.body)).toContainEqual({ symbol: 'ETHBTC', quoteToken: 'BTC', baseToken: 'ETH' });
   });
 
   it('serves brokerInfo and exchangeInfo alike', async () => {
@@ -35,13 +37,13 @@ describe('public general endpoints on the embedded exchange', () => {
     const alias = await http<Record<string, unknown>>(base, 'GET', '/openapi/v1/exchangeInfo');
     expect(info.status).toBe(200);
     expect(alias.body).toEqual(info.body);
-    expect(info.body).toMatchObject({ timezone: 'UTC', serverTime: 1_767_225_600_000, brokerFilters: [] });
+    expect(brokerInfoSchema.parse(info.body)).toMatchObject({ timezone: 'UTC', serverTime: 1_767_225_600_000, brokerFilters: [] });
   });
 
   it('refuses an unknown brokerInfo type with -1130', async () => {
     const answer = await http(base, 'GET', '/openapi/v1/brokerInfo?type=futures');
     expect(answer.status).toBe(400);
-    expect(answer.body).toMatchObject({ code: -1130 });
+    expect(errorBodySchema.parse(answer.body)).toMatchObject({ code: -1130 });
   });
 
   it('refuses a repeated parameter with -1101', async () => {

@@ -1,3 +1,4 @@
 export * from './market-data.module';
 export * from './public/broker-info';
 export * from './public/rate-limit-entries';
+export * from './public/general.schemas';

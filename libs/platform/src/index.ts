@@ -17,3 +17,4 @@ export * from './time/clock';
 export * from './database/embedded-postgres';
 export * from './database/open-data-source';
 export * from './database/resolve-database';
+export * from './openapi/api-docs';

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { decimalStringSchema } from '@exchange/platform';
+
+export const pingSchema = z.object({}).strict();
+export const timeSchema = z.object({ serverTime: z.number().int().meta({ example: 1767225600000 }) }).strict();
+
+export const pairSchema = z.object({ symbol: z.string(), quoteToken: z.string(), baseToken: z.string() }).strict();
+export const pairsSchema = z.array(pairSchema);
+
+const rateLimitSchema = z
+  .object({
+    rateLimitType: z.enum(['REQUESTS_WEIGHT', 'ORDERS']),
+    interval: z.enum(['SECOND', 'MINUTE', 'DAY']),
+    intervalNum: z.number().int().positive(),
+    limit: z.number().int().positive(),
+  })
+  .strict();
+
+const filterSchema = z.discriminatedUnion('filterType', [
+  z.object({ filterType: z.literal('PRICE_FILTER'), minPrice: decimalStringSchema, maxPrice: decimalStringSchema, tickSize: decimalStringSchema }).strict(),
+  z.object({ filterType: z.literal('LOT_SIZE'), minQty: decimalStringSchema, maxQty: decimalStringSchema, stepSize: decimalStringSchema }).strict(),
+  z.object({ filterType: z.literal('MIN_NOTIONAL'), minNotional: decimalStringSchema }).strict(),
+]);
+
+export const symbolRecordSchema = z
+  .object({
+    symbol: z.string().meta({ example: 'BTCUSDT' }),
+    status: z.enum(['TRADING', 'HALT', 'BREAK']),
+    baseAsset: z.string(),
+    baseAssetPrecision: decimalStringSchema,
+    quoteAsset: z.string(),
+    quotePrecision: decimalStringSchema,
+    icebergAllowed: z.boolean(),
+    filters: z.array(filterSchema),
+  })
+  .strict();
+
+export const brokerInfoSchema = z
+  .object({
+    timezone: z.string(),
+    serverTime: z.number().int(),
+    rateLimits: z.array(rateLimitSchema),
+    brokerFilters: z.array(z.unknown()),
+    symbols: z.array(symbolRecordSchema).optional(),
+    options: z.array(z.unknown()).optional().meta({ description: 'Options trading is not built yet: always empty.' }),
+    contracts: z.array(z.unknown()).optional().meta({ description: 'Contract trading is not built yet: always empty.' }),
+  })
+  .strict();
