@@ -7,7 +7,7 @@ export interface TopicDefinition {
   name: string;
   partitions: number;
   /** What the record key is; documented so producers cannot disagree. */
-  key: 'userId' | 'symbol' | 'withdrawalId';
+  key: 'userId' | 'symbol' | 'withdrawalId' | 'actor';
   config: Record<string, string>;
 }
 
@@ -17,6 +17,7 @@ const compacted = { 'cleanup.policy': 'compact' };
 export const Topics = {
   ledgerCommands: { name: 'ledger.commands', partitions: 8, key: 'userId', config: keepForever },
   ledgerEvents: { name: 'ledger.events', partitions: 8, key: 'userId', config: keepForever },
+  operatorAudit: { name: 'operator.audit', partitions: 1, key: 'actor', config: keepForever },
   orderCommands: { name: 'order.commands', partitions: 4, key: 'symbol', config: keepForever },
   orderEvents: { name: 'order.events', partitions: 4, key: 'symbol', config: keepForever },
   bookSnapshots: { name: 'market.book-snapshots', partitions: 4, key: 'symbol', config: compacted },

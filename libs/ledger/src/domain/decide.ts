@@ -1,0 +1,203 @@
+import Decimal from 'decimal.js';
+import type {
+  AccountRecord,
+  AssetConfig,
+  BalanceAfter,
+  CreateApiKey,
+  CreateSubAccount,
+  CreateUser,
+  CreditDeposit,
+  FlowEntry,
+  FlowTypeName,
+  LedgerCommand,
+  LedgerEvent,
+  SetAccountFlags,
+  TransferFunds,
+} from '@exchange/contracts';
+import { type AccountState, balanceOf, type LedgerState } from './ledger-state';
+import { LedgerRejection, RejectCode } from './ledger-rejection';
+
+export interface DecisionContext {
+  now: number;
+  /** The id of the k-th flow entry this command creates; derived from the command's log position. */
+  flowId(k: number): string;
+  asset(name: string): AssetConfig | undefined;
+}
+
+type Draft = { [K in LedgerEvent['type']]: { type: K; payload: Omit<Extract<LedgerEvent, { type: K }>['payload'], 'userId' | 'seq' | 'commandId'> } }[LedgerEvent['type']];
+
+/**
+ * What the ledger decides for one command, given its state: the events to journal, or a single
+ * CommandRejected with the family's error code. Pure: it reads the state and changes nothing.
+ */
+export function decide(command: LedgerCommand, state: LedgerState, ctx: DecisionContext): LedgerEvent[] {
+  const userId = command.payload.userId;
+  let drafts: Draft[];
+  try {
+    drafts = decideDrafts(command, state, ctx);
+  } catch (error) {
+    if (!(error instanceof LedgerRejection)) throw error;
+    drafts = [{ type: 'CommandRejected', payload: { commandType: command.type, code: error.code, msg: error.message } }];
+  }
+  let seq = state.users.get(userId)?.seq ?? 0;
+  return drafts.map(
+    (draft, index) =>
+      ({
+        type: draft.type,
+        v: 1,
+        id: `${command.id}:${index}`,
+        ts: ctx.now,
+        payload: { ...draft.payload, userId, seq: ++seq, commandId: command.id },
+      }) as LedgerEvent,
+  );
+}
+
+function decideDrafts(command: LedgerCommand, state: LedgerState, ctx: DecisionContext): Draft[] {
+  switch (command.type) {
+    case 'CreateUser':
+      return createUser(command, state);
+    case 'CreateSubAccount':
+      return createSubAccount(command, state);
+    case 'CreateApiKey':
+      return createApiKey(command, state);
+    case 'RevokeApiKey': {
+      const key = state.apiKeys.get(command.payload.apiKey);
+      if (!key || key.userId !== command.payload.userId) throw new LedgerRejection(RejectCode.REJECTED_API_KEY, 'The API key does not exist.');
+      if (key.revoked) return [];
+      return [{ type: 'ApiKeyRevoked', payload: { apiKey: key.apiKey, accountId: key.accountId } }];
+    }
+    case 'CreditDeposit':
+      return creditDeposit(command, state, ctx);
+    case 'TransferFunds':
+      return transferFunds(command, state, ctx);
+    case 'SetAccountFlags':
+      return setAccountFlags(command, state);
+    default: {
+      const unexpected: never = command;
+      throw new Error(`ledger: unknown command ${(unexpected as LedgerCommand).type}`);
+    }
+  }
+}
+
+function createUser(command: CreateUser, state: LedgerState): Draft[] {
+  const { userId, name, accountIds } = command.payload;
+  if (state.users.has(userId)) throw new LedgerRejection(RejectCode.INVALID_VALUE, `User ${userId} already exists.`);
+  for (const accountId of accountIds) ensureNewAccountId(state, accountId);
+  const accounts: AccountRecord[] = accountIds.map((accountId, i) => ({ accountId, userId, accountType: (i + 1) as 1 | 2 | 3, accountIndex: 0, accountName: '' }));
+  return [{ type: 'UserCreated', payload: { name, accounts } }];
+}
+
+function createSubAccount(command: CreateSubAccount, state: LedgerState): Draft[] {
+  const { userId, accountId, accountType, accountName } = command.payload;
+  const user = requireUser(state, userId);
+  ensureNewAccountId(state, accountId);
+  const sameType = user.accountIds.map((id) => state.accounts.get(id)!.record).filter((r) => r.accountType === accountType);
+  const accountIndex = Math.max(...sameType.map((r) => r.accountIndex)) + 1;
+  return [{ type: 'SubAccountCreated', payload: { account: { accountId, userId, accountType, accountIndex, accountName } } }];
+}
+
+function createApiKey(command: CreateApiKey, state: LedgerState): Draft[] {
+  const { userId, accountId, apiKey, secretCiphertext, permissions } = command.payload;
+  requireAccountOf(state, userId, accountId);
+  if (state.apiKeys.has(apiKey)) throw new LedgerRejection(RejectCode.INVALID_VALUE, 'The API key already exists.');
+  return [{ type: 'ApiKeyCreated', payload: { apiKey, accountId, secretCiphertext, permissions: [...new Set(permissions)] } }];
+}
+
+function creditDeposit(command: CreditDeposit, state: LedgerState, ctx: DecisionContext): Draft[] {
+  const { userId, accountId, depositId, asset } = command.payload;
+  const account = requireAccountOf(state, userId, accountId);
+  const amount = parseAmount(command.payload.amount, requireAsset(ctx, asset), 'amount');
+  const balance = balanceOf(account, asset);
+  const after = { free: balance.free.plus(amount), locked: balance.locked };
+  return [
+    {
+      type: 'DepositCredited',
+      payload: {
+        depositId,
+        accountId,
+        asset,
+        amount: amount.toFixed(),
+        flows: [flow(ctx, 0, accountId, asset, 'DEPOSIT', amount, after)],
+        balances: [balanceAfter(accountId, asset, after)],
+      },
+    },
+  ];
+}
+
+function transferFunds(command: TransferFunds, state: LedgerState, ctx: DecisionContext): Draft[] {
+  const { userId, transferId, fromAccountId, toAccountId, asset } = command.payload;
+  // Both accounts belong to the user whose partition decides: a transfer to another user is a
+  // debit here and a credit command to the other partition (the wallet's internal withdrawals).
+  const from = requireAccountOf(state, userId, fromAccountId);
+  const to = requireAccountOf(state, userId, toAccountId);
+  if (fromAccountId === toAccountId) throw new LedgerRejection(RejectCode.INVALID_VALUE, 'The source and the destination account are the same.');
+  const amount = parseAmount(command.payload.amount, requireAsset(ctx, asset), 'amount');
+  const fromBalance = balanceOf(from, asset);
+  if (fromBalance.free.lessThan(amount)) throw new LedgerRejection(RejectCode.INSUFFICIENT_BALANCE, `Insufficient ${asset} balance in account ${fromAccountId}.`);
+  const flowType: FlowTypeName = 'USER_ACCOUNT_TRANSFER';
+  const fromAfter = { free: fromBalance.free.minus(amount), locked: fromBalance.locked };
+  const toBalance = balanceOf(to, asset);
+  const toAfter = { free: toBalance.free.plus(amount), locked: toBalance.locked };
+  return [
+    {
+      type: 'FundsTransferred',
+      payload: {
+        transferId,
+        fromAccountId,
+        toAccountId,
+        asset,
+        amount: amount.toFixed(),
+        flows: [flow(ctx, 0, fromAccountId, asset, flowType, amount.negated(), fromAfter), flow(ctx, 1, toAccountId, asset, flowType, amount, toAfter)],
+        balances: [balanceAfter(fromAccountId, asset, fromAfter), balanceAfter(toAccountId, asset, toAfter)],
+      },
+    },
+  ];
+}
+
+function setAccountFlags(command: SetAccountFlags, state: LedgerState): Draft[] {
+  const { userId, accountId, canTrade, canWithdraw, canDeposit } = command.payload;
+  const account = requireAccountOf(state, userId, accountId);
+  const flags = { canTrade: canTrade ?? account.flags.canTrade, canWithdraw: canWithdraw ?? account.flags.canWithdraw, canDeposit: canDeposit ?? account.flags.canDeposit };
+  return [{ type: 'AccountFlagsSet', payload: { accountId, ...flags } }];
+}
+
+function requireUser(state: LedgerState, userId: string) {
+  const user = state.users.get(userId);
+  if (!user) throw new LedgerRejection(RejectCode.INVALID_VALUE, `User ${userId} does not exist.`);
+  return user;
+}
+
+function requireAccountOf(state: LedgerState, userId: string, accountId: string): AccountState {
+  const account = state.accounts.get(accountId);
+  if (!account || account.record.userId !== userId) throw new LedgerRejection(RejectCode.INVALID_VALUE, `Account ${accountId} does not exist.`);
+  return account;
+}
+
+function ensureNewAccountId(state: LedgerState, accountId: string): void {
+  if (state.accounts.has(accountId)) throw new LedgerRejection(RejectCode.INVALID_VALUE, `Account ${accountId} already exists.`);
+}
+
+function requireAsset(ctx: DecisionContext, asset: string): AssetConfig {
+  const config = ctx.asset(asset);
+  if (!config) throw new LedgerRejection(RejectCode.INVALID_VALUE, `Unknown asset '${asset}'.`);
+  return config;
+}
+
+/** A positive amount with no more decimals than the asset allows; never rounded. */
+export function parseAmount(text: string, asset: AssetConfig, param: string): Decimal {
+  if (!/^\d+(\.\d+)?$/.test(text) || text.length > 60) throw new LedgerRejection(RejectCode.INVALID_VALUE, `Invalid value for parameter '${param}': expected a plain decimal number.`);
+  const amount = new Decimal(text);
+  if (amount.lte(0)) throw new LedgerRejection(RejectCode.INVALID_VALUE, `Invalid value for parameter '${param}': must be greater than zero.`);
+  if (amount.decimalPlaces() > asset.precision) {
+    throw new LedgerRejection(RejectCode.INVALID_VALUE, `Invalid value for parameter '${param}': ${asset.asset} allows at most ${asset.precision} decimals.`);
+  }
+  return amount;
+}
+
+function flow(ctx: DecisionContext, k: number, accountId: string, asset: string, flowType: FlowTypeName, change: Decimal, after: { free: Decimal; locked: Decimal }): FlowEntry {
+  return { flowId: ctx.flowId(k), accountId, asset, flowType, change: change.toFixed(), total: after.free.plus(after.locked).toFixed() };
+}
+
+function balanceAfter(accountId: string, asset: string, after: { free: Decimal; locked: Decimal }): BalanceAfter {
+  return { accountId, asset, free: after.free.toFixed(), locked: after.locked.toFixed() };
+}
