@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp, type Infrastructure, openInfrastructure } from '@exchange/bootstrap';
 import type { Clock } from '@exchange/platform';
+import { Client } from 'pg';
 import { exchangeModules } from '../../apps/exchange/src/exchange-modules';
 
 export interface TestExchange {
@@ -16,10 +18,13 @@ export interface TestExchange {
 
 /**
  * The embedded exchange in this test process: every service module, a fresh DATA_DIR (so a fresh
- * event log), the test run's PostgreSQL, an injected clock, listening on a free port.
+ * event log), its own schemas in the test run's PostgreSQL (a random DATABASE_SCHEMA_PREFIX,
+ * dropped at close), an injected clock, listening on a free port.
  */
 export async function startTestExchange(options: { clock?: Clock; env?: Record<string, string> } = {}): Promise<TestExchange> {
+  const prefix = `t${randomBytes(5).toString('hex')}_`;
   const env = {
+    DATABASE_SCHEMA_PREFIX: prefix,
     DATA_DIR: mkdtempSync(join(tmpdir(), 'exchange-test-')),
     DATABASE_URL: process.env.DATABASE_URL ?? '',
     LOG_LEVEL: 'silent',
@@ -39,6 +44,18 @@ export async function startTestExchange(options: { clock?: Clock; env?: Record<s
     close: async () => {
       await app.close();
       await infrastructure.close();
+      await dropSchemas(env.DATABASE_URL, prefix);
     },
   };
+}
+
+async function dropSchemas(url: string, prefix: string): Promise<void> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ nspname: string }>('SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1)', [prefix]);
+    for (const { nspname } of rows) await client.query(`DROP SCHEMA "${nspname}" CASCADE`);
+  } finally {
+    await client.end();
+  }
 }

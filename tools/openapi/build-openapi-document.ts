@@ -10,7 +10,7 @@ import { exchangeModules } from '../../apps/exchange/src/exchange-modules';
 
 /**
  * The OpenAPI document of the whole HTTP surface, read from the controllers' decorators. The app
- * is created but never started: no port, no database connection, a throw-away event log.
+ * is built in Nest's preview mode: providers are never instantiated, so no database is needed.
  */
 export async function buildOpenApiDocument(): Promise<OpenAPIObject> {
   const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), 'openapi-')), LOG_LEVEL: 'silent' });
@@ -25,7 +25,7 @@ export async function buildOpenApiDocument(): Promise<OpenAPIObject> {
     eventLog,
     close: () => eventLog.close(),
   };
-  const app = await createApp(infrastructure, exchangeModules);
+  const app = await createApp(infrastructure, exchangeModules, { preview: true });
   const info = new DocumentBuilder()
     .setTitle('Exchange HTTP API')
     .setDescription(

@@ -12,6 +12,8 @@ export const configSchema = z.object({
   ADMIN_TOKEN: z.string().min(16).optional(),
   SECRET_ENCRYPTION_KEY: z.string().min(32).optional(),
   DATABASE_URL: z.string().url().optional(),
+  /** Prefix of every service's schema, so several exchanges (or test runs) can share one database. */
+  DATABASE_SCHEMA_PREFIX: z.string().regex(/^[a-z_][a-z0-9_]*$/).optional(),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
   REDIS_URL: z.string().url().optional(),
   KAFKA_BROKERS: z.string().min(1).optional(),

@@ -37,3 +37,8 @@ export async function openDataSource(options: DataSourceOptions): Promise<DataSo
   await dataSource.runMigrations();
   return dataSource;
 }
+
+/** A service's schema name, after the configured prefix. */
+export function schemaName(config: { DATABASE_SCHEMA_PREFIX?: string }, service: string): string {
+  return `${config.DATABASE_SCHEMA_PREFIX ?? ''}${service}`;
+}

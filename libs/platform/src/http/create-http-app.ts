@@ -8,6 +8,8 @@ export interface HttpAppOptions {
   logger: Logger;
   /** Largest request body accepted; larger ones are refused before parsing. */
   bodyLimit?: number;
+  /** Build the module graph without instantiating providers (for the OpenAPI document). */
+  preview?: boolean;
 }
 
 /**
@@ -21,6 +23,7 @@ export async function createHttpApp(rootModule: unknown, options: HttpAppOptions
     rawBody: true,
     logger: new NestPinoLogger(options.logger),
     abortOnError: false,
+    preview: options.preview ?? false,
   });
   app.useGlobalFilters(new ApiExceptionFilter(options.logger));
   return app;

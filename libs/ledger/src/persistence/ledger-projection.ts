@@ -1,0 +1,120 @@
+import type { AccountRecord, FlowEntry, LedgerEvent, Permission } from '@exchange/contracts';
+import type { QueryRunner } from 'typeorm';
+
+/**
+ * The rows a list of ledger events leaves in PostgreSQL. The same function serves the live ledger
+ * (inside the batch's transaction) and a rebuild from `ledger.events`, and every write is
+ * idempotent, so a replayed event changes nothing it already changed.
+ */
+export interface ProjectionRows {
+  users: { userId: string; name: string; partition: number; created: number }[];
+  userSeq: Map<string, number>;
+  accounts: (AccountRecord & { created: number })[];
+  flags: Map<string, { canTrade: boolean; canWithdraw: boolean; canDeposit: boolean }>;
+  balances: Map<string, { accountId: string; asset: string; free: string; locked: string }>;
+  flows: (FlowEntry & { created: number })[];
+  apiKeys: { apiKey: string; accountId: string; userId: string; permissions: Permission[]; secretCiphertext: string; created: number }[];
+  revokedKeys: { apiKey: string; at: number }[];
+}
+
+export function projectionRows(events: readonly LedgerEvent[], partitionOf: (userId: string) => number): ProjectionRows {
+  const rows: ProjectionRows = { users: [], userSeq: new Map(), accounts: [], flags: new Map(), balances: new Map(), flows: [], apiKeys: [], revokedKeys: [] };
+  for (const event of events) {
+    const { userId, seq } = event.payload;
+    rows.userSeq.set(userId, Math.max(seq, rows.userSeq.get(userId) ?? 0));
+    switch (event.type) {
+      case 'UserCreated':
+        rows.users.push({ userId, name: event.payload.name, partition: partitionOf(userId), created: event.ts });
+        for (const account of event.payload.accounts) rows.accounts.push({ ...account, created: event.ts });
+        break;
+      case 'SubAccountCreated':
+        rows.accounts.push({ ...event.payload.account, created: event.ts });
+        break;
+      case 'ApiKeyCreated':
+        rows.apiKeys.push({ apiKey: event.payload.apiKey, accountId: event.payload.accountId, userId, permissions: event.payload.permissions, secretCiphertext: event.payload.secretCiphertext, created: event.ts });
+        break;
+      case 'ApiKeyRevoked':
+        rows.revokedKeys.push({ apiKey: event.payload.apiKey, at: event.ts });
+        break;
+      case 'DepositCredited':
+      case 'FundsTransferred':
+        for (const b of event.payload.balances) rows.balances.set(`${b.accountId}|${b.asset}`, b);
+        for (const f of event.payload.flows) rows.flows.push({ ...f, created: event.ts });
+        break;
+      case 'AccountFlagsSet':
+        rows.flags.set(event.payload.accountId, { canTrade: event.payload.canTrade, canWithdraw: event.payload.canWithdraw, canDeposit: event.payload.canDeposit });
+        break;
+      case 'CommandRejected':
+        break;
+      default: {
+        const unexpected: never = event;
+        throw new Error(`ledger projection: unknown event ${(unexpected as LedgerEvent).type}`);
+      }
+    }
+  }
+  return rows;
+}
+
+/** Writes the rows with one statement per table (arrays unnested), whatever the batch size. */
+export async function writeProjection(runner: QueryRunner, schema: string, rows: ProjectionRows): Promise<void> {
+  const s = `"${schema}"`;
+  if (rows.users.length > 0) {
+    await runner.query(
+      `INSERT INTO ${s}.users (user_id, name, seq, partition, created)
+       SELECT u, n, 0, p, c FROM unnest($1::bigint[], $2::text[], $3::int[], $4::bigint[]) AS t(u, n, p, c)
+       ON CONFLICT (user_id) DO NOTHING`,
+      [rows.users.map((u) => u.userId), rows.users.map((u) => u.name), rows.users.map((u) => u.partition), rows.users.map((u) => u.created)],
+    );
+  }
+  if (rows.accounts.length > 0) {
+    const a = rows.accounts;
+    await runner.query(
+      `INSERT INTO ${s}.accounts (account_id, user_id, account_type, account_index, account_name, can_trade, can_withdraw, can_deposit, created)
+       SELECT id, u, t, i, n, true, true, true, c FROM unnest($1::bigint[], $2::bigint[], $3::smallint[], $4::int[], $5::text[], $6::bigint[]) AS r(id, u, t, i, n, c)
+       ON CONFLICT (account_id) DO NOTHING`,
+      [a.map((r) => r.accountId), a.map((r) => r.userId), a.map((r) => r.accountType), a.map((r) => r.accountIndex), a.map((r) => r.accountName), a.map((r) => r.created)],
+    );
+  }
+  if (rows.flags.size > 0) {
+    const ids = [...rows.flags.keys()];
+    const f = [...rows.flags.values()];
+    await runner.query(
+      `UPDATE ${s}.accounts a SET can_trade = r.t, can_withdraw = r.w, can_deposit = r.d
+       FROM unnest($1::bigint[], $2::boolean[], $3::boolean[], $4::boolean[]) AS r(id, t, w, d) WHERE a.account_id = r.id`,
+      [ids, f.map((x) => x.canTrade), f.map((x) => x.canWithdraw), f.map((x) => x.canDeposit)],
+    );
+  }
+  if (rows.balances.size > 0) {
+    const b = [...rows.balances.values()];
+    await runner.query(
+      `INSERT INTO ${s}.balances (account_id, asset, free, locked)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::numeric[], $4::numeric[])
+       ON CONFLICT (account_id, asset) DO UPDATE SET free = EXCLUDED.free, locked = EXCLUDED.locked`,
+      [b.map((r) => r.accountId), b.map((r) => r.asset), b.map((r) => r.free), b.map((r) => r.locked)],
+    );
+  }
+  if (rows.flows.length > 0) {
+    const f = rows.flows;
+    await runner.query(
+      `INSERT INTO ${s}.balance_flows (flow_id, account_id, asset, flow_type, change, total, created)
+       SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::numeric[], $6::numeric[], $7::bigint[])
+       ON CONFLICT (flow_id) DO NOTHING`,
+      [f.map((r) => r.flowId), f.map((r) => r.accountId), f.map((r) => r.asset), f.map((r) => r.flowType), f.map((r) => r.change), f.map((r) => r.total), f.map((r) => r.created)],
+    );
+  }
+  for (const k of rows.apiKeys) {
+    await runner.query(
+      `INSERT INTO ${s}.api_keys (api_key, account_id, user_id, permissions, secret_ciphertext, created) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (api_key) DO NOTHING`,
+      [k.apiKey, k.accountId, k.userId, k.permissions, k.secretCiphertext, k.created],
+    );
+  }
+  for (const k of rows.revokedKeys) {
+    await runner.query(`UPDATE ${s}.api_keys SET revoked_at = $2 WHERE api_key = $1 AND revoked_at IS NULL`, [k.apiKey, k.at]);
+  }
+  if (rows.userSeq.size > 0) {
+    await runner.query(
+      `UPDATE ${s}.users u SET seq = GREATEST(u.seq, r.seq) FROM unnest($1::bigint[], $2::int[]) AS r(id, seq) WHERE u.user_id = r.id`,
+      [[...rows.userSeq.keys()], [...rows.userSeq.values()]],
+    );
+  }
+}

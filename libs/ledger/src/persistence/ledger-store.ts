@@ -1,0 +1,122 @@
+import Decimal from 'decimal.js';
+import type { AccountType, LedgerEvent, Permission } from '@exchange/contracts';
+import type { OutgoingRecord } from '@exchange/messaging';
+import type { DataSource } from 'typeorm';
+import type { LedgerState } from '../domain/ledger-state';
+import { projectionRows, writeProjection } from './ledger-projection';
+
+
+export interface LoadedPartition {
+  nextOffset: number;
+  processedCommandIds: Set<string>;
+}
+
+export interface BatchCommit {
+  topic: string;
+  partition: number;
+  /** The checkpoint this instance believes is current; the commit fails if another wrote since. */
+  expectedOffset: number;
+  nextOffset: number;
+  events: LedgerEvent[];
+  processed: { commandId: string; offset: number }[];
+  outbox: OutgoingRecord[];
+}
+
+export class CheckpointMoved extends Error {
+  override name = 'CheckpointMoved';
+}
+
+/** The ledger's PostgreSQL side: partition state loads, and the one transaction per batch. */
+export class LedgerStore {
+  constructor(
+    private readonly dataSource: DataSource,
+    readonly schema: string,
+    private readonly partitionOf: (userId: string) => number,
+  ) {}
+
+  /** Replaces the state of one partition's users with what PostgreSQL holds. */
+  async loadPartition(state: LedgerState, topic: string, partition: number): Promise<LoadedPartition> {
+    const s = `"${this.schema}"`;
+    for (const [userId, user] of state.users) {
+      if (this.partitionOf(userId) !== partition) continue;
+      for (const accountId of user.accountIds) state.accounts.delete(accountId);
+      state.users.delete(userId);
+    }
+    for (const [apiKey, key] of state.apiKeys) if (this.partitionOf(key.userId) === partition) state.apiKeys.delete(apiKey);
+
+    const users: { user_id: string; name: string; seq: number }[] = await this.dataSource.query(`SELECT user_id, name, seq FROM ${s}.users WHERE partition = $1`, [partition]);
+    for (const u of users) state.users.set(String(u.user_id), { userId: String(u.user_id), name: u.name, seq: u.seq, accountIds: [] });
+    const accounts: AccountRow[] = await this.dataSource.query(
+      `SELECT a.* FROM ${s}.accounts a JOIN ${s}.users u ON u.user_id = a.user_id WHERE u.partition = $1 ORDER BY a.account_type, a.account_index`,
+      [partition],
+    );
+    for (const a of accounts) {
+      const accountId = String(a.account_id);
+      const userId = String(a.user_id);
+      state.accounts.set(accountId, {
+        record: { accountId, userId, accountType: a.account_type as AccountType, accountIndex: a.account_index, accountName: a.account_name },
+        flags: { canTrade: a.can_trade, canWithdraw: a.can_withdraw, canDeposit: a.can_deposit },
+        balances: new Map(),
+      });
+      state.users.get(userId)?.accountIds.push(accountId);
+    }
+    const balances: { account_id: string; asset: string; free: string; locked: string }[] = await this.dataSource.query(
+      `SELECT b.* FROM ${s}.balances b JOIN ${s}.accounts a ON a.account_id = b.account_id JOIN ${s}.users u ON u.user_id = a.user_id WHERE u.partition = $1`,
+      [partition],
+    );
+    for (const b of balances) state.accounts.get(String(b.account_id))?.balances.set(b.asset, { free: new Decimal(b.free), locked: new Decimal(b.locked) });
+    const keys: { api_key: string; account_id: string; user_id: string; permissions: Permission[]; revoked_at: string | null }[] = await this.dataSource.query(
+      `SELECT k.* FROM ${s}.api_keys k JOIN ${s}.users u ON u.user_id = k.user_id WHERE u.partition = $1`,
+      [partition],
+    );
+    for (const k of keys) {
+      state.apiKeys.set(k.api_key, { apiKey: k.api_key, accountId: String(k.account_id), userId: String(k.user_id), permissions: k.permissions, revoked: k.revoked_at !== null });
+    }
+    const [checkpoint] = await this.dataSource.query(`SELECT next_offset FROM ${s}.checkpoints WHERE topic = $1 AND partition = $2`, [topic, partition]);
+    const processed: { command_id: string }[] = await this.dataSource.query(`SELECT command_id FROM ${s}.processed_commands WHERE partition = $1`, [partition]);
+    return { nextOffset: checkpoint ? Number(checkpoint.next_offset) : 0, processedCommandIds: new Set(processed.map((p) => p.command_id)) };
+  }
+
+  /**
+   * Projection rows, processed command ids, outbox records and the advanced checkpoint, in one
+   * transaction. The checkpoint moves by compare-and-set, so a second instance that took the
+   * partition over can never have its progress overwritten by this one.
+   */
+  async commitBatch(commit: BatchCommit): Promise<void> {
+    const s = `"${this.schema}"`;
+    await this.dataSource.transaction(async (manager) => {
+      const runner = manager.queryRunner!;
+      const moved = await runner.query(
+        `INSERT INTO ${s}.checkpoints (topic, partition, next_offset) VALUES ($1, $2, $4)
+         ON CONFLICT (topic, partition) DO UPDATE SET next_offset = $4 WHERE checkpoints.next_offset = $3
+         RETURNING next_offset`,
+        [commit.topic, commit.partition, commit.expectedOffset, commit.nextOffset],
+      );
+      if (moved.length === 0) throw new CheckpointMoved(`ledger: checkpoint of ${commit.topic}/${commit.partition} is not at ${commit.expectedOffset}`);
+      await writeProjection(runner, this.schema, projectionRows(commit.events, this.partitionOf));
+      if (commit.processed.length > 0) {
+        await runner.query(
+          `INSERT INTO ${s}.processed_commands (command_id, partition, input_offset) SELECT c, $1, o FROM unnest($2::text[], $3::bigint[]) AS t(c, o) ON CONFLICT DO NOTHING`,
+          [commit.partition, commit.processed.map((p) => p.commandId), commit.processed.map((p) => p.offset)],
+        );
+      }
+      if (commit.outbox.length > 0) {
+        await runner.query(
+          `INSERT INTO ${s}.outbox (topic, key, value, headers) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[])`,
+          [commit.outbox.map((r) => r.topic), commit.outbox.map((r) => r.key), commit.outbox.map((r) => r.value), commit.outbox.map((r) => JSON.stringify(r.headers ?? {}))],
+        );
+      }
+    });
+  }
+}
+
+interface AccountRow {
+  account_id: string;
+  user_id: string;
+  account_type: number;
+  account_index: number;
+  account_name: string;
+  can_trade: boolean;
+  can_withdraw: boolean;
+  can_deposit: boolean;
+}

@@ -1,0 +1,103 @@
+import { Controller, Inject } from '@nestjs/common';
+import { HeaderNames, type LedgerCommand, ledgerCommandSchema, type LedgerEvent, type Markets, Topics } from '@exchange/contracts';
+import { ConsumeBatches, type IncomingBatch, type IncomingRecord, type OutgoingRecord } from '@exchange/messaging';
+import { CLOCK, type Clock, LOGGER, type Logger, MARKETS } from '@exchange/platform';
+import { decide } from '../domain/decide';
+import { evolve, initialLedgerState } from '../domain/ledger-state';
+import { type LoadedPartition, LedgerStore } from '../persistence/ledger-store';
+import { OutboxRelay } from './outbox-relay';
+
+export const LEDGER_GROUP = 'ledger';
+
+/** Flow ids come from the command's position in the log, so a rebuild reproduces them. */
+export function flowIdOf(offset: number, partition: number, k: number): string {
+  if (k >= 16 || partition >= 64) throw new Error('ledger: flow id space exceeded');
+  return String(offset * 1024 + partition * 16 + k + 1);
+}
+
+/**
+ * The ledger's input: each batch of `ledger.commands` of one partition is decided in order,
+ * folded into the hot state, and committed with its events and checkpoint in one PostgreSQL
+ * transaction. Records below the checkpoint were applied before a crash and are skipped.
+ */
+@Controller()
+export class LedgerCommandProcessor {
+  private readonly state = initialLedgerState();
+  private readonly partitions = new Map<number, LoadedPartition>();
+
+  constructor(
+    private readonly store: LedgerStore,
+    private readonly relay: OutboxRelay,
+    @Inject(MARKETS) private readonly markets: Markets,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  @ConsumeBatches({ topic: Topics.ledgerCommands.name, groupId: LEDGER_GROUP, fromBeginning: true })
+  async onCommands(batch: IncomingBatch): Promise<void> {
+    const loaded = this.partitions.get(batch.partition) ?? (await this.loadPartition(batch.partition));
+    const fresh = batch.records.filter((r) => r.offset >= loaded.nextOffset);
+    if (fresh.length === 0) return;
+    const events: LedgerEvent[] = [];
+    const processed: { commandId: string; offset: number }[] = [];
+    for (const record of fresh) {
+      const command = this.parse(record);
+      if (!command || loaded.processedCommandIds.has(command.id)) continue;
+      const decided = decide(command, this.state, {
+        now: this.clock.now(),
+        flowId: (k) => flowIdOf(record.offset, batch.partition, k),
+        asset: (name) => this.markets.asset(name),
+      });
+      for (const event of decided) evolve(this.state, event);
+      events.push(...decided);
+      processed.push({ commandId: command.id, offset: record.offset });
+      loaded.processedCommandIds.add(command.id);
+    }
+    try {
+      await this.store.commitBatch({
+        topic: batch.topic,
+        partition: batch.partition,
+        expectedOffset: loaded.nextOffset,
+        nextOffset: batch.nextOffset,
+        events,
+        processed,
+        outbox: events.map(toOutgoing),
+      });
+    } catch (error) {
+      // The hot state ran ahead of what was committed: forget the partition, reload it on retry.
+      this.partitions.delete(batch.partition);
+      throw error;
+    }
+    loaded.nextOffset = batch.nextOffset;
+    this.relay.wake();
+  }
+
+  private async loadPartition(partition: number): Promise<LoadedPartition> {
+    const loaded = await this.store.loadPartition(this.state, Topics.ledgerCommands.name, partition);
+    this.partitions.set(partition, loaded);
+    this.logger.info({ partition, nextOffset: loaded.nextOffset }, 'ledger partition loaded');
+    return loaded;
+  }
+
+  private parse(record: IncomingRecord): LedgerCommand | undefined {
+    let json: unknown;
+    try {
+      json = JSON.parse(record.value);
+    } catch {
+      json = undefined;
+    }
+    const parsed = ledgerCommandSchema.safeParse(json);
+    if (parsed.success) return parsed.data;
+    this.logger.warn({ partition: record.partition, offset: record.offset, issues: parsed.error?.issues.slice(0, 3) }, 'ledger: skipped a record that is not a ledger command');
+    return undefined;
+  }
+}
+
+function toOutgoing(event: LedgerEvent): OutgoingRecord {
+  return {
+    topic: Topics.ledgerEvents.name,
+    key: event.payload.userId,
+    value: JSON.stringify(event),
+    headers: { [HeaderNames.messageId]: event.id, [HeaderNames.messageType]: event.type, [HeaderNames.causationId]: event.payload.commandId },
+  };
+}

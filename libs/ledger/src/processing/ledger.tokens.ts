@@ -1,0 +1,3 @@
+export const LEDGER_DATA_SOURCE = Symbol('LEDGER_DATA_SOURCE');
+/** The ledger's schema name: `ledger`, after DATABASE_SCHEMA_PREFIX. */
+export const LEDGER_SCHEMA = Symbol('LEDGER_SCHEMA');

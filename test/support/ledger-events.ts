@@ -1,0 +1,18 @@
+import { type LedgerCommand, type LedgerEvent, Topics } from '@exchange/contracts';
+import type { EventLog } from '@exchange/messaging';
+
+/** Reads every event of `ledger.events`, in partition order (per-user order is what matters). */
+export async function readLedgerEvents(log: EventLog): Promise<LedgerEvent[]> {
+  const events: LedgerEvent[] = [];
+  const partitions = await log.partitionCount(Topics.ledgerEvents.name);
+  for (let p = 0; p < partitions; p++) {
+    await log.read(Topics.ledgerEvents.name, p, 0, async (records) => {
+      for (const r of records) events.push(JSON.parse(r.value) as LedgerEvent);
+    });
+  }
+  return events;
+}
+
+export async function publishLedgerCommands(log: EventLog, commands: LedgerCommand[]): Promise<void> {
+  await log.publish(commands.map((c) => ({ topic: Topics.ledgerCommands.name, key: c.payload.userId, value: JSON.stringify(c) })));
+}
