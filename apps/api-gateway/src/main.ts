@@ -1,4 +1,4 @@
 import { runService } from '@exchange/bootstrap';
 import { ApiGatewayModule } from '@exchange/api-gateway';
 
-runService({ service: 'api-gateway', module: ApiGatewayModule, needsDatabase: false });
+runService({ service: 'api-gateway', module: ApiGatewayModule, needsDatabase: true });

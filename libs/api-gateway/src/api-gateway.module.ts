@@ -1,5 +1,90 @@
-import { Module } from '@nestjs/common';
+import { Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
+import type { Markets } from '@exchange/contracts';
+import {
+  CLOCK,
+  type Clock,
+  CONFIG,
+  type Config,
+  DATABASE,
+  IdGenerator,
+  MARKETS,
+  openDataSource,
+  RATE_LIMITER,
+  type RateLimiter,
+  type RunningDatabase,
+  schemaName,
+  SecretBox,
+} from '@exchange/platform';
+import type { DataSource } from 'typeorm';
+import { AccountController } from './account/account.controller';
+import { AccountService } from './account/account.service';
+import { LedgerReader } from './account/ledger-reader';
+import { AdminController } from './admin/admin.controller';
+import { AdminService } from './admin/admin.service';
+import { AdminTokenGuard } from './admin/admin-token.guard';
+import { OperatorAuditInterceptor } from './admin/operator-audit.interceptor';
+import { ApiKeyDirectory } from './auth/api-key-directory';
+import { PrivateEndpoints } from './auth/private-endpoint';
+import { SignedRequestAuthenticator } from './auth/signed-request-authenticator';
+import { LedgerClient } from './ledger-client/ledger-client';
+
+const LEDGER_READ_SOURCE = Symbol('LEDGER_READ_SOURCE');
+
+@Injectable()
+class ReadSourceCloser implements OnApplicationShutdown {
+  constructor(@Inject(LEDGER_READ_SOURCE) private readonly dataSource: DataSource) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+  }
+}
 
 /** Signed private REST and the operator API: validation, signatures, rate limits, error mapping. */
-@Module({})
+@Module({
+  controllers: [AccountController, AdminController],
+  providers: [
+    LedgerClient,
+    AdminTokenGuard,
+    OperatorAuditInterceptor,
+    ReadSourceCloser,
+    {
+      provide: LEDGER_READ_SOURCE,
+      inject: [DATABASE, CONFIG],
+      useFactory: (database: RunningDatabase, config: Config) =>
+        openDataSource({ url: database.url, schema: schemaName(config, 'ledger'), entities: [], migrations: [], readOnly: true }),
+    },
+    { provide: LedgerReader, inject: [LEDGER_READ_SOURCE, CONFIG], useFactory: (ds: DataSource, config: Config) => new LedgerReader(ds, schemaName(config, 'ledger')) },
+    {
+      provide: SecretBox,
+      inject: [CONFIG],
+      useFactory: (config: Config) => {
+        if (!config.SECRET_ENCRYPTION_KEY) throw new Error('api-gateway needs SECRET_ENCRYPTION_KEY');
+        return new SecretBox(config.SECRET_ENCRYPTION_KEY, (config.SECRET_ENCRYPTION_PREVIOUS_KEYS ?? '').split(',').filter(Boolean));
+      },
+    },
+    {
+      provide: ApiKeyDirectory,
+      inject: [LedgerReader, SecretBox, LedgerClient],
+      useFactory: (reader: LedgerReader, box: SecretBox, ledger: LedgerClient) => {
+        const directory = new ApiKeyDirectory(reader, box);
+        ledger.onEvent((event) => directory.apply(event));
+        return directory;
+      },
+    },
+    { provide: IdGenerator, inject: [CONFIG, CLOCK], useFactory: (config: Config, clock: Clock) => new IdGenerator(config.INSTANCE_ID, clock) },
+    { provide: SignedRequestAuthenticator, inject: [ApiKeyDirectory, CLOCK], useFactory: (d: ApiKeyDirectory, clock: Clock) => new SignedRequestAuthenticator(d, clock) },
+    { provide: PrivateEndpoints, inject: [SignedRequestAuthenticator, RATE_LIMITER], useFactory: (a: SignedRequestAuthenticator, l: RateLimiter) => new PrivateEndpoints(a, l) },
+    {
+      provide: AccountService,
+      inject: [LedgerReader, LedgerClient, MARKETS, IdGenerator, CLOCK],
+      useFactory: (r: LedgerReader, l: LedgerClient, m: Markets, ids: IdGenerator, clock: Clock) => new AccountService(r, l, m, ids, clock),
+    },
+    {
+      provide: AdminService,
+      inject: [LedgerReader, LedgerClient, AccountService, MARKETS, IdGenerator, SecretBox, CLOCK],
+      useFactory: (r: LedgerReader, l: LedgerClient, a: AccountService, m: Markets, ids: IdGenerator, box: SecretBox, clock: Clock) => new AdminService(r, l, a, m, ids, box, clock),
+    },
+  ],
+  exports: [AdminService],
+})
 export class ApiGatewayModule {}

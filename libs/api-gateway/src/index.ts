@@ -1,1 +1,4 @@
+export * from './account/account.schemas';
+export * from './admin/admin.service';
 export * from './api-gateway.module';
+export * from './auth/signature';

@@ -1,6 +1,21 @@
 import { Markets } from '@exchange/contracts';
+import { withEmbeddedSecrets } from './embedded-secrets';
 import { createEventLog, type EventLog } from '@exchange/messaging';
-import { type Clock, type Config, createLogger, loadConfig, type Logger, resolveDatabase, type RunMode, type RunningDatabase, systemClock } from '@exchange/platform';
+import {
+  type Clock,
+  type Config,
+  createLogger,
+  InMemoryRateLimitStore,
+  loadConfig,
+  type Logger,
+  RateLimiter,
+  type RateLimitStore,
+  RedisRateLimitStore,
+  resolveDatabase,
+  type RunMode,
+  type RunningDatabase,
+  systemClock,
+} from '@exchange/platform';
 
 /** What an app opens before Nest starts, and closes last on the way out. */
 export interface Infrastructure {
@@ -10,8 +25,10 @@ export interface Infrastructure {
   markets: Markets;
   clock: Clock;
   eventLog: EventLog;
-  /** Absent for services that keep no tables (matching-engine, user-stream, api-gateway). */
+  /** Absent for services that keep no tables (matching-engine, user-stream). */
   database?: RunningDatabase;
+  /** REQUESTS_WEIGHT and ORDERS limiters, shared through Redis when REDIS_URL is set. */
+  rateLimiter: RateLimiter;
   close(): Promise<void>;
 }
 
@@ -24,9 +41,11 @@ export interface InfrastructureOptions {
 }
 
 export async function openInfrastructure(options: InfrastructureOptions): Promise<Infrastructure> {
-  const config = loadConfig(options.env ?? process.env, options.mode);
+  const loaded = loadConfig(options.env ?? process.env, options.mode);
+  const config = options.mode === 'embedded' ? withEmbeddedSecrets(loaded) : loaded;
   const logger = createLogger(options.service, config.LOG_LEVEL);
   const markets = Markets.fromFile(config.MARKETS_FILE);
+  const clock = options.clock ?? systemClock;
   const database = options.needsDatabase ? await resolveDatabase(config, logger) : undefined;
   let eventLog: EventLog;
   try {
@@ -35,16 +54,24 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
     await database?.stop();
     throw error;
   }
+  const rateLimitStore: RateLimitStore = config.REDIS_URL ? new RedisRateLimitStore(config.REDIS_URL) : new InMemoryRateLimitStore();
+  const rateLimiter = new RateLimiter(
+    rateLimitStore,
+    { weightPerMinute: config.RATE_LIMIT_WEIGHT_PER_MINUTE, ordersPerSecond: config.RATE_LIMIT_ORDERS_PER_SECOND, ordersPerDay: config.RATE_LIMIT_ORDERS_PER_DAY },
+    clock,
+  );
   return {
     service: options.service,
     config,
     logger,
     markets,
-    clock: options.clock ?? systemClock,
+    clock,
     eventLog,
     database,
+    rateLimiter,
     close: async () => {
       await eventLog.close();
+      await rateLimitStore.close();
       await database?.stop();
     },
   };

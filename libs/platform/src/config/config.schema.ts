@@ -11,6 +11,8 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ADMIN_TOKEN: z.string().min(16).optional(),
   SECRET_ENCRYPTION_KEY: z.string().min(32).optional(),
+  /** Comma-separated keys that were SECRET_ENCRYPTION_KEY before a rotation; still used to decrypt. */
+  SECRET_ENCRYPTION_PREVIOUS_KEYS: z.string().optional(),
   DATABASE_URL: z.string().url().optional(),
   /** Prefix of every service's schema, so several exchanges (or test runs) can share one database. */
   DATABASE_SCHEMA_PREFIX: z.string().regex(/^[a-z_][a-z0-9_]*$/).optional(),

@@ -7,6 +7,8 @@ export interface DataSourceOptions {
   schema: string;
   entities: NonNullable<TypeOrmOptions['entities']>;
   migrations: NonNullable<TypeOrmOptions['migrations']>;
+  /** Another service owns the schema: read it as it is, create and migrate nothing. */
+  readOnly?: boolean;
 }
 
 /**
@@ -15,13 +17,7 @@ export interface DataSourceOptions {
  */
 export async function openDataSource(options: DataSourceOptions): Promise<DataSource> {
   if (!/^[a-z_][a-z0-9_]*$/.test(options.schema)) throw new Error(`database: invalid schema name ${options.schema}`);
-  const client = new Client({ connectionString: options.url });
-  await client.connect();
-  try {
-    await client.query(`CREATE SCHEMA IF NOT EXISTS "${options.schema}"`);
-  } finally {
-    await client.end();
-  }
+  if (!options.readOnly) await createSchema(options.url, options.schema);
   const dataSource = new DataSource({
     type: 'postgres',
     url: options.url,
@@ -34,8 +30,18 @@ export async function openDataSource(options: DataSourceOptions): Promise<DataSo
     logging: false,
   });
   await dataSource.initialize();
-  await dataSource.runMigrations();
+  if (!options.readOnly) await dataSource.runMigrations();
   return dataSource;
+}
+
+async function createSchema(url: string, schema: string): Promise<void> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+  } finally {
+    await client.end();
+  }
 }
 
 /** A service's schema name, after the configured prefix. */

@@ -5,3 +5,4 @@ export const LOGGER = Symbol('LOGGER');
 export const CLOCK = Symbol('CLOCK');
 export const EVENT_LOG = Symbol('EVENT_LOG');
 export const DATABASE = Symbol('DATABASE');
+export const RATE_LIMITER = Symbol('RATE_LIMITER');

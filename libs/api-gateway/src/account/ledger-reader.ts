@@ -1,0 +1,147 @@
+import type { DataSource } from 'typeorm';
+import type { AccountType, Permission } from '@exchange/contracts';
+
+export interface AccountRow {
+  accountId: string;
+  userId: string;
+  accountType: AccountType;
+  accountIndex: number;
+  accountName: string;
+  canTrade: boolean;
+  canWithdraw: boolean;
+  canDeposit: boolean;
+}
+
+export interface ApiKeyRow {
+  apiKey: string;
+  accountId: string;
+  userId: string;
+  permissions: Permission[];
+  secretCiphertext: string;
+  created: number;
+  revoked: boolean;
+}
+
+export interface FlowRow {
+  flowId: string;
+  accountId: string;
+  asset: string;
+  flowType: string;
+  change: string;
+  total: string;
+  created: number;
+}
+
+export interface FlowQuery {
+  accountId: string;
+  asset?: string;
+  /** Ids below it. */
+  fromFlowId?: string;
+  /** Ids above it. */
+  endFlowId?: string;
+  startTime?: number;
+  endTime?: number;
+  limit: number;
+}
+
+/**
+ * Read-only queries of the ledger's projections. The ledger writes them in the same transaction
+ * as the events the gateway waits for, so a read after a reply sees the reply's effects.
+ */
+export class LedgerReader {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly schema: string,
+  ) {}
+
+  private get s(): string {
+    return `"${this.schema}"`;
+  }
+
+  async apiKey(apiKey: string): Promise<ApiKeyRow | undefined> {
+    const [row] = await this.dataSource.query(`SELECT * FROM ${this.s}.api_keys WHERE api_key = $1`, [apiKey]);
+    return row ? toApiKey(row) : undefined;
+  }
+
+  async apiKeysOf(accountId: string): Promise<ApiKeyRow[]> {
+    const rows = await this.dataSource.query(`SELECT * FROM ${this.s}.api_keys WHERE account_id = $1 AND revoked_at IS NULL ORDER BY created`, [accountId]);
+    return rows.map(toApiKey);
+  }
+
+  async account(accountId: string): Promise<AccountRow | undefined> {
+    const [row] = await this.dataSource.query(`SELECT * FROM ${this.s}.accounts WHERE account_id = $1`, [accountId]);
+    return row ? toAccount(row) : undefined;
+  }
+
+  async accountsOfUser(userId: string): Promise<AccountRow[]> {
+    const rows = await this.dataSource.query(`SELECT * FROM ${this.s}.accounts WHERE user_id = $1 ORDER BY account_type, account_index`, [userId]);
+    return rows.map(toAccount);
+  }
+
+  async userExists(userId: string): Promise<boolean> {
+    const rows = await this.dataSource.query(`SELECT 1 FROM ${this.s}.users WHERE user_id = $1`, [userId]);
+    return rows.length > 0;
+  }
+
+  async balances(accountId: string): Promise<Map<string, { free: string; locked: string }>> {
+    const rows: { asset: string; free: string; locked: string }[] = await this.dataSource.query(
+      `SELECT asset, free::text, locked::text FROM ${this.s}.balances WHERE account_id = $1`,
+      [accountId],
+    );
+    return new Map(rows.map((r) => [r.asset, { free: r.free, locked: r.locked }]));
+  }
+
+  async flows(query: FlowQuery): Promise<FlowRow[]> {
+    const where = ['account_id = $1'];
+    const params: unknown[] = [query.accountId];
+    const add = (clause: string, value: unknown): void => {
+      params.push(value);
+      where.push(clause.replace('?', `$${params.length}`));
+    };
+    if (query.asset) add('asset = ?', query.asset);
+    if (query.fromFlowId) add('flow_id < ?', query.fromFlowId);
+    if (query.endFlowId) add('flow_id > ?', query.endFlowId);
+    if (query.startTime !== undefined) add('created >= ?', query.startTime);
+    if (query.endTime !== undefined) add('created <= ?', query.endTime);
+    params.push(query.limit);
+    const rows = await this.dataSource.query(
+      `SELECT flow_id, account_id, asset, flow_type, change::text, total::text, created FROM ${this.s}.balance_flows
+       WHERE ${where.join(' AND ')} ORDER BY flow_id DESC LIMIT $${params.length}`,
+      params,
+    );
+    return rows.map((r: Record<string, string>) => ({
+      flowId: String(r.flow_id),
+      accountId: String(r.account_id),
+      asset: r.asset!,
+      flowType: r.flow_type!,
+      change: r.change!,
+      total: r.total!,
+      created: Number(r.created),
+    }));
+  }
+}
+
+function toAccount(r: Record<string, unknown>): AccountRow {
+  return {
+    accountId: String(r.account_id),
+    userId: String(r.user_id),
+    accountType: Number(r.account_type) as AccountType,
+    accountIndex: Number(r.account_index),
+    accountName: String(r.account_name),
+    canTrade: Boolean(r.can_trade),
+    canWithdraw: Boolean(r.can_withdraw),
+    canDeposit: Boolean(r.can_deposit),
+  };
+}
+
+function toApiKey(r: Record<string, unknown>): ApiKeyRow {
+  return {
+    apiKey: String(r.api_key),
+    accountId: String(r.account_id),
+    userId: String(r.user_id),
+    permissions: r.permissions as Permission[],
+    secretCiphertext: String(r.secret_ciphertext),
+    created: Number(r.created),
+    revoked: r.revoked_at !== null,
+  };
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { ApiError } from '@exchange/platform';
+
+const id = z.string().regex(/^[1-9]\d{0,15}$/, 'an id');
+const amount = z.union([z.string(), z.number()]).transform(String);
+
+export const createUserBody = z.object({ name: z.string().max(100).optional() }).strict();
+export const createSubAccountBody = z.object({ accountName: z.string().min(1).max(64), accountType: z.union([z.literal(1), z.literal(3)]).optional() }).strict();
+export const createApiKeyBody = z.object({ accountId: id, permissions: z.array(z.enum(['read', 'trade', 'withdraw'])).min(1) }).strict();
+export const depositBody = z
+  .object({
+    accountId: id,
+    asset: z.string(),
+    amount,
+    address: z.string().optional(),
+    txid: z.string().optional(),
+    confirmations: z.number().int().min(0).optional(),
+  })
+  .strict();
+export const flagsBody = z.object({ canTrade: z.boolean().optional(), canWithdraw: z.boolean().optional(), canDeposit: z.boolean().optional() }).strict();
+
+export const userCreatedSchema = z.object({
+  userId: z.string(),
+  accounts: z.array(z.object({ accountId: z.string(), accountType: z.number().int(), accountIndex: z.number().int() })),
+});
+export const subAccountCreatedSchema = z.object({ accountId: z.string(), accountName: z.string(), accountType: z.number().int(), accountIndex: z.number().int() });
+export const apiKeyCreatedSchema = z.object({ apiKey: z.string(), secretKey: z.string(), accountId: z.string(), permissions: z.array(z.string()) });
+export const apiKeyListSchema = z.array(z.object({ apiKey: z.string(), accountId: z.string(), permissions: z.array(z.string()), created: z.number().int() }));
+export const adminAccountSchema = z.object({
+  accountId: z.string(),
+  balances: z.array(z.object({ asset: z.string(), free: z.string(), locked: z.string() })),
+  canTrade: z.boolean(),
+  canWithdraw: z.boolean(),
+  canDeposit: z.boolean(),
+});
+export const depositOrderSchema = z.object({
+  time: z.string(),
+  orderId: z.string(),
+  token: z.string(),
+  address: z.string(),
+  addressTag: z.string(),
+  fromAddress: z.string(),
+  fromAddressTag: z.string(),
+  quantity: z.string(),
+});
+
+/** Parses an operator request body; the first problem becomes the family's error. */
+export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
+  const parsed = schema.safeParse(body ?? {});
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = issue.path.join('.') || 'body';
+  const given = issue.path.reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key as PropertyKey] : undefined), body);
+  if (issue.path.length > 0 && given === undefined) throw ApiError.missing(field);
+  throw ApiError.invalid(field, issue.message);
+}

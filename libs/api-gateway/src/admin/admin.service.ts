@@ -1,0 +1,109 @@
+import { randomBytes } from 'node:crypto';
+import type { LedgerCommand, Markets, Permission } from '@exchange/contracts';
+import { ApiError, type Clock, type IdGenerator, parseDecimalParam, type SecretBox } from '@exchange/platform';
+import type { AccountService, BalanceView } from '../account/account.service';
+import type { AccountRow, LedgerReader } from '../account/ledger-reader';
+import type { LedgerClient } from '../ledger-client/ledger-client';
+
+const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** 64 characters of [A-Za-z0-9], unbiased. */
+export function randomKey(): string {
+  let out = '';
+  while (out.length < 64) {
+    for (const byte of randomBytes(96)) {
+      if (byte < 248 && out.length < 64) out += KEY_ALPHABET[byte % 62];
+    }
+  }
+  return out;
+}
+
+export interface AdminAccountView {
+  accountId: string;
+  balances: BalanceView[];
+  canTrade: boolean;
+  canWithdraw: boolean;
+  canDeposit: boolean;
+}
+
+/** The operator API's work (API-DECISIONS.md, Operator API): every change is a ledger command. */
+export class AdminService {
+  constructor(
+    private readonly reader: LedgerReader,
+    private readonly ledger: LedgerClient,
+    private readonly accounts: AccountService,
+    private readonly markets: Markets,
+    private readonly ids: IdGenerator,
+    private readonly box: SecretBox,
+    private readonly clock: Clock,
+  ) {}
+
+  async createUser(name: string | undefined): Promise<{ userId: string; accounts: { accountId: string; accountType: number; accountIndex: number }[] }> {
+    const userId = this.ids.next();
+    const event = await this.ledger.execute(this.command('CreateUser', { userId, name: name ?? '', accountIds: [this.ids.next(), this.ids.next(), this.ids.next()] }), 'UserCreated');
+    return { userId, accounts: event.payload.accounts.map((a) => ({ accountId: a.accountId, accountType: a.accountType, accountIndex: a.accountIndex })) };
+  }
+
+  async createSubAccount(userId: string, accountName: string, accountType: 1 | 3): Promise<{ accountId: string; accountName: string; accountType: number; accountIndex: number }> {
+    if (!(await this.reader.userExists(userId))) throw ApiError.invalid('userId', `user ${userId} does not exist`);
+    const event = await this.ledger.execute(this.command('CreateSubAccount', { userId, accountId: this.ids.next(), accountType, accountName }), 'SubAccountCreated');
+    const a = event.payload.account;
+    return { accountId: a.accountId, accountName: a.accountName, accountType: a.accountType, accountIndex: a.accountIndex };
+  }
+
+  async createApiKey(accountId: string, permissions: Permission[]): Promise<{ apiKey: string; secretKey: string; accountId: string; permissions: Permission[] }> {
+    const account = await this.requireAccount(accountId);
+    const apiKey = randomKey();
+    const secretKey = randomKey();
+    const event = await this.ledger.execute(
+      this.command('CreateApiKey', { userId: account.userId, accountId, apiKey, secretCiphertext: this.box.encrypt(secretKey), permissions }),
+      'ApiKeyCreated',
+    );
+    return { apiKey, secretKey, accountId, permissions: event.payload.permissions };
+  }
+
+  async listApiKeys(accountId: string): Promise<{ apiKey: string; accountId: string; permissions: Permission[]; created: number }[]> {
+    await this.requireAccount(accountId);
+    return (await this.reader.apiKeysOf(accountId)).map((k) => ({ apiKey: k.apiKey, accountId: k.accountId, permissions: k.permissions, created: k.created }));
+  }
+
+  async revokeApiKey(apiKey: string): Promise<Record<string, never>> {
+    const key = await this.reader.apiKey(apiKey);
+    if (!key) throw ApiError.invalid('apiKey', 'no such API key');
+    if (!key.revoked) await this.ledger.execute(this.command('RevokeApiKey', { userId: key.userId, apiKey }), 'ApiKeyRevoked');
+    return {};
+  }
+
+  /** The simulated chain delivering a deposit with all its confirmations (the wallet takes this over). */
+  async deposit(accountId: string, assetName: string, amountText: string, address?: string, txid?: string) {
+    const account = await this.requireAccount(accountId);
+    const asset = this.markets.asset(assetName);
+    if (!asset) throw ApiError.invalid('asset', `unknown asset ${assetName}`);
+    const amount = parseDecimalParam('amount', amountText, asset.precision);
+    const depositId = this.ids.next();
+    const event = await this.ledger.execute(this.command('CreditDeposit', { userId: account.userId, accountId, depositId, asset: asset.asset, amount: amount.toFixed() }), 'DepositCredited');
+    return { time: String(event.ts), orderId: depositId, token: asset.asset, address: address ?? '', addressTag: '', fromAddress: txid ? `chain:${txid}` : '', fromAddressTag: '', quantity: amount.toFixed() };
+  }
+
+  async account(accountId: string): Promise<AdminAccountView> {
+    const account = await this.requireAccount(accountId);
+    return { accountId, ...(await this.accounts.balancesOf(accountId)), canTrade: account.canTrade, canWithdraw: account.canWithdraw, canDeposit: account.canDeposit };
+  }
+
+  async setFlags(accountId: string, flags: { canTrade?: boolean; canWithdraw?: boolean; canDeposit?: boolean }): Promise<AdminAccountView> {
+    const account = await this.requireAccount(accountId);
+    await this.ledger.execute(this.command('SetAccountFlags', { userId: account.userId, accountId, ...flags }), 'AccountFlagsSet');
+    return this.account(accountId);
+  }
+
+  private async requireAccount(accountId: string): Promise<AccountRow> {
+    if (!/^[1-9]\d{0,15}$/.test(accountId)) throw ApiError.invalid('accountId', 'expected an account id');
+    const account = await this.reader.account(accountId);
+    if (!account) throw ApiError.invalid('accountId', `account ${accountId} does not exist`);
+    return account;
+  }
+
+  private command<T extends LedgerCommand['type']>(type: T, payload: Extract<LedgerCommand, { type: T }>['payload']): LedgerCommand {
+    return { type, v: 1, id: this.ids.next(), ts: this.clock.now(), payload } as LedgerCommand;
+  }
+}
