@@ -15,7 +15,7 @@ export async function createApp(infrastructure: Infrastructure, modules: Service
   @Module({ imports: [InfrastructureModule.forRoot(infrastructure), ...modules] })
   class AppRootModule {}
 
-  const app = await createHttpApp(AppRootModule, { logger: infrastructure.logger, preview: options.preview });
+  const app = await createHttpApp(AppRootModule, { logger: infrastructure.logger, preview: options.preview, trustedProxies: infrastructure.config.TRUSTED_PROXIES });
   app.connectMicroservice({ strategy: new EventLogServer(infrastructure.eventLog) }, { inheritAppConfig: true });
   return app;
 }

@@ -24,3 +24,4 @@ export * from './decimals/decimal-param';
 export * from './rate-limit/rate-limit-store';
 export * from './rate-limit/rate-limiter';
 export * from './rate-limit/redis-rate-limit-store';
+export * from './rate-limit/public-weight';

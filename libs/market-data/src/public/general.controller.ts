@@ -1,8 +1,8 @@
-import { Controller, Get, Inject, Req } from '@nestjs/common';
+import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Markets } from '@exchange/contracts';
-import { ApiEndpoint, CLOCK, type Clock, CONFIG, type Config, MARKETS, RequestParams } from '@exchange/platform';
+import { ApiEndpoint, chargePublicWeight, CLOCK, type Clock, CONFIG, type Config, MARKETS, RATE_LIMITER, type RateLimiter, RequestParams } from '@exchange/platform';
 import { type BrokerInfo, brokerInfoTypes, buildBrokerInfo } from './broker-info';
 import { brokerInfoSchema, pairsSchema, pingSchema, timeSchema } from './general.schemas';
 import { rateLimitEntries } from './rate-limit-entries';
@@ -22,39 +22,44 @@ export class GeneralController {
     @Inject(MARKETS) private readonly markets: Markets,
     @Inject(CONFIG) private readonly config: Config,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
   ) {}
 
   @Get('ping')
   @ApiEndpoint({ summary: 'Test connectivity', weight: 0, ok: pingSchema })
-  ping(): Record<string, never> {
+  async ping(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Record<string, never>> {
+    await chargePublicWeight(this.limiter, request, reply, 0);
     return {};
   }
 
   @Get('time')
   @ApiEndpoint({ summary: 'Server time in ms since the epoch', weight: 0, ok: timeSchema })
-  time(): { serverTime: number } {
+  async time(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<{ serverTime: number }> {
+    await chargePublicWeight(this.limiter, request, reply, 0);
     return { serverTime: this.clock.now() };
   }
 
   @Get('pairs')
   @ApiEndpoint({ summary: 'Trading pairs', weight: 1, ok: pairsSchema })
-  pairs(): { symbol: string; quoteToken: string; baseToken: string }[] {
+  async pairs(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<{ symbol: string; quoteToken: string; baseToken: string }[]> {
+    await chargePublicWeight(this.limiter, request, reply, 1);
     return this.markets.symbols.map((s) => ({ symbol: s.symbol, quoteToken: s.quoteAsset, baseToken: s.baseAsset }));
   }
 
   @Get('brokerInfo')
   @ApiEndpoint(brokerInfoDoc)
-  brokerInfo(@Req() request: FastifyRequest): BrokerInfo {
-    return this.answerBrokerInfo(request);
+  brokerInfo(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<BrokerInfo> {
+    return this.answerBrokerInfo(request, reply);
   }
 
   @Get('exchangeInfo')
   @ApiEndpoint({ ...brokerInfoDoc, summary: 'Alias of brokerInfo, the name the wider family asks for' })
-  exchangeInfo(@Req() request: FastifyRequest): BrokerInfo {
-    return this.answerBrokerInfo(request);
+  exchangeInfo(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<BrokerInfo> {
+    return this.answerBrokerInfo(request, reply);
   }
 
-  private answerBrokerInfo(request: FastifyRequest): BrokerInfo {
+  private async answerBrokerInfo(request: FastifyRequest, reply: FastifyReply): Promise<BrokerInfo> {
+    await chargePublicWeight(this.limiter, request, reply, 0);
     const type = RequestParams.fromUrl(request.url).optionalEnum('type', brokerInfoTypes);
     return buildBrokerInfo(this.markets, rateLimitEntries(this.config), this.clock.now(), () => undefined, type);
   }

@@ -8,6 +8,8 @@ export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
+  /** Proxies whose X-Forwarded-For names the client (per-IP limits): loopback and private ranges by default. */
+  TRUSTED_PROXIES: z.string().default('127.0.0.0/8,::1/128,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ADMIN_TOKEN: z.string().min(16).optional(),
   SECRET_ENCRYPTION_KEY: z.string().min(32).optional(),

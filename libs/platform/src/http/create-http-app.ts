@@ -10,6 +10,8 @@ export interface HttpAppOptions {
   bodyLimit?: number;
   /** Build the module graph without instantiating providers (for the OpenAPI document). */
   preview?: boolean;
+  /** Comma-separated addresses or CIDRs whose X-Forwarded-For is believed. */
+  trustedProxies?: string;
 }
 
 /**
@@ -18,7 +20,10 @@ export interface HttpAppOptions {
  * one filter writes every error envelope.
  */
 export async function createHttpApp(rootModule: unknown, options: HttpAppOptions): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: options.bodyLimit ?? 64 * 1024, trustProxy: true });
+  const adapter = new FastifyAdapter({
+    bodyLimit: options.bodyLimit ?? 64 * 1024,
+    trustProxy: (options.trustedProxies ?? '127.0.0.0/8,::1/128').split(',').map((p) => p.trim()),
+  });
   const app = await NestFactory.create<NestFastifyApplication>(rootModule as never, adapter, {
     rawBody: true,
     logger: new NestPinoLogger(options.logger),
