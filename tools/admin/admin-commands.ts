@@ -1,0 +1,66 @@
+import { parseArgs } from 'node:util';
+
+const usage = `usage: npm run admin -- <command>
+  users create [--name NAME]
+  sub-accounts create <userId> <accountName> [--type 1|3]
+  api-keys create <accountId> <read,trade,withdraw>
+  api-keys list <accountId>
+  api-keys revoke <apiKey>
+  deposit <accountId> <asset> <amount>
+  account <accountId>
+  flags <accountId> [--can-trade true|false] [--can-withdraw true|false] [--can-deposit true|false]
+  symbol-status <symbol> <TRADING|HALT|BREAK>`;
+
+interface Call {
+  method: string;
+  path: string;
+  body?: unknown;
+}
+
+function bool(value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value !== 'true' && value !== 'false') throw new Error(`expected true or false, got ${value}`);
+  return value === 'true';
+}
+
+/** Maps a command line to the operator call it stands for. */
+export function toCall(argv: string[]): Call {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { name: { type: 'string' }, type: { type: 'string' }, 'can-trade': { type: 'string' }, 'can-withdraw': { type: 'string' }, 'can-deposit': { type: 'string' } },
+  });
+  const [command, action, ...rest] = positionals;
+  const arg = (i: number, what: string): string => {
+    const all = [action, ...rest];
+    const value = all[i];
+    if (!value) throw new Error(`missing ${what}\n${usage}`);
+    return value;
+  };
+  switch (`${command} ${['users', 'sub-accounts', 'api-keys'].includes(command ?? '') ? action : ''}`.trim()) {
+    case 'users create':
+      return { method: 'POST', path: '/admin/v1/users', body: values.name ? { name: values.name } : {} };
+    case 'sub-accounts create':
+      return { method: 'POST', path: `/admin/v1/users/${arg(1, 'userId')}/sub-accounts`, body: { accountName: arg(2, 'accountName'), ...(values.type ? { accountType: Number(values.type) } : {}) } };
+    case 'api-keys create':
+      return { method: 'POST', path: '/admin/v1/api-keys', body: { accountId: arg(1, 'accountId'), permissions: arg(2, 'permissions').split(',') } };
+    case 'api-keys list':
+      return { method: 'GET', path: `/admin/v1/api-keys?accountId=${encodeURIComponent(arg(1, 'accountId'))}` };
+    case 'api-keys revoke':
+      return { method: 'DELETE', path: `/admin/v1/api-keys/${encodeURIComponent(arg(1, 'apiKey'))}` };
+    case 'deposit':
+      return { method: 'POST', path: '/admin/v1/deposits', body: { accountId: arg(0, 'accountId'), asset: arg(1, 'asset'), amount: arg(2, 'amount') } };
+    case 'account':
+      return { method: 'GET', path: `/admin/v1/accounts/${encodeURIComponent(arg(0, 'accountId'))}` };
+    case 'flags':
+      return {
+        method: 'POST',
+        path: `/admin/v1/accounts/${encodeURIComponent(arg(0, 'accountId'))}/flags`,
+        body: { canTrade: bool(values['can-trade']), canWithdraw: bool(values['can-withdraw']), canDeposit: bool(values['can-deposit']) },
+      };
+    case 'symbol-status':
+      return { method: 'POST', path: `/admin/v1/symbols/${encodeURIComponent(arg(0, 'symbol'))}/status`, body: { status: arg(1, 'status') } };
+    default:
+      throw new Error(usage);
+  }
+}
