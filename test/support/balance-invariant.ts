@@ -1,0 +1,26 @@
+import { Client } from 'pg';
+
+/**
+ * The invariant tests and operators check (API-DECISIONS.md, Orders): per asset, the sum of all
+ * balances (the fee account included, free + locked) equals what deposits brought in minus what
+ * withdrawals took out, and no balance is negative. Throws with the numbers when it does not hold.
+ */
+export async function assertBalanceInvariant(databaseUrl: string, ledgerSchema: string): Promise<void> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const s = `"${ledgerSchema}"`;
+    const exists = await client.query(`SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'balances'`, [ledgerSchema]);
+    if (exists.rowCount === 0) return;
+    const negative = await client.query(`SELECT account_id, asset, free::text, locked::text FROM ${s}.balances WHERE free < 0 OR locked < 0 LIMIT 5`);
+    if (negative.rowCount) throw new Error(`balance invariant: negative balances ${JSON.stringify(negative.rows)}`);
+    const { rows: broken } = await client.query<{ asset: string; held: string; entered: string }>(`
+      SELECT coalesce(b.asset, f.asset) AS asset, coalesce(b.held, 0)::text AS held, coalesce(f.entered, 0)::text AS entered
+      FROM (SELECT asset, sum(free + locked) AS held FROM ${s}.balances GROUP BY asset) b
+      FULL JOIN (SELECT asset, sum(change) AS entered FROM ${s}.balance_flows WHERE flow_type IN ('DEPOSIT', 'WITHDRAW') GROUP BY asset) f ON f.asset = b.asset
+      WHERE coalesce(b.held, 0) <> coalesce(f.entered, 0)`);
+    if (broken.length > 0) throw new Error(`balance invariant: held differs from deposits - withdrawals: ${JSON.stringify(broken)}`);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,37 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { http } from './http-client';
+import { waitFor } from './wait-for';
+
+const root = resolve(__dirname, '../..');
+
+export interface ExchangeProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  output(): string;
+  /** Resolves with the exit code (or signal name) once the process is gone. */
+  exited(): Promise<number | string | null>;
+}
+
+/**
+ * The embedded exchange as a real process (`apps/exchange/src/main.ts`, what `npm start` runs),
+ * for tests that kill it. Variables the test run sets for itself are removed unless passed in env.
+ */
+export function spawnExchange(env: Record<string, string>): ExchangeProcess {
+  const full: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn' };
+  for (const name of ['DATABASE_URL', 'KAFKA_BROKERS', 'REDIS_URL', 'ADMIN_TOKEN', 'SECRET_ENCRYPTION_KEY', 'DATABASE_SCHEMA_PREFIX']) delete full[name];
+  Object.assign(full, env);
+  const child = spawn(process.execPath, ['scripts/run.js', 'apps/exchange/src/main.ts'], { cwd: root, env: full, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const exit = new Promise<number | string | null>((done) => child.once('exit', (code, signal) => done(signal ?? code)));
+  return { child, baseUrl: `http://127.0.0.1:${env.PORT}`, output: () => out, exited: () => exit };
+}
+
+export async function waitUntilServing(exchange: ExchangeProcess, timeoutMs = 30_000): Promise<void> {
+  await waitFor(async () => (await http(exchange.baseUrl, 'GET', '/health/ready').catch(() => ({ status: 0 }))).status === 200, 'the exchange to serve', timeoutMs, 100);
+}
+
+export function freePortBase(): number {
+  return 41_000 + Math.floor(Math.random() * 8000);
+}
