@@ -16,6 +16,7 @@ import {
   SecretBox,
 } from '@exchange/platform';
 import type { DataSource } from 'typeorm';
+import { AccountCache } from './account/account-cache';
 import { AccountController } from './account/account.controller';
 import { AccountService } from './account/account.service';
 import { LedgerReader } from './account/ledger-reader';
@@ -71,13 +72,22 @@ class ReadSourceCloser implements OnApplicationShutdown {
         return directory;
       },
     },
+    {
+      provide: AccountCache,
+      inject: [LedgerReader, LedgerClient],
+      useFactory: (reader: LedgerReader, ledger: LedgerClient) => {
+        const cache = new AccountCache(reader);
+        ledger.onEvent((event) => cache.apply(event));
+        return cache;
+      },
+    },
     { provide: IdGenerator, inject: [CONFIG, CLOCK], useFactory: (config: Config, clock: Clock) => new IdGenerator(config.INSTANCE_ID, clock) },
     { provide: SignedRequestAuthenticator, inject: [ApiKeyDirectory, CLOCK], useFactory: (d: ApiKeyDirectory, clock: Clock) => new SignedRequestAuthenticator(d, clock) },
     { provide: PrivateEndpoints, inject: [SignedRequestAuthenticator, RATE_LIMITER], useFactory: (a: SignedRequestAuthenticator, l: RateLimiter) => new PrivateEndpoints(a, l) },
     {
       provide: AccountService,
-      inject: [LedgerReader, LedgerClient, MARKETS, IdGenerator, CLOCK],
-      useFactory: (r: LedgerReader, l: LedgerClient, m: Markets, ids: IdGenerator, clock: Clock) => new AccountService(r, l, m, ids, clock),
+      inject: [LedgerReader, AccountCache, LedgerClient, MARKETS, IdGenerator, CLOCK],
+      useFactory: (r: LedgerReader, c: AccountCache, l: LedgerClient, m: Markets, ids: IdGenerator, clock: Clock) => new AccountService(r, c, l, m, ids, clock),
     },
     {
       provide: AdminService,

@@ -2,6 +2,7 @@ import { type AccountType, FlowType, type FlowTypeName, type Markets } from '@ex
 import { ApiError, type Clock, ErrorCode, formatDecimal, type IdGenerator, parseDecimalParam } from '@exchange/platform';
 import type { AuthContext } from '../auth/signed-request-authenticator';
 import type { LedgerClient } from '../ledger-client/ledger-client';
+import type { AccountCache } from './account-cache';
 import type { AccountRow, LedgerReader } from './ledger-reader';
 
 export interface BalanceView {
@@ -43,20 +44,26 @@ const accountTypes = ['1', '2', '3'] as const;
 export class AccountService {
   constructor(
     private readonly reader: LedgerReader,
+    private readonly cache: AccountCache,
     private readonly ledger: LedgerClient,
     private readonly markets: Markets,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
   ) {}
 
-  async account(ctx: AuthContext): Promise<AccountView> {
-    const account = (await this.reader.account(ctx.key.account.accountId)) ?? ctx.key.account;
-    return { ...(await this.balancesOf(account.accountId)), canTrade: account.canTrade, canWithdraw: account.canWithdraw, canDeposit: account.canDeposit };
+  account(ctx: AuthContext): Promise<AccountView> {
+    return this.accountView(ctx.key.account.accountId, ctx.key.account);
+  }
+
+  async accountView(accountId: string, fallback?: AccountRow): Promise<AccountView> {
+    const account = (await this.cache.get(accountId))?.account ?? fallback;
+    if (!account) throw ApiError.invalid('accountId', `account ${accountId} does not exist`);
+    return { ...(await this.balancesOf(accountId)), canTrade: account.canTrade, canWithdraw: account.canWithdraw, canDeposit: account.canDeposit };
   }
 
   /** Every configured asset, zero balances included, so clients see a stable list. */
   async balancesOf(accountId: string): Promise<{ balances: BalanceView[] }> {
-    const held = await this.reader.balances(accountId);
+    const held = (await this.cache.get(accountId))?.balances ?? new Map<string, { free: string; locked: string }>();
     return {
       balances: this.markets.assets.map((a) => {
         const b = held.get(a.asset);

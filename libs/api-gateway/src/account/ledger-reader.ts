@@ -73,6 +73,21 @@ export class LedgerReader {
     return row ? toAccount(row) : undefined;
   }
 
+  /** The account, its balances and its user's sequence, read in one statement (one snapshot). */
+  async accountWithBalances(accountId: string): Promise<{ account: AccountRow; balances: Map<string, { free: string; locked: string }>; seq: number } | undefined> {
+    const rows: Record<string, unknown>[] = await this.dataSource.query(
+      `SELECT a.*, u.seq, b.asset, b.free::text AS free, b.locked::text AS locked
+       FROM ${this.s}.accounts a JOIN ${this.s}.users u ON u.user_id = a.user_id LEFT JOIN ${this.s}.balances b ON b.account_id = a.account_id
+       WHERE a.account_id = $1`,
+      [accountId],
+    );
+    const first = rows[0];
+    if (!first) return undefined;
+    const balances = new Map<string, { free: string; locked: string }>();
+    for (const r of rows) if (r.asset) balances.set(String(r.asset), { free: String(r.free), locked: String(r.locked) });
+    return { account: toAccount(first), balances, seq: Number(first.seq) };
+  }
+
   async accountsOfUser(userId: string): Promise<AccountRow[]> {
     const rows = await this.dataSource.query(`SELECT * FROM ${this.s}.accounts WHERE user_id = $1 ORDER BY account_type, account_index`, [userId]);
     return rows.map(toAccount);

@@ -86,8 +86,9 @@ export class AdminService {
   }
 
   async account(accountId: string): Promise<AdminAccountView> {
-    const account = await this.requireAccount(accountId);
-    return { accountId, ...(await this.accounts.balancesOf(accountId)), canTrade: account.canTrade, canWithdraw: account.canWithdraw, canDeposit: account.canDeposit };
+    await this.requireAccount(accountId);
+    const view = await this.accounts.accountView(accountId);
+    return { accountId, ...view };
   }
 
   async setFlags(accountId: string, flags: { canTrade?: boolean; canWithdraw?: boolean; canDeposit?: boolean }): Promise<AdminAccountView> {

@@ -1,0 +1,32 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { taskset } from './pinned-child';
+
+const root = resolve(__dirname, '../..');
+
+/** Starts a server script pinned to `core`; resolves once its stdout contains `readyText`. */
+export function startPinnedServer(script: string, core: number, env: NodeJS.ProcessEnv, readyText: string): Promise<ChildProcess> {
+  const node = [process.execPath, 'scripts/run.js', script];
+  const command = taskset() ? [taskset()!, '-c', String(core), ...node] : node;
+  return new Promise((done, fail) => {
+    const child = spawn(command[0]!, command.slice(1), { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    const timer = setTimeout(() => fail(new Error(`${script} not ready in 60 s`)), 60_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes(readyText)) {
+        clearTimeout(timer);
+        done(child);
+      }
+    });
+    child.on('exit', (code) => fail(new Error(`${script} exited with ${code}`)));
+  });
+}
+
+export async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  await new Promise<void>((done) => {
+    child.once('exit', () => done());
+    child.kill('SIGTERM');
+  });
+}

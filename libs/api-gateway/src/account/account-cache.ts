@@ -1,0 +1,52 @@
+import type { LedgerEvent } from '@exchange/contracts';
+import type { AccountRow, LedgerReader } from './ledger-reader';
+
+export interface CachedAccount {
+  account: AccountRow;
+  balances: Map<string, { free: string; locked: string }>;
+  /** The user's ledger sequence this view includes; older events are ignored. */
+  seq: number;
+}
+
+/**
+ * Accounts as the gateway serves them: loaded once from the ledger's tables, then kept current by
+ * the ledger events every replica reads (each event carries the balances after it and the user's
+ * sequence). A replica sees a command's effects before it answers the command, so a client routed
+ * to the same replica (the edge hashes on the API key) reads its own writes.
+ */
+export class AccountCache {
+  private readonly entries = new Map<string, CachedAccount>();
+
+  constructor(private readonly reader: LedgerReader) {}
+
+  async get(accountId: string): Promise<CachedAccount | undefined> {
+    const cached = this.entries.get(accountId);
+    if (cached) return cached;
+    const loaded = await this.reader.accountWithBalances(accountId);
+    if (!loaded) return undefined;
+    const current = this.entries.get(accountId);
+    if (!current || current.seq < loaded.seq) this.entries.set(accountId, loaded);
+    return this.entries.get(accountId);
+  }
+
+  apply(event: LedgerEvent): void {
+    const seq = event.payload.seq;
+    switch (event.type) {
+      case 'DepositCredited':
+      case 'FundsTransferred':
+        for (const b of event.payload.balances) {
+          const entry = this.entries.get(b.accountId);
+          if (entry && entry.seq < seq) entry.balances.set(b.asset, { free: b.free, locked: b.locked });
+        }
+        break;
+      case 'AccountFlagsSet': {
+        const entry = this.entries.get(event.payload.accountId);
+        if (entry && entry.seq < seq) entry.account = { ...entry.account, canTrade: event.payload.canTrade, canWithdraw: event.payload.canWithdraw, canDeposit: event.payload.canDeposit };
+        break;
+      }
+      default:
+        break;
+    }
+    for (const entry of this.entries.values()) if (entry.account.userId === event.payload.userId && entry.seq < seq) entry.seq = seq;
+  }
+}
