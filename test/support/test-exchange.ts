@@ -29,6 +29,8 @@ export async function startTestExchange(options: { clock?: Clock; env?: Record<s
     DATABASE_SCHEMA_PREFIX: prefix,
     DATA_DIR: mkdtempSync(join(tmpdir(), 'exchange-test-')),
     DATABASE_URL: process.env.DATABASE_URL ?? '',
+    // CI's real Redis when set, so the rate limiters run on it end to end.
+    REDIS_URL: process.env.REDIS_URL ?? '',
     LOG_LEVEL: 'silent',
     PORT: '0',
     HOST: '127.0.0.1',

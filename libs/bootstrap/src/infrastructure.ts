@@ -54,7 +54,8 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
     await database?.stop();
     throw error;
   }
-  const rateLimitStore: RateLimitStore = config.REDIS_URL ? new RedisRateLimitStore(config.REDIS_URL) : new InMemoryRateLimitStore();
+  // The schema prefix also namespaces Redis keys, so exchanges sharing a Redis never share counters.
+  const rateLimitStore: RateLimitStore = config.REDIS_URL ? new RedisRateLimitStore(config.REDIS_URL, `${config.DATABASE_SCHEMA_PREFIX ?? ''}rl`) : new InMemoryRateLimitStore();
   const rateLimiter = new RateLimiter(
     rateLimitStore,
     { weightPerMinute: config.RATE_LIMIT_WEIGHT_PER_MINUTE, ordersPerSecond: config.RATE_LIMIT_ORDERS_PER_SECOND, ordersPerDay: config.RATE_LIMIT_ORDERS_PER_DAY },
