@@ -23,7 +23,14 @@ export interface TestExchange {
  * dropped at close, after the balance invariant is checked), an injected clock, listening on a
  * free port.
  */
-export async function startTestExchange(options: { clock?: Clock; env?: Record<string, string> } = {}): Promise<TestExchange> {
+export interface TestExchangeOptions {
+  clock?: Clock;
+  env?: Record<string, string>;
+  /** Run on CI's Kafka (KAFKA_BROKERS) in a namespace of its own, instead of the embedded log. */
+  onKafkaWhenAvailable?: boolean;
+}
+
+export async function startTestExchange(options: TestExchangeOptions = {}): Promise<TestExchange> {
   const prefix = `t${randomBytes(5).toString('hex')}_`;
   const env = {
     DATABASE_SCHEMA_PREFIX: prefix,
@@ -32,6 +39,7 @@ export async function startTestExchange(options: { clock?: Clock; env?: Record<s
     // CI's real Redis when set, so the rate limiters run on it end to end.
     REDIS_URL: process.env.REDIS_URL ?? '',
     LOG_LEVEL: 'silent',
+    ...(options.onKafkaWhenAvailable && process.env.KAFKA_BROKERS ? { KAFKA_BROKERS: process.env.KAFKA_BROKERS, EVENT_LOG_NAMESPACE: prefix.replace(/_$/, '') } : {}),
     PORT: '0',
     HOST: '127.0.0.1',
     ...options.env,

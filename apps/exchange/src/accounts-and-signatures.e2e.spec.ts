@@ -16,7 +16,7 @@ describe('accounts, API keys and signed requests on the embedded exchange', () =
   const now = (): number => clock.now();
 
   beforeAll(async () => {
-    exchange = await startTestExchange({ clock });
+    exchange = await startTestExchange({ clock, onKafkaWhenAvailable: true });
     base = exchange.baseUrl;
     token = exchange.infrastructure.config.ADMIN_TOKEN!;
     alice = await createFundedUser(base, token, { USDT: '1000', BTC: '2.5' });

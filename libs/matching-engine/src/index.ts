@@ -1,1 +1,2 @@
 export * from './matching-engine.module';
+export * from './domain';

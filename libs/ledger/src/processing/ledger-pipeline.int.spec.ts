@@ -25,7 +25,7 @@ describe('ledger pipeline on the event log and PostgreSQL', () => {
   let schema: string;
 
   beforeAll(async () => {
-    exchange = await startTestExchange();
+    exchange = await startTestExchange({ onKafkaWhenAvailable: true });
     dataSource = exchange.app.get(LEDGER_DATA_SOURCE);
     schema = exchange.app.get(LEDGER_SCHEMA);
   });

@@ -23,6 +23,8 @@ export const configSchema = z.object({
   KAFKA_BROKERS: z.string().min(1).optional(),
   KAFKA_CLIENT_ID: z.string().default('exchange'),
   KAFKA_REPLICATION_FACTOR: z.coerce.number().int().min(1).max(5).default(1),
+  /** Prefix of every topic and consumer group (`<namespace>.<topic>`): several exchanges on one cluster. */
+  EVENT_LOG_NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]+$/).optional(),
   EVENT_LOG_FSYNC: z.enum(['always', 'never']).default('always'),
   MARKETS_FILE: z.string().default('config/markets.json'),
   EXCHANGE_ID: z.string().default('301'),
