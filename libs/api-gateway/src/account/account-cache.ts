@@ -6,6 +6,8 @@ export interface CachedAccount {
   balances: Map<string, { free: string; locked: string }>;
   /** The user's ledger sequence this view includes; older events are ignored. */
   seq: number;
+  /** The formatted balances, kept until the next change: reads outnumber changes. */
+  rendered?: unknown;
 }
 
 /**
@@ -36,7 +38,10 @@ export class AccountCache {
       case 'FundsTransferred':
         for (const b of event.payload.balances) {
           const entry = this.entries.get(b.accountId);
-          if (entry && entry.seq < seq) entry.balances.set(b.asset, { free: b.free, locked: b.locked });
+          if (entry && entry.seq < seq) {
+            entry.balances.set(b.asset, { free: b.free, locked: b.locked });
+            entry.rendered = undefined;
+          }
         }
         break;
       case 'AccountFlagsSet': {

@@ -63,13 +63,15 @@ export class AccountService {
 
   /** Every configured asset, zero balances included, so clients see a stable list. */
   async balancesOf(accountId: string): Promise<{ balances: BalanceView[] }> {
-    const held = (await this.cache.get(accountId))?.balances ?? new Map<string, { free: string; locked: string }>();
-    return {
-      balances: this.markets.assets.map((a) => {
-        const b = held.get(a.asset);
-        return { asset: a.asset, free: formatDecimal(b?.free ?? '0', a.precision), locked: formatDecimal(b?.locked ?? '0', a.precision) };
-      }),
-    };
+    const entry = await this.cache.get(accountId);
+    if (entry?.rendered) return { balances: entry.rendered as BalanceView[] };
+    const held = entry?.balances ?? new Map<string, { free: string; locked: string }>();
+    const balances = this.markets.assets.map((a) => {
+      const b = held.get(a.asset);
+      return { asset: a.asset, free: formatDecimal(b?.free ?? '0', a.precision), locked: formatDecimal(b?.locked ?? '0', a.precision) };
+    });
+    if (entry) entry.rendered = balances;
+    return { balances };
   }
 
   async subAccounts(ctx: AuthContext): Promise<SubAccountView[]> {

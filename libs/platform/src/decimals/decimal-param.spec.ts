@@ -1,3 +1,4 @@
+import Decimal from 'decimal.js';
 import { ApiError } from '../errors/api-error';
 import { formatDecimal, parseDecimalParam } from './decimal-param';
 
@@ -27,8 +28,15 @@ describe('DECIMAL parameters', () => {
     expect(code('1.1234567', 6)).toBe(-1130);
   });
 
-  it('formats with a fixed number of places', () => {
+  it('formats with a fixed number of places, cutting and never rounding up, text and decimal.js alike', () => {
     expect(formatDecimal('100.5', 8)).toBe('100.50000000');
     expect(formatDecimal('0', 2)).toBe('0.00');
+    expect(formatDecimal('-30.25', 6)).toBe('-30.250000');
+    expect(formatDecimal('1.239', 2)).toBe('1.23');
+    expect(formatDecimal('-0.001', 2)).toBe('0.00');
+    expect(formatDecimal('7', 0)).toBe('7');
+    for (const v of ['123.456789123', '-5.5', '0.1', '99']) {
+      for (const d of [0, 2, 6, 8]) expect(formatDecimal(v, d)).toBe(formatDecimal(new Decimal(v), d));
+    }
   });
 });

@@ -19,7 +19,19 @@ export function parseDecimalParam(name: string, text: string, maxDecimals: numbe
   return value;
 }
 
-/** A decimal string with exactly `decimals` places, as balances and flows are shown. */
+/**
+ * A decimal string with exactly `decimals` places (extra places cut, never rounded up), as
+ * balances and flows are shown. Plain decimal strings, the common case on hot read paths, are
+ * padded as text; anything else goes through decimal.js.
+ */
 export function formatDecimal(value: Decimal.Value, decimals: number): string {
+  if (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value)) {
+    const point = value.indexOf('.');
+    const whole = point < 0 ? value : value.slice(0, point);
+    const fraction = point < 0 ? '' : value.slice(point + 1);
+    const places = fraction.length >= decimals ? fraction.slice(0, decimals) : fraction + '0'.repeat(decimals - fraction.length);
+    const text = decimals === 0 ? whole : `${whole}.${places}`;
+    return text.startsWith('-') && /^-0(\.0*)?$/.test(text) ? text.slice(1) : text;
+  }
   return new Decimal(value).toFixed(decimals, Decimal.ROUND_DOWN);
 }
