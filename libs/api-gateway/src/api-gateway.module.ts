@@ -1,4 +1,4 @@
-import { Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import type { Markets } from '@exchange/contracts';
 import {
   CLOCK,
@@ -6,6 +6,7 @@ import {
   CONFIG,
   type Config,
   DATABASE,
+  dataSourceProviders,
   IdGenerator,
   MARKETS,
   openDataSource,
@@ -31,15 +32,6 @@ import { LedgerClient } from './ledger-client/ledger-client';
 
 const LEDGER_READ_SOURCE = Symbol('LEDGER_READ_SOURCE');
 
-@Injectable()
-class ReadSourceCloser implements OnApplicationShutdown {
-  constructor(@Inject(LEDGER_READ_SOURCE) private readonly dataSource: DataSource) {}
-
-  async onApplicationShutdown(): Promise<void> {
-    if (this.dataSource.isInitialized) await this.dataSource.destroy();
-  }
-}
-
 /** Signed private REST and the operator API: validation, signatures, rate limits, error mapping. */
 @Module({
   controllers: [AccountController, AdminController],
@@ -47,13 +39,9 @@ class ReadSourceCloser implements OnApplicationShutdown {
     LedgerClient,
     AdminTokenGuard,
     OperatorAuditInterceptor,
-    ReadSourceCloser,
-    {
-      provide: LEDGER_READ_SOURCE,
-      inject: [DATABASE, CONFIG],
-      useFactory: (database: RunningDatabase, config: Config) =>
-        openDataSource({ url: database.url, schema: schemaName(config, 'ledger'), entities: [], migrations: [], readOnly: true }),
-    },
+    ...dataSourceProviders(LEDGER_READ_SOURCE, [DATABASE, CONFIG], (database: RunningDatabase, config: Config) =>
+      openDataSource({ url: database.url, schema: schemaName(config, 'ledger'), entities: [], migrations: [], readOnly: true }),
+    ),
     { provide: LedgerReader, inject: [LEDGER_READ_SOURCE, CONFIG], useFactory: (ds: DataSource, config: Config) => new LedgerReader(ds, schemaName(config, 'ledger')) },
     {
       provide: SecretBox,

@@ -1,7 +1,7 @@
-import { Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { Topics } from '@exchange/contracts';
 import { type EventLog, partitionForKey } from '@exchange/messaging';
-import { CONFIG, type Config, DATABASE, EVENT_LOG, openDataSource, type RunningDatabase, schemaName } from '@exchange/platform';
+import { CONFIG, type Config, DATABASE, dataSourceProviders, EVENT_LOG, openDataSource, type RunningDatabase, schemaName } from '@exchange/platform';
 import type { DataSource } from 'typeorm';
 import { CreateLedgerTables1767225600000 } from './migrations/1767225600000-create-ledger-tables';
 import { LedgerStore } from './persistence/ledger-store';
@@ -11,25 +11,14 @@ import { OutboxRelay } from './processing/outbox-relay';
 
 export const ledgerMigrations = [CreateLedgerTables1767225600000];
 
-@Injectable()
-class LedgerDataSourceCloser implements OnApplicationShutdown {
-  constructor(@Inject(LEDGER_DATA_SOURCE) private readonly dataSource: DataSource) {}
-
-  async onApplicationShutdown(): Promise<void> {
-    if (this.dataSource.isInitialized) await this.dataSource.destroy();
-  }
-}
-
 /** Accounts, balances, balance flow and the account-side record of orders: a fold over ledger.commands. */
 @Module({
   controllers: [LedgerCommandProcessor],
   providers: [
     { provide: LEDGER_SCHEMA, inject: [CONFIG], useFactory: (config: Config) => schemaName(config, 'ledger') },
-    {
-      provide: LEDGER_DATA_SOURCE,
-      inject: [DATABASE, LEDGER_SCHEMA],
-      useFactory: (database: RunningDatabase, schema: string) => openDataSource({ url: database.url, schema, entities: [], migrations: ledgerMigrations }),
-    },
+    ...dataSourceProviders(LEDGER_DATA_SOURCE, [DATABASE, LEDGER_SCHEMA], (database: RunningDatabase, schema: string) =>
+      openDataSource({ url: database.url, schema, entities: [], migrations: ledgerMigrations }),
+    ),
     {
       provide: LedgerStore,
       inject: [LEDGER_DATA_SOURCE, LEDGER_SCHEMA, EVENT_LOG],
@@ -39,7 +28,6 @@ class LedgerDataSourceCloser implements OnApplicationShutdown {
       },
     },
     OutboxRelay,
-    LedgerDataSourceCloser,
   ],
   exports: [LEDGER_DATA_SOURCE, LEDGER_SCHEMA],
 })

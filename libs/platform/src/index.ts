@@ -25,3 +25,4 @@ export * from './rate-limit/rate-limit-store';
 export * from './rate-limit/rate-limiter';
 export * from './rate-limit/redis-rate-limit-store';
 export * from './rate-limit/public-weight';
+export * from './database/data-source.providers';
