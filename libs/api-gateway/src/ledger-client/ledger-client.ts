@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { HeaderNames, type LedgerCommand, type LedgerEvent, Topics } from '@exchange/contracts';
 import type { Consumer, EventLog, IncomingBatch } from '@exchange/messaging';
@@ -16,7 +17,7 @@ export const MAX_PENDING = 10_000;
 /**
  * Sends commands to the ledger and waits for the journal entry of their outcome, so a REST reply
  * says what really happened and a read right after it sees the effect. Every gateway replica reads
- * all of `ledger.events` in its own group (`api-gateway.replies.<INSTANCE_ID>`) to find its replies
+ * all of `ledger.events` in a group of its own (from the end) to find its replies
  * and to keep its caches (API keys, account flags) current.
  */
 @Injectable()
@@ -33,7 +34,8 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
 
   async onApplicationBootstrap(): Promise<void> {
     this.consumer = await this.log.consume({
-      groupId: `api-gateway.replies.${this.config.INSTANCE_ID}`,
+      // One group per process: every replica must see every reply, even two that share an INSTANCE_ID by mistake.
+      groupId: `api-gateway.replies.${this.config.INSTANCE_ID}.${hostname()}.${process.pid}`,
       topics: [Topics.ledgerEvents.name],
       fromBeginning: false,
       eachBatch: async (batch) => this.onEvents(batch),
