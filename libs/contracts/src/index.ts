@@ -5,3 +5,4 @@ export * from './topics';
 export * from './ledger/balance-flow-types';
 export * from './ledger/ledger-commands';
 export * from './ledger/ledger-events';
+export * from './orders';

@@ -29,3 +29,8 @@ export const HeaderNames = {
   correlationId: 'x-correlation-id',
   causationId: 'x-causation-id',
 } as const;
+
+/** The `{ type, v: 1, id, ts, payload }` envelope of a first version. */
+export function messageV1<TType extends string, TPayload extends z.ZodType>(type: TType, payload: TPayload) {
+  return z.object({ type: z.literal(type), v: z.literal(1), id: z.string().min(1).max(200), ts: z.number().int().nonnegative(), payload });
+}

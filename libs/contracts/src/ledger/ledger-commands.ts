@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { messageV1 } from '../envelope/message';
 
 /**
  * Commands on `ledger.commands`, keyed by the userId of the main account (a user's sub-accounts
@@ -6,26 +7,22 @@ import { z } from 'zod';
  */
 const id = z.string().regex(/^[1-9]\d{0,15}$/);
 const amount = z.string().regex(/^\d+(\.\d+)?$/);
-/** The envelope of a version-1 command: `{ type, v: 1, id, ts, payload }`. */
-function commandV1<TType extends string, TPayload extends z.ZodType>(type: TType, payload: TPayload) {
-  return z.object({ type: z.literal(type), v: z.literal(1), id: z.string(), ts: z.number().int(), payload });
-}
 
 export const accountTypeSchema = z.union([z.literal(1), z.literal(2), z.literal(3)]);
 export type AccountType = z.infer<typeof accountTypeSchema>;
 export const permissionSchema = z.enum(['read', 'trade', 'withdraw']);
 export type Permission = z.infer<typeof permissionSchema>;
 
-export const createUserV1 = commandV1('CreateUser', z.object({
+export const createUserV1 = messageV1('CreateUser', z.object({
     userId: id,
     name: z.string().max(100),
     /** The main accounts of types 1, 2 and 3, in that order. */
     accountIds: z.tuple([id, id, id]),
   }));
 
-export const createSubAccountV1 = commandV1('CreateSubAccount', z.object({ userId: id, accountId: id, accountType: z.union([z.literal(1), z.literal(3)]), accountName: z.string().min(1).max(64) }));
+export const createSubAccountV1 = messageV1('CreateSubAccount', z.object({ userId: id, accountId: id, accountType: z.union([z.literal(1), z.literal(3)]), accountName: z.string().min(1).max(64) }));
 
-export const createApiKeyV1 = commandV1('CreateApiKey', z.object({
+export const createApiKeyV1 = messageV1('CreateApiKey', z.object({
     userId: id,
     accountId: id,
     apiKey: z.string(),
@@ -34,13 +31,13 @@ export const createApiKeyV1 = commandV1('CreateApiKey', z.object({
     permissions: z.array(permissionSchema).min(1),
   }));
 
-export const revokeApiKeyV1 = commandV1('RevokeApiKey', z.object({ userId: id, apiKey: z.string() }));
+export const revokeApiKeyV1 = messageV1('RevokeApiKey', z.object({ userId: id, apiKey: z.string() }));
 
-export const creditDepositV1 = commandV1('CreditDeposit', z.object({ userId: id, accountId: id, depositId: id, asset: z.string(), amount }));
+export const creditDepositV1 = messageV1('CreditDeposit', z.object({ userId: id, accountId: id, depositId: id, asset: z.string(), amount }));
 
-export const transferFundsV1 = commandV1('TransferFunds', z.object({ userId: id, transferId: id, fromAccountId: id, toAccountId: id, asset: z.string(), amount }));
+export const transferFundsV1 = messageV1('TransferFunds', z.object({ userId: id, transferId: id, fromAccountId: id, toAccountId: id, asset: z.string(), amount }));
 
-export const setAccountFlagsV1 = commandV1('SetAccountFlags', z.object({ userId: id, accountId: id, canTrade: z.boolean().optional(), canWithdraw: z.boolean().optional(), canDeposit: z.boolean().optional() }));
+export const setAccountFlagsV1 = messageV1('SetAccountFlags', z.object({ userId: id, accountId: id, canTrade: z.boolean().optional(), canWithdraw: z.boolean().optional(), canDeposit: z.boolean().optional() }));
 
 export const ledgerCommandSchema = z.discriminatedUnion('type', [
   createUserV1,

@@ -1,0 +1,4 @@
+export * from './order-fields';
+export * from './order-commands.v1';
+export * from './order-events.v1';
+export * from './settlement-commands.v1';

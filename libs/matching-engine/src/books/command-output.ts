@@ -1,0 +1,32 @@
+import type { OrderEvent, SettlementCommand } from '@exchange/contracts';
+
+type EventOf<T extends OrderEvent['type']> = Extract<OrderEvent, { type: T }>;
+type SettlementOf<T extends SettlementCommand['type']> = Extract<SettlementCommand, { type: T }>;
+
+/**
+ * What one command decided, as contract messages: the order.events of its symbol and the
+ * settlement commands for the ledger. Ids and timestamps derive from the command alone (id
+ * `<commandId>:<n>` and `<commandId>:s<n>`, ts = the command's ts), never from a clock or an
+ * offset, so deciding the same command again yields the same bytes.
+ */
+export class CommandOutput {
+  readonly events: OrderEvent[] = [];
+  readonly settlements: SettlementCommand[] = [];
+
+  constructor(
+    readonly symbol: string,
+    readonly commandId: string,
+    readonly ts: number,
+  ) {}
+
+  event<T extends OrderEvent['type']>(type: T, payload: Omit<EventOf<T>['payload'], 'symbol' | 'commandId'>): void {
+    const event = { type, v: 1 as const, id: `${this.commandId}:${this.events.length}`, ts: this.ts, payload: { symbol: this.symbol, commandId: this.commandId, ...payload } };
+    // TypeScript cannot relate a payload generic in T to the union member Extract<…, T> picks.
+    this.events.push(event as unknown as EventOf<T>);
+  }
+
+  settle<T extends SettlementCommand['type']>(type: T, payload: SettlementOf<T>['payload']): void {
+    const command = { type, v: 1 as const, id: `${this.commandId}:s${this.settlements.length}`, ts: this.ts, payload };
+    this.settlements.push(command as unknown as SettlementOf<T>);
+  }
+}
