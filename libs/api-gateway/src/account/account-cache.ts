@@ -18,6 +18,8 @@ export interface CachedAccount {
  */
 export class AccountCache {
   private readonly entries = new Map<string, CachedAccount>();
+  /** The cached accounts of each user: an event advances the sequence of all of them. */
+  private readonly byUser = new Map<string, Set<CachedAccount>>();
 
   constructor(private readonly reader: LedgerReader) {}
 
@@ -27,7 +29,13 @@ export class AccountCache {
     const loaded = await this.reader.accountWithBalances(accountId);
     if (!loaded) return undefined;
     const current = this.entries.get(accountId);
-    if (!current || current.seq < loaded.seq) this.entries.set(accountId, loaded);
+    if (!current || current.seq < loaded.seq) {
+      if (current) this.byUser.get(current.account.userId)?.delete(current);
+      this.entries.set(accountId, loaded);
+      let ofUser = this.byUser.get(loaded.account.userId);
+      if (!ofUser) this.byUser.set(loaded.account.userId, (ofUser = new Set()));
+      ofUser.add(loaded);
+    }
     return this.entries.get(accountId);
   }
 
@@ -52,6 +60,6 @@ export class AccountCache {
       default:
         break;
     }
-    for (const entry of this.entries.values()) if (entry.account.userId === event.payload.userId && entry.seq < seq) entry.seq = seq;
+    for (const entry of this.byUser.get(event.payload.userId) ?? []) if (entry.seq < seq) entry.seq = seq;
   }
 }

@@ -1,0 +1,48 @@
+import type { LedgerEvent } from '@exchange/contracts';
+import { AccountCache } from './account-cache';
+import type { AccountRow, LedgerReader } from './ledger-reader';
+
+const account: AccountRow = { accountId: '7', userId: '3', accountType: 1, accountIndex: 0, accountName: '', canTrade: true, canWithdraw: true, canDeposit: true };
+
+function readerAt(seq: number, free: string): LedgerReader {
+  return { accountWithBalances: async () => ({ account, balances: new Map([['BTC', { free, locked: '0' }]]), seq }) } as unknown as LedgerReader;
+}
+
+function deposit(seq: number, free: string): LedgerEvent {
+  return {
+    type: 'DepositCredited',
+    v: 1,
+    id: `c${seq}:0`,
+    ts: 0,
+    payload: { userId: '3', seq, commandId: `c${seq}`, depositId: '1', accountId: '7', asset: 'BTC', amount: '1', flows: [], balances: [{ accountId: '7', asset: 'BTC', free, locked: '0' }] },
+  };
+}
+
+describe('AccountCache', () => {
+  it('loads once, then follows the ledger\'s events in sequence order', async () => {
+    const cache = new AccountCache(readerAt(5, '10'));
+    expect((await cache.get('7'))?.balances.get('BTC')?.free).toBe('10');
+    cache.apply(deposit(6, '11'));
+    expect((await cache.get('7'))?.balances.get('BTC')?.free).toBe('11');
+    cache.apply(deposit(6, '99'));
+    cache.apply(deposit(4, '98'));
+    expect((await cache.get('7'))?.balances.get('BTC')?.free).toBe('11');
+  });
+
+  it('ignores events for accounts it has not loaded, and forgets the rendered view on change', async () => {
+    const cache = new AccountCache(readerAt(1, '1'));
+    cache.apply(deposit(2, '2'));
+    const entry = await cache.get('7');
+    expect(entry?.balances.get('BTC')?.free).toBe('1');
+    entry!.rendered = ['stale'];
+    cache.apply(deposit(2, '2'));
+    expect(entry!.rendered).toBeUndefined();
+  });
+
+  it('applies flags with the same ordering', async () => {
+    const cache = new AccountCache(readerAt(1, '1'));
+    await cache.get('7');
+    cache.apply({ type: 'AccountFlagsSet', v: 1, id: 'f', ts: 0, payload: { userId: '3', seq: 2, commandId: 'f', accountId: '7', canTrade: false, canWithdraw: true, canDeposit: true } });
+    expect((await cache.get('7'))?.account.canTrade).toBe(false);
+  });
+});
