@@ -29,6 +29,8 @@ export const configSchema = z.object({
   MARKETS_FILE: z.string().default('config/markets.json'),
   EXCHANGE_ID: z.string().default('301'),
   INSTANCE_ID: z.coerce.number().int().min(0).max(31).default(0),
+  /** Set by Kubernetes; a StatefulSet pod's ordinal (`api-gateway-1`) becomes INSTANCE_ID when that is unset. */
+  POD_NAME: z.string().optional(),
   RATE_LIMIT_WEIGHT_PER_MINUTE: z.coerce.number().int().positive().default(1200),
   RATE_LIMIT_ORDERS_PER_SECOND: z.coerce.number().int().positive().default(20),
   RATE_LIMIT_ORDERS_PER_DAY: z.coerce.number().int().positive().default(200_000),

@@ -12,7 +12,9 @@ export type RunMode = 'embedded' | 'distributed';
  * the secrets that every replica must agree on; the embedded mode invents what it lacks.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, mode: RunMode = 'embedded'): Config {
-  const defined = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const defined: Record<string, string | undefined> = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const ordinal = /-(\d{1,2})$/.exec(defined.POD_NAME ?? '')?.[1];
+  if (defined.INSTANCE_ID === undefined && ordinal !== undefined && Number(ordinal) < 32) defined.INSTANCE_ID = ordinal;
   const parsed = configSchema.safeParse(defined);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);

@@ -1,0 +1,91 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse, parseAllDocuments } from 'yaml';
+import { allTopics } from '@exchange/contracts';
+import { configVariableNames, HEALTH_LIVE_PATH, HEALTH_READY_PATH } from '@exchange/platform';
+
+/**
+ * deploy/ and docker-compose.yml checked against the code, so a renamed variable, route, topic
+ * or service cannot drift silently: every environment variable is one the configuration schema
+ * declares, probes hit the real health routes, topics are those of libs/contracts, and each
+ * service runs its own app.
+ */
+const services = ['api-gateway', 'ledger', 'matching-engine', 'market-data', 'user-stream', 'wallet'];
+const k8sDir = 'deploy/k8s';
+const known = new Set<string>(configVariableNames);
+
+interface Container {
+  command?: string[];
+  env?: { name: string }[];
+  envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
+  readinessProbe?: { httpGet?: { path: string } };
+  livenessProbe?: { httpGet?: { path: string } };
+}
+interface Resource {
+  kind: string;
+  metadata: { name: string };
+  data?: Record<string, string>;
+  spec?: { template?: { spec: { containers: Container[] } } };
+}
+
+const resources: Resource[] = readdirSync(k8sDir)
+  .filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml')
+  .flatMap((f) => parseAllDocuments(readFileSync(join(k8sDir, f), 'utf8')).map((d) => d.toJSON() as Resource))
+  .filter(Boolean);
+const workloads = resources.filter((r) => r.kind === 'Deployment' || r.kind === 'StatefulSet');
+const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as { services: Record<string, { command?: string[]; environment?: Record<string, string>; healthcheck?: { test: string[] } }> };
+
+describe('deploy manifests and docker-compose.yml against the code', () => {
+  it.each(services)('runs %s as its own app in Kubernetes and in compose', (service) => {
+    const workload = workloads.find((w) => w.metadata.name === service);
+    expect(workload).toBeDefined();
+    const command = workload!.spec!.template!.spec.containers[0]!.command!;
+    expect(command).toEqual(['node', 'scripts/run.js', `apps/${service}/src/main.ts`]);
+    expect(existsSync(`apps/${service}/src/main.ts`)).toBe(true);
+    const inCompose = Object.entries(compose.services).filter(([, s]) => s.command?.includes(`apps/${service}/src/main.ts`));
+    expect(inCompose.length).toBeGreaterThan(0);
+  });
+
+  it('sets only variables the configuration schema declares', () => {
+    const configMap = resources.find((r) => r.kind === 'ConfigMap' && r.metadata.name === 'exchange-config')!;
+    const k8sNames = [...Object.keys(configMap.data ?? {}), ...workloads.flatMap((w) => w.spec!.template!.spec.containers.flatMap((c) => (c.env ?? []).map((e) => e.name)))];
+    const apps = Object.values(compose.services).filter((s) => s.command?.[0] === 'node');
+    expect(apps.length).toBeGreaterThanOrEqual(services.length);
+    const composeNames = apps.flatMap((s) => Object.keys(s.environment ?? {}));
+    const appNames = [...k8sNames, ...composeNames];
+    expect(appNames.filter((n) => !known.has(n))).toEqual([]);
+    const secretNames = ['ADMIN_TOKEN', 'SECRET_ENCRYPTION_KEY', 'DATABASE_URL', 'REDIS_URL'];
+    for (const n of secretNames) expect(known.has(n)).toBe(true);
+    for (const w of workloads.filter((x) => x.metadata.name !== 'edge')) {
+      const from = w.spec!.template!.spec.containers[0]!.envFrom ?? [];
+      expect(from.map((f) => f.configMapRef?.name ?? f.secretRef?.name)).toEqual(['exchange-config', 'exchange-secrets']);
+    }
+  });
+
+  it('probes the health routes the apps serve', () => {
+    for (const w of workloads.filter((x) => x.metadata.name !== 'edge')) {
+      const c = w.spec!.template!.spec.containers[0]!;
+      expect(c.readinessProbe?.httpGet?.path).toBe(HEALTH_READY_PATH);
+      expect(c.livenessProbe?.httpGet?.path).toBe(HEALTH_LIVE_PATH);
+    }
+    for (const [name, s] of Object.entries(compose.services)) {
+      if (s.command?.[0] === 'node') expect({ name, test: s.healthcheck?.test.join(' ') }).toEqual({ name, test: expect.stringContaining(HEALTH_READY_PATH) });
+    }
+  });
+
+  it('defines exactly the topics of libs/contracts, with their partitions and settings', () => {
+    const file = parse(readFileSync('deploy/kafka/topics.yaml', 'utf8')) as { topics: { name: string; partitions: number; key: string; config: Record<string, string> }[] };
+    expect([...file.topics].sort((a, b) => a.name.localeCompare(b.name))).toEqual(
+      allTopics.map((t) => ({ name: t.name, partitions: t.partitions, key: t.key, config: t.config })).sort((a, b) => a.name.localeCompare(b.name)),
+    );
+  });
+
+  it('autoscales market-data and mounts the markets file where MARKETS_FILE points', () => {
+    expect(resources.find((r) => r.kind === 'HorizontalPodAutoscaler')?.metadata.name).toBe('market-data');
+    const configMap = resources.find((r) => r.kind === 'ConfigMap' && r.metadata.name === 'exchange-config')!;
+    expect(configMap.data?.MARKETS_FILE).toBe('/etc/exchange/markets.json');
+    const kustomization = readFileSync(join(k8sDir, 'kustomization.yaml'), 'utf8');
+    expect(kustomization).toContain('markets.json=../../config/markets.json');
+    expect(kustomization).toContain('edge-routes.conf=../nginx/edge-routes.conf');
+  });
+});
