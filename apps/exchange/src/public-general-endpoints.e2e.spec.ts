@@ -64,6 +64,15 @@ describe('public general endpoints on the embedded exchange', () => {
     expect(JSON.stringify(answer.body)).not.toMatch(/at .*\.js/);
   });
 
+  it('exposes Prometheus metrics: request durations by route pattern, ledger batches, outbox backlog', async () => {
+    await http(base, 'GET', '/openapi/v1/time');
+    const answer = await http<string>(base, 'GET', '/metrics');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/openapi\/v1\/time"[^}]*status="200"/);
+    expect(answer.body).toContain('ledger_outbox_backlog');
+    expect(answer.body).toContain('process_cpu_seconds_total');
+  });
+
   it('answers the liveness and readiness probes', async () => {
     expect((await http(base, 'GET', '/health/live')).status).toBe(200);
     expect((await http(base, 'GET', '/health/ready')).status).toBe(200);

@@ -7,10 +7,10 @@ import type { Infrastructure } from './infrastructure';
 @Module({})
 export class InfrastructureModule {
   static forRoot(infrastructure: Infrastructure): DynamicModule {
-    const { config, markets, logger, clock } = infrastructure;
+    const { config, markets, logger, clock, metrics } = infrastructure;
     return {
       module: InfrastructureModule,
-      imports: [PlatformModule.forRoot({ config, markets, logger, clock })],
+      imports: [PlatformModule.forRoot({ config, markets, logger, clock, metrics })],
       providers: [
         { provide: EVENT_LOG, useValue: infrastructure.eventLog },
         { provide: DATABASE, useValue: infrastructure.database },

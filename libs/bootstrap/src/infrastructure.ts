@@ -7,6 +7,7 @@ import {
   createLogger,
   InMemoryRateLimitStore,
   loadConfig,
+  Metrics,
   type Logger,
   RateLimiter,
   type RateLimitStore,
@@ -29,6 +30,7 @@ export interface Infrastructure {
   database?: RunningDatabase;
   /** REQUESTS_WEIGHT and ORDERS limiters, shared through Redis when REDIS_URL is set. */
   rateLimiter: RateLimiter;
+  metrics: Metrics;
   close(): Promise<void>;
 }
 
@@ -70,6 +72,7 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
     eventLog,
     database,
     rateLimiter,
+    metrics: new Metrics(options.service),
     close: async () => {
       await eventLog.close();
       await rateLimitStore.close();

@@ -15,7 +15,12 @@ export async function createApp(infrastructure: Infrastructure, modules: Service
   @Module({ imports: [InfrastructureModule.forRoot(infrastructure), ...modules] })
   class AppRootModule {}
 
-  const app = await createHttpApp(AppRootModule, { logger: infrastructure.logger, preview: options.preview, trustedProxies: infrastructure.config.TRUSTED_PROXIES });
+  const app = await createHttpApp(AppRootModule, {
+    logger: infrastructure.logger,
+    preview: options.preview,
+    trustedProxies: infrastructure.config.TRUSTED_PROXIES,
+    metrics: infrastructure.metrics,
+  });
   app.connectMicroservice({ strategy: new EventLogServer(infrastructure.eventLog) }, { inheritAppConfig: true });
   return app;
 }

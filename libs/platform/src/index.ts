@@ -26,3 +26,5 @@ export * from './rate-limit/rate-limiter';
 export * from './rate-limit/redis-rate-limit-store';
 export * from './rate-limit/public-weight';
 export * from './database/data-source.providers';
+export * from './health/metrics.controller';
+export * from './metrics/metrics';

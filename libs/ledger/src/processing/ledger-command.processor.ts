@@ -1,7 +1,8 @@
 import { Controller, Inject } from '@nestjs/common';
 import { HeaderNames, type LedgerCommand, ledgerCommandSchema, type LedgerEvent, type Markets, Topics } from '@exchange/contracts';
 import { ConsumeBatches, type IncomingBatch, type IncomingRecord, type OutgoingRecord } from '@exchange/messaging';
-import { CLOCK, type Clock, LOGGER, type Logger, MARKETS } from '@exchange/platform';
+import { CLOCK, type Clock, LOGGER, type Logger, MARKETS, Metrics } from '@exchange/platform';
+import type { Counter, Histogram } from 'prom-client';
 import { decide } from '../domain/decide';
 import { evolve, initialLedgerState } from '../domain/ledger-state';
 import { type LoadedPartition, LedgerStore } from '../persistence/ledger-store';
@@ -24,6 +25,9 @@ export function flowIdOf(offset: number, partition: number, k: number): string {
 export class LedgerCommandProcessor {
   private readonly state = initialLedgerState();
   private readonly partitions = new Map<number, LoadedPartition>();
+  private readonly commitSeconds: Histogram<string>;
+  private readonly batchSize: Histogram<string>;
+  private readonly decided: Counter<'type' | 'outcome'>;
 
   constructor(
     private readonly store: LedgerStore,
@@ -31,7 +35,12 @@ export class LedgerCommandProcessor {
     @Inject(MARKETS) private readonly markets: Markets,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+    @Inject(Metrics) metrics: Metrics,
+  ) {
+    this.commitSeconds = metrics.histogram('ledger_batch_commit_seconds', 'One PostgreSQL transaction per consumed batch', [], [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1]);
+    this.batchSize = metrics.histogram('ledger_batch_commands', 'Commands per committed batch', [], [1, 2, 5, 10, 50, 100, 500, 1000, 5000]);
+    this.decided = metrics.counter('ledger_commands_total', 'Commands decided, by type and outcome', ['type', 'outcome']);
+  }
 
   @ConsumeBatches({ topic: Topics.ledgerCommands.name, groupId: LEDGER_GROUP, fromBeginning: true })
   async onCommands(batch: IncomingBatch): Promise<void> {
@@ -50,9 +59,11 @@ export class LedgerCommandProcessor {
       });
       for (const event of decided) evolve(this.state, event);
       events.push(...decided);
+      this.decided.inc({ type: command.type, outcome: decided[0]?.type === 'CommandRejected' ? 'rejected' : 'applied' });
       processed.push({ commandId: command.id, offset: record.offset });
       loaded.processedCommandIds.add(command.id);
     }
+    const stopTimer = this.commitSeconds.startTimer();
     try {
       await this.store.commitBatch({
         topic: batch.topic,
@@ -68,6 +79,8 @@ export class LedgerCommandProcessor {
       this.partitions.delete(batch.partition);
       throw error;
     }
+    stopTimer();
+    this.batchSize.observe(processed.length);
     loaded.nextOffset = batch.nextOffset;
     this.relay.wake();
   }

@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { type EventLog, type OutgoingRecord } from '@exchange/messaging';
-import { EVENT_LOG, LOGGER, type Logger } from '@exchange/platform';
+import { EVENT_LOG, LOGGER, type Logger, Metrics } from '@exchange/platform';
+import type { Counter } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import { LEDGER_DATA_SOURCE, LEDGER_SCHEMA } from './ledger.tokens';
 
@@ -18,13 +19,21 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   private running = false;
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
+  private readonly published: Counter<string>;
 
   constructor(
     @Inject(LEDGER_DATA_SOURCE) private readonly dataSource: DataSource,
     @Inject(LEDGER_SCHEMA) private readonly schema: string,
     @Inject(EVENT_LOG) private readonly log: EventLog,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+    @Inject(Metrics) metrics: Metrics,
+  ) {
+    this.published = metrics.counter('ledger_outbox_published_total', 'Ledger events published from the outbox');
+    metrics.gauge('ledger_outbox_backlog', 'Rows waiting in the outbox', [], async (backlog) => {
+      const [row] = await this.dataSource.query(`SELECT count(*)::int AS n FROM "${this.schema}".outbox`).catch(() => [{ n: -1 }]);
+      backlog.set(row?.n ?? -1);
+    });
+  }
 
   onApplicationBootstrap(): void {
     this.running = true;
@@ -73,6 +82,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       if (rows.length === 0) return 0;
       const records: OutgoingRecord[] = rows.map((r) => ({ topic: r.topic, key: r.key, value: r.value, headers: r.headers }));
       await this.log.publish(records);
+      this.published.inc(records.length);
       await manager.query(`DELETE FROM ${s}.outbox WHERE id <= $1`, [rows[rows.length - 1]!.id]);
       return rows.length;
     });

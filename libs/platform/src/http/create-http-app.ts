@@ -3,6 +3,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { Logger } from 'pino';
 import { ApiExceptionFilter } from '../errors/api-exception.filter';
 import { NestPinoLogger } from '../logging/nest-logger';
+import type { Metrics } from '../metrics/metrics';
 
 export interface HttpAppOptions {
   logger: Logger;
@@ -12,6 +13,8 @@ export interface HttpAppOptions {
   preview?: boolean;
   /** Comma-separated addresses or CIDRs whose X-Forwarded-For is believed. */
   trustedProxies?: string;
+  /** Request durations by route pattern and status go here when given. */
+  metrics?: Metrics;
 }
 
 /**
@@ -30,6 +33,16 @@ export async function createHttpApp(rootModule: unknown, options: HttpAppOptions
     abortOnError: false,
     preview: options.preview ?? false,
   });
-  app.useGlobalFilters(new ApiExceptionFilter(options.logger));
+  app.useGlobalFilters(new ApiExceptionFilter(options.logger, options.metrics));
+  if (options.metrics) recordRequestDurations(adapter, options.metrics);
   return app;
+}
+
+/** Route patterns, not URLs, label the histogram: ids in paths would explode its cardinality. */
+function recordRequestDurations(adapter: FastifyAdapter, metrics: Metrics): void {
+  const fastify = adapter.getInstance();
+  fastify.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+  });
 }

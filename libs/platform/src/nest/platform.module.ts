@@ -3,6 +3,8 @@ import type { Markets } from '@exchange/contracts';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.schema';
 import { HealthModule } from '../health/health.module';
+import { MetricsController } from '../health/metrics.controller';
+import { Metrics } from '../metrics/metrics';
 import type { Clock } from '../time/clock';
 import { CLOCK, CONFIG, LOGGER, MARKETS } from './tokens';
 
@@ -11,9 +13,10 @@ export interface PlatformDependencies {
   markets: Markets;
   logger: Logger;
   clock: Clock;
+  metrics: Metrics;
 }
 
-/** What an app's bootstrap hands to every service module: configuration, markets, logger, clock. */
+/** What an app's bootstrap hands to every service module: configuration, markets, logger, clock, metrics. */
 @Global()
 @Module({})
 export class PlatformModule {
@@ -26,8 +29,10 @@ export class PlatformModule {
         { provide: MARKETS, useValue: deps.markets },
         { provide: LOGGER, useValue: deps.logger },
         { provide: CLOCK, useValue: deps.clock },
+        { provide: Metrics, useValue: deps.metrics },
       ],
-      exports: [CONFIG, MARKETS, LOGGER, CLOCK, HealthModule],
+      controllers: [MetricsController],
+      exports: [CONFIG, MARKETS, LOGGER, CLOCK, Metrics, HealthModule],
     };
   }
 }
