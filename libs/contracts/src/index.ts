@@ -6,3 +6,5 @@ export * from './ledger/balance-flow-types';
 export * from './ledger/ledger-commands';
 export * from './ledger/ledger-events';
 export * from './orders';
+export * from './ledger/ledger-trading-commands';
+export * from './ledger/ledger-trading-events';

@@ -1,36 +1,33 @@
-import Decimal from 'decimal.js';
 import type {
   AccountRecord,
-  AssetConfig,
-  BalanceAfter,
   CreateApiKey,
   CreateSubAccount,
   CreateUser,
   CreditDeposit,
-  FlowEntry,
   FlowTypeName,
   LedgerCommand,
   LedgerEvent,
+  LedgerInput,
+  LedgerJournalEvent,
   SetAccountFlags,
   TransferFunds,
 } from '@exchange/contracts';
-import { type AccountState, balanceOf, type LedgerState } from './ledger-state';
+import { balanceOf, type LedgerState } from './ledger-state';
 import { LedgerRejection, RejectCode } from './ledger-rejection';
+import { balanceAfter, type DecisionContext, type Draft, flow, parseAmount, requireAccountOf, requireAsset, requireUser, tradingContext, type TradingContext } from './ledger-decision';
+import { placeOrder, requestCancel } from './place-order';
+import { applyOrderOutcome, settleTradeLeg } from './settle-trade';
 
-export interface DecisionContext {
-  now: number;
-  /** The id of the k-th flow entry this command creates; derived from the command's log position. */
-  flowId(k: number): string;
-  asset(name: string): AssetConfig | undefined;
-}
-
-type Draft = { [K in LedgerEvent['type']]: { type: K; payload: Omit<Extract<LedgerEvent, { type: K }>['payload'], 'userId' | 'seq' | 'commandId'> } }[LedgerEvent['type']];
+export { type DecisionContext, parseAmount, type TradingContext } from './ledger-decision';
 
 /**
  * What the ledger decides for one command, given its state: the events to journal, or a single
  * CommandRejected with the family's error code. Pure: it reads the state and changes nothing.
+ * The account commands need a DecisionContext; the trading family (LedgerInput) a TradingContext.
  */
-export function decide(command: LedgerCommand, state: LedgerState, ctx: DecisionContext): LedgerEvent[] {
+export function decide(command: LedgerCommand, state: LedgerState, ctx: DecisionContext): LedgerEvent[];
+export function decide(command: LedgerInput, state: LedgerState, ctx: TradingContext): LedgerJournalEvent[];
+export function decide(command: LedgerInput, state: LedgerState, ctx: DecisionContext): LedgerJournalEvent[] {
   const userId = command.payload.userId;
   let drafts: Draft[];
   try {
@@ -48,11 +45,11 @@ export function decide(command: LedgerCommand, state: LedgerState, ctx: Decision
         id: `${command.id}:${index}`,
         ts: ctx.now,
         payload: { ...draft.payload, userId, seq: ++seq, commandId: command.id },
-      }) as LedgerEvent,
+      }) as LedgerJournalEvent,
   );
 }
 
-function decideDrafts(command: LedgerCommand, state: LedgerState, ctx: DecisionContext): Draft[] {
+function decideDrafts(command: LedgerInput, state: LedgerState, ctx: DecisionContext): Draft[] {
   switch (command.type) {
     case 'CreateUser':
       return createUser(command, state);
@@ -72,9 +69,17 @@ function decideDrafts(command: LedgerCommand, state: LedgerState, ctx: DecisionC
       return transferFunds(command, state, ctx);
     case 'SetAccountFlags':
       return setAccountFlags(command, state);
+    case 'PlaceOrder':
+      return placeOrder(command, state, tradingContext(ctx));
+    case 'RequestCancel':
+      return requestCancel(command, state, tradingContext(ctx));
+    case 'ApplyOrderOutcome':
+      return applyOrderOutcome(command, state, tradingContext(ctx));
+    case 'SettleTradeLeg':
+      return settleTradeLeg(command, state, tradingContext(ctx));
     default: {
       const unexpected: never = command;
-      throw new Error(`ledger: unknown command ${(unexpected as LedgerCommand).type}`);
+      throw new Error(`ledger: unknown command ${(unexpected as LedgerInput).type}`);
     }
   }
 }
@@ -161,43 +166,6 @@ function setAccountFlags(command: SetAccountFlags, state: LedgerState): Draft[] 
   return [{ type: 'AccountFlagsSet', payload: { accountId, ...flags } }];
 }
 
-function requireUser(state: LedgerState, userId: string) {
-  const user = state.users.get(userId);
-  if (!user) throw new LedgerRejection(RejectCode.INVALID_VALUE, `User ${userId} does not exist.`);
-  return user;
-}
-
-function requireAccountOf(state: LedgerState, userId: string, accountId: string): AccountState {
-  const account = state.accounts.get(accountId);
-  if (!account || account.record.userId !== userId) throw new LedgerRejection(RejectCode.INVALID_VALUE, `Account ${accountId} does not exist.`);
-  return account;
-}
-
 function ensureNewAccountId(state: LedgerState, accountId: string): void {
   if (state.accounts.has(accountId)) throw new LedgerRejection(RejectCode.INVALID_VALUE, `Account ${accountId} already exists.`);
-}
-
-function requireAsset(ctx: DecisionContext, asset: string): AssetConfig {
-  const config = ctx.asset(asset);
-  if (!config) throw new LedgerRejection(RejectCode.INVALID_VALUE, `Unknown asset '${asset}'.`);
-  return config;
-}
-
-/** A positive amount with no more decimals than the asset allows; never rounded. */
-export function parseAmount(text: string, asset: AssetConfig, param: string): Decimal {
-  if (!/^\d+(\.\d+)?$/.test(text) || text.length > 60) throw new LedgerRejection(RejectCode.INVALID_VALUE, `Invalid value for parameter '${param}': expected a plain decimal number.`);
-  const amount = new Decimal(text);
-  if (amount.lte(0)) throw new LedgerRejection(RejectCode.INVALID_VALUE, `Invalid value for parameter '${param}': must be greater than zero.`);
-  if (amount.decimalPlaces() > asset.precision) {
-    throw new LedgerRejection(RejectCode.INVALID_VALUE, `Invalid value for parameter '${param}': ${asset.asset} allows at most ${asset.precision} decimals.`);
-  }
-  return amount;
-}
-
-function flow(ctx: DecisionContext, k: number, accountId: string, asset: string, flowType: FlowTypeName, change: Decimal, after: { free: Decimal; locked: Decimal }): FlowEntry {
-  return { flowId: ctx.flowId(k), accountId, asset, flowType, change: change.toFixed(), total: after.free.plus(after.locked).toFixed() };
-}
-
-function balanceAfter(accountId: string, asset: string, after: { free: Decimal; locked: Decimal }): BalanceAfter {
-  return { accountId, asset, free: after.free.toFixed(), locked: after.locked.toFixed() };
 }

@@ -3,8 +3,17 @@
  * copy of the few codes it uses, so it depends on no platform module.
  */
 export const RejectCode = {
+  INTERNAL: -1001,
+  MANDATORY_PARAMETER: -1102,
+  INVALID_SYMBOL: -1121,
   INVALID_VALUE: -1130,
   INSUFFICIENT_BALANCE: -1131,
+  ORDER_FILLED: -1139,
+  DUPLICATE_CLIENT_ORDER_ID: -1141,
+  ORDER_CANCELED: -1142,
+  NEW_ORDER_REJECTED: -2010,
+  CANCEL_REJECTED: -2011,
+  NO_SUCH_ORDER: -2013,
   REJECTED_API_KEY: -2015,
 } as const;
 

@@ -26,5 +26,13 @@ export function ledgerStateHash(state: LedgerState): string {
     const k = state.apiKeys.get(apiKey)!;
     hash.update(`k|${apiKey}|${k.accountId}|${k.permissions.join(',')}|${k.revoked}\n`);
   }
+  for (const orderId of [...state.orders.keys()].sort()) {
+    const o = state.orders.get(orderId)!;
+    hash.update(`o|${orderId}|${o.accountId}|${o.clientOrderId}|${o.status}|${o.isWorking}|${o.executedQty}|${o.cummulativeQuoteQty}|${o.reservedAsset}|${o.reservationLeft}|${o.finalTime ?? ''}\n`);
+  }
+  for (const accountId of [...state.clientIds.keys()].sort()) {
+    const index = state.clientIds.get(accountId)!;
+    for (const clientOrderId of [...index.keys()].sort()) hash.update(`c|${accountId}|${clientOrderId}|${index.get(clientOrderId)}\n`);
+  }
   return hash.digest('hex');
 }

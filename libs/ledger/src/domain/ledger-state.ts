@@ -1,9 +1,9 @@
-import Decimal from 'decimal.js';
-import type { AccountRecord, LedgerEvent, Permission } from '@exchange/contracts';
+import type { AccountRecord, BalanceAfter, LedgerJournalEvent, LedgerOrderRecord, LedgerOrderStatus, Permission } from '@exchange/contracts';
+import { Money } from './ledger-money';
 
 export interface Balance {
-  free: Decimal;
-  locked: Decimal;
+  free: Money;
+  locked: Money;
 }
 
 export interface AccountFlags {
@@ -43,24 +43,55 @@ export interface LedgerState {
   users: Map<string, UserState>;
   accounts: Map<string, AccountState>;
   apiKeys: Map<string, ApiKeyState>;
+  /**
+   * The ledger's side of every order that is open or final for less than CLIENT_ID_HORIZON_MS, by
+   * orderId: the last record an event carried (trades are not kept: they go to the projection).
+   */
+  orders: Map<string, LedgerOrderRecord>;
+  /** Per account, clientOrderId → orderId of the order that holds it (open, or final < 24 h). */
+  clientIds: Map<string, Map<string, string>>;
 }
 
 export function initialLedgerState(): LedgerState {
-  return { users: new Map(), accounts: new Map(), apiKeys: new Map() };
+  return { users: new Map(), accounts: new Map(), apiKeys: new Map(), orders: new Map(), clientIds: new Map() };
+}
+
+/** A client order id stays taken while its order is open and this long after it is final (rule 8). */
+export const CLIENT_ID_HORIZON_MS = 24 * 60 * 60 * 1000;
+
+const finalStatuses: ReadonlySet<LedgerOrderStatus> = new Set(['FILLED', 'CANCELED', 'REJECTED']);
+
+export function isFinal(order: LedgerOrderRecord): boolean {
+  return finalStatuses.has(order.status);
+}
+
+/** Whether the order still holds its client id at `now` (open, or final for less than 24 h). */
+export function holdsClientId(order: LedgerOrderRecord, now: number): boolean {
+  return order.finalTime === undefined || now < order.finalTime + CLIENT_ID_HORIZON_MS;
+}
+
+/** The fee account of a ledger partition: one per partition, so a fee is decided where the trade leg is. */
+export function feeAccountRecord(accountId: string): AccountRecord {
+  return { accountId, userId: '0', accountType: 1, accountIndex: 0, accountName: 'fees' };
 }
 
 export const defaultFlags: AccountFlags = { canTrade: true, canWithdraw: true, canDeposit: true };
 
+/** The balance of an asset, for reading: a missing one is zero, and nothing is added to the account. */
+export function peekBalance(account: AccountState | undefined, asset: string): Balance {
+  return account?.balances.get(asset) ?? { free: new Money(0), locked: new Money(0) };
+}
+
 export function balanceOf(account: AccountState, asset: string): Balance {
   let balance = account.balances.get(asset);
   if (!balance) {
-    balance = { free: new Decimal(0), locked: new Decimal(0) };
+    balance = { free: new Money(0), locked: new Money(0) };
     account.balances.set(asset, balance);
   }
   return balance;
 }
 
-export function evolve(state: LedgerState, event: LedgerEvent): LedgerState {
+export function evolve(state: LedgerState, event: LedgerJournalEvent): LedgerState {
   const user = state.users.get(event.payload.userId);
   if (user) user.seq = event.payload.seq;
   switch (event.type) {
@@ -94,10 +125,24 @@ export function evolve(state: LedgerState, event: LedgerEvent): LedgerState {
     }
     case 'DepositCredited':
     case 'FundsTransferred':
-      for (const b of event.payload.balances) {
-        const account = state.accounts.get(b.accountId);
-        if (account) account.balances.set(b.asset, { free: new Decimal(b.free), locked: new Decimal(b.locked) });
-      }
+      applyBalances(state, event.payload.balances);
+      return state;
+    case 'OrderPlaced':
+      evictExpiredClientIds(state, event.payload.order.accountId, event.ts);
+      putOrder(state, event.payload.order);
+      applyBalances(state, event.payload.balances);
+      return state;
+    case 'OrderCancelRequested':
+      putOrder(state, event.payload.order);
+      return state;
+    case 'OrderOutcomeApplied':
+      putOrder(state, event.payload.order);
+      applyBalances(state, event.payload.balances);
+      return state;
+    case 'TradeSettled':
+      if (!state.accounts.has(event.payload.feeAccountId)) addAccount(state, feeAccountRecord(event.payload.feeAccountId));
+      putOrder(state, event.payload.order);
+      applyBalances(state, event.payload.balances);
       return state;
     case 'AccountFlagsSet': {
       const account = state.accounts.get(event.payload.accountId);
@@ -108,8 +153,41 @@ export function evolve(state: LedgerState, event: LedgerEvent): LedgerState {
       return state;
     default: {
       const unexpected: never = event;
-      throw new Error(`ledger: unknown event ${(unexpected as LedgerEvent).type}`);
+      throw new Error(`ledger: unknown event ${(unexpected as LedgerJournalEvent).type}`);
     }
+  }
+}
+
+function applyBalances(state: LedgerState, balances: readonly BalanceAfter[]): void {
+  for (const b of balances) {
+    const account = state.accounts.get(b.accountId);
+    if (account) account.balances.set(b.asset, { free: new Money(b.free), locked: new Money(b.locked) });
+  }
+}
+
+function putOrder(state: LedgerState, order: LedgerOrderRecord): void {
+  state.orders.set(order.orderId, order);
+  let index = state.clientIds.get(order.accountId);
+  if (!index) {
+    index = new Map();
+    state.clientIds.set(order.accountId, index);
+  }
+  index.set(order.clientOrderId, order.orderId);
+}
+
+/**
+ * Eviction on access: when an account places an order, its orders final for 24 h or more (by the
+ * event's time, so a replay evicts exactly what the live fold did) leave the hot state with their
+ * client ids. An account that never places again keeps its last final orders; they are few.
+ */
+function evictExpiredClientIds(state: LedgerState, accountId: string, now: number): void {
+  const index = state.clientIds.get(accountId);
+  if (!index) return;
+  for (const [clientOrderId, orderId] of index) {
+    const order = state.orders.get(orderId);
+    if (order && holdsClientId(order, now)) continue;
+    index.delete(clientOrderId);
+    state.orders.delete(orderId);
   }
 }
 

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { messageV1 } from '../envelope/message';
+import { decimalField, orderIdField, orderTypeField, sideField, symbolField, timeInForceField } from '../orders/order-fields';
+import { applyOrderOutcomeV1, settleTradeLegV1 } from '../orders/settlement-commands.v1';
+import { ledgerCommandSchema } from './ledger-commands';
+
+/**
+ * Trading commands on `ledger.commands`, keyed by userId. The gateway sends PlaceOrder and
+ * RequestCancel after checking formats and filters; the matching engine sends the settlement
+ * commands of contracts/orders (ApplyOrderOutcome, SettleTradeLeg), accepted here unchanged.
+ *
+ * They form their own union rather than joining `ledgerCommandSchema` yet: the ledger's processor
+ * and projection switch exhaustively over the existing unions, so the trading family is switched
+ * on by moving the processor to `ledgerInputSchema` once they handle its events.
+ */
+const clientOrderIdField = z.string().min(1).max(64);
+
+export const placeOrderV1 = messageV1(
+  'PlaceOrder',
+  z.object({
+    userId: orderIdField,
+    accountId: orderIdField,
+    /** Assigned by the gateway (rule 7): increasing, unique across replicas. */
+    orderId: orderIdField,
+    clientOrderId: clientOrderIdField,
+    symbol: symbolField,
+    side: sideField,
+    type: orderTypeField,
+    timeInForce: timeInForceField,
+    /** LIMIT and LIMIT_MAKER. */
+    price: decimalField.optional(),
+    /** Base quantity: LIMIT, LIMIT_MAKER and MARKET SELL. */
+    quantity: decimalField.optional(),
+    /** The quote amount a MARKET BUY spends. */
+    quoteOrderQty: decimalField.optional(),
+    /** The markets configuration version the gateway checked the filters against. */
+    marketsVersion: z.number().int().positive(),
+  }),
+);
+
+/** A user's cancel, by orderId or by clientOrderId (at least one; both must name the same order). */
+export const requestCancelV1 = messageV1(
+  'RequestCancel',
+  z
+    .object({ userId: orderIdField, accountId: orderIdField, orderId: orderIdField.optional(), clientOrderId: clientOrderIdField.optional() })
+    .refine((p) => p.orderId !== undefined || p.clientOrderId !== undefined, { message: 'orderId or clientOrderId is required' }),
+);
+
+export const ledgerTradingCommandSchema = z.discriminatedUnion('type', [placeOrderV1, requestCancelV1, applyOrderOutcomeV1, settleTradeLegV1]);
+
+/** Everything the ledger decides: the account commands and the trading family. */
+export const ledgerInputSchema = z.discriminatedUnion('type', [...ledgerCommandSchema.options, ...ledgerTradingCommandSchema.options]);
+
+export type PlaceOrder = z.infer<typeof placeOrderV1>;
+export type RequestCancel = z.infer<typeof requestCancelV1>;
+export type LedgerTradingCommand = z.infer<typeof ledgerTradingCommandSchema>;
+export type LedgerInput = z.infer<typeof ledgerInputSchema>;
