@@ -4,12 +4,13 @@ import { type EventLog, partitionForKey } from '@exchange/messaging';
 import { CONFIG, type Config, DATABASE, dataSourceProviders, EVENT_LOG, openDataSource, type RunningDatabase, schemaName } from '@exchange/platform';
 import type { DataSource } from 'typeorm';
 import { CreateLedgerTables1767225600000 } from './migrations/1767225600000-create-ledger-tables';
+import { CreateOrderTables1767312000000 } from './migrations/1767312000000-create-order-tables';
 import { LedgerStore } from './persistence/ledger-store';
 import { LedgerCommandProcessor } from './processing/ledger-command.processor';
 import { LEDGER_DATA_SOURCE, LEDGER_SCHEMA } from './processing/ledger.tokens';
 import { OutboxRelay } from './processing/outbox-relay';
 
-export const ledgerMigrations = [CreateLedgerTables1767225600000];
+export const ledgerMigrations = [CreateLedgerTables1767225600000, CreateOrderTables1767312000000];
 
 /** Accounts, balances, balance flow and the account-side record of orders: a fold over ledger.commands. */
 @Module({

@@ -1,4 +1,4 @@
-import type { LedgerEvent } from '@exchange/contracts';
+import type { LedgerJournalEvent } from '@exchange/contracts';
 import type { AccountRow, LedgerReader } from './ledger-reader';
 
 export interface CachedAccount {
@@ -39,19 +39,19 @@ export class AccountCache {
     return this.entries.get(accountId);
   }
 
-  apply(event: LedgerEvent): void {
+  apply(event: LedgerJournalEvent): void {
     const seq = event.payload.seq;
-    switch (event.type) {
-      case 'DepositCredited':
-      case 'FundsTransferred':
-        for (const b of event.payload.balances) {
-          const entry = this.entries.get(b.accountId);
-          if (entry && entry.seq < seq) {
-            entry.balances.set(b.asset, { free: b.free, locked: b.locked });
-            entry.rendered = undefined;
-          }
+    // Every event that changes balances carries them, after the change.
+    if ('balances' in event.payload) {
+      for (const b of event.payload.balances) {
+        const entry = this.entries.get(b.accountId);
+        if (entry && entry.seq < seq) {
+          entry.balances.set(b.asset, { free: b.free, locked: b.locked });
+          entry.rendered = undefined;
         }
-        break;
+      }
+    }
+    switch (event.type) {
       case 'AccountFlagsSet': {
         const entry = this.entries.get(event.payload.accountId);
         if (entry && entry.seq < seq) entry.account = { ...entry.account, canTrade: event.payload.canTrade, canWithdraw: event.payload.canWithdraw, canDeposit: event.payload.canDeposit };

@@ -1,4 +1,4 @@
-import type { LedgerEvent, Permission } from '@exchange/contracts';
+import type { LedgerJournalEvent, Permission } from '@exchange/contracts';
 import type { SecretBox } from '@exchange/platform';
 import type { AccountRow, LedgerReader } from '../account/ledger-reader';
 
@@ -35,7 +35,7 @@ export class ApiKeyDirectory {
     return entry;
   }
 
-  apply(event: LedgerEvent): void {
+  apply(event: LedgerJournalEvent): void {
     if (event.type === 'ApiKeyRevoked') {
       this.entries.set(event.payload.apiKey, 'revoked');
     } else if (event.type === 'AccountFlagsSet') {

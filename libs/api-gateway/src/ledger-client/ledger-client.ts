@@ -1,10 +1,10 @@
 import { hostname } from 'node:os';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { HeaderNames, type LedgerCommand, type LedgerEvent, Topics } from '@exchange/contracts';
+import { HeaderNames, type LedgerCommand, type LedgerEvent, type LedgerJournalEvent, Topics } from '@exchange/contracts';
 import type { Consumer, EventLog, IncomingBatch } from '@exchange/messaging';
 import { ApiError, CONFIG, type Config, ErrorCode, EVENT_LOG, LOGGER, type Logger } from '@exchange/platform';
 
-type Listener = (event: LedgerEvent) => void;
+type Listener = (event: LedgerJournalEvent) => void;
 
 interface Pending {
   resolve: (event: LedgerEvent) => void;
@@ -90,9 +90,9 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
 
   private onEvents(batch: IncomingBatch): void {
     for (const record of batch.records) {
-      let event: LedgerEvent;
+      let event: LedgerJournalEvent;
       try {
-        event = JSON.parse(record.value) as LedgerEvent;
+        event = JSON.parse(record.value) as LedgerJournalEvent;
       } catch {
         continue;
       }
@@ -101,7 +101,7 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
       if (pending) {
         clearTimeout(pending.timer);
         this.pending.delete(event.payload.commandId);
-        pending.resolve(event);
+        pending.resolve(event as LedgerEvent);
       }
     }
   }

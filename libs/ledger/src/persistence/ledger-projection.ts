@@ -1,4 +1,5 @@
-import type { AccountRecord, FlowEntry, LedgerEvent, Permission } from '@exchange/contracts';
+import type { AccountRecord, FlowEntry, LedgerJournalEvent, LedgerOrderRecord, LedgerTradeRecord, Permission } from '@exchange/contracts';
+import { feeAccountRecord } from '../domain/ledger-state';
 import type { QueryRunner } from 'typeorm';
 
 /**
@@ -15,10 +16,13 @@ export interface ProjectionRows {
   flows: (FlowEntry & { created: number })[];
   apiKeys: { apiKey: string; accountId: string; userId: string; permissions: Permission[]; secretCiphertext: string; created: number }[];
   revokedKeys: { apiKey: string; at: number }[];
+  /** The last record of each order the events touched. */
+  orders: Map<string, LedgerOrderRecord>;
+  trades: LedgerTradeRecord[];
 }
 
-export function projectionRows(events: readonly LedgerEvent[], partitionOf: (userId: string) => number): ProjectionRows {
-  const rows: ProjectionRows = { users: [], userSeq: new Map(), accounts: [], flags: new Map(), balances: new Map(), flows: [], apiKeys: [], revokedKeys: [] };
+export function projectionRows(events: readonly LedgerJournalEvent[], partitionOf: (userId: string) => number): ProjectionRows {
+  const rows: ProjectionRows = { users: [], userSeq: new Map(), accounts: [], flags: new Map(), balances: new Map(), flows: [], apiKeys: [], revokedKeys: [], orders: new Map(), trades: [] };
   for (const event of events) {
     const { userId, seq } = event.payload;
     rows.userSeq.set(userId, Math.max(seq, rows.userSeq.get(userId) ?? 0));
@@ -44,11 +48,26 @@ export function projectionRows(events: readonly LedgerEvent[], partitionOf: (use
       case 'AccountFlagsSet':
         rows.flags.set(event.payload.accountId, { canTrade: event.payload.canTrade, canWithdraw: event.payload.canWithdraw, canDeposit: event.payload.canDeposit });
         break;
+      case 'OrderPlaced':
+      case 'OrderOutcomeApplied':
+        rows.orders.set(event.payload.order.orderId, event.payload.order);
+        for (const b of event.payload.balances) rows.balances.set(`${b.accountId}|${b.asset}`, b);
+        break;
+      case 'OrderCancelRequested':
+        rows.orders.set(event.payload.order.orderId, event.payload.order);
+        break;
+      case 'TradeSettled':
+        rows.orders.set(event.payload.order.orderId, event.payload.order);
+        rows.trades.push(event.payload.trade);
+        rows.accounts.push({ ...feeAccountRecord(event.payload.feeAccountId), created: event.ts });
+        for (const b of event.payload.balances) rows.balances.set(`${b.accountId}|${b.asset}`, b);
+        for (const f of event.payload.flows) rows.flows.push({ ...f, created: event.ts });
+        break;
       case 'CommandRejected':
         break;
       default: {
         const unexpected: never = event;
-        throw new Error(`ledger projection: unknown event ${(unexpected as LedgerEvent).type}`);
+        throw new Error(`ledger projection: unknown event ${(unexpected as LedgerJournalEvent).type}`);
       }
     }
   }
@@ -110,6 +129,34 @@ export async function writeProjection(runner: QueryRunner, schema: string, rows:
   }
   for (const k of rows.revokedKeys) {
     await runner.query(`UPDATE ${s}.api_keys SET revoked_at = $2 WHERE api_key = $1 AND revoked_at IS NULL`, [k.apiKey, k.at]);
+  }
+  if (rows.orders.size > 0) {
+    const o = [...rows.orders.values()];
+    await runner.query(
+      `INSERT INTO ${s}.orders (order_id, account_id, user_id, client_order_id, symbol, status, time, update_time, final_time, record)
+       SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[], $9::bigint[], $10::jsonb[])
+       ON CONFLICT (order_id) DO UPDATE SET status = EXCLUDED.status, update_time = EXCLUDED.update_time, final_time = EXCLUDED.final_time, record = EXCLUDED.record`,
+      [
+        o.map((r) => r.orderId),
+        o.map((r) => r.accountId),
+        o.map((r) => r.userId),
+        o.map((r) => r.clientOrderId),
+        o.map((r) => r.symbol),
+        o.map((r) => r.status),
+        o.map((r) => r.time),
+        o.map((r) => r.updateTime),
+        o.map((r) => r.finalTime ?? null),
+        o.map((r) => JSON.stringify(r)),
+      ],
+    );
+  }
+  if (rows.trades.length > 0) {
+    const t = rows.trades;
+    await runner.query(
+      `INSERT INTO ${s}.trades (trade_id, account_id, order_id, symbol, time, record)
+       SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::bigint[], $6::jsonb[]) ON CONFLICT DO NOTHING`,
+      [t.map((r) => r.tradeId), t.map((r) => r.accountId), t.map((r) => r.orderId), t.map((r) => r.symbol), t.map((r) => r.time), t.map((r) => JSON.stringify(r))],
+    );
   }
   if (rows.userSeq.size > 0) {
     await runner.query(

@@ -1,8 +1,8 @@
-import Decimal from 'decimal.js';
-import type { AccountType, LedgerEvent, Permission } from '@exchange/contracts';
+import { Money } from '../domain/ledger-money';
+import type { AccountType, LedgerJournalEvent, LedgerOrderRecord, Permission } from '@exchange/contracts';
 import type { OutgoingRecord } from '@exchange/messaging';
 import type { DataSource } from 'typeorm';
-import type { LedgerState } from '../domain/ledger-state';
+import { CLIENT_ID_HORIZON_MS, defaultFlags, feeAccountRecord, type LedgerState } from '../domain/ledger-state';
 import { projectionRows, writeProjection } from './ledger-projection';
 
 
@@ -17,7 +17,7 @@ export interface BatchCommit {
   /** The checkpoint this instance believes is current; the commit fails if another wrote since. */
   expectedOffset: number;
   nextOffset: number;
-  events: LedgerEvent[];
+  events: LedgerJournalEvent[];
   processed: { commandId: string; offset: number }[];
   outbox: OutgoingRecord[];
 }
@@ -34,8 +34,12 @@ export class LedgerStore {
     private readonly partitionOf: (userId: string) => number,
   ) {}
 
-  /** Replaces the state of one partition's users with what PostgreSQL holds. */
-  async loadPartition(state: LedgerState, topic: string, partition: number): Promise<LoadedPartition> {
+  /**
+   * Replaces the state of one partition's users with what PostgreSQL holds: accounts, balances,
+   * keys, the orders that are open or hold their client id (final for less than 24 h at `now`),
+   * and the partition's fee account.
+   */
+  async loadPartition(state: LedgerState, topic: string, partition: number, now = 0, feeAccountId?: string): Promise<LoadedPartition> {
     const s = `"${this.schema}"`;
     for (const [userId, user] of state.users) {
       if (this.partitionOf(userId) !== partition) continue;
@@ -64,7 +68,7 @@ export class LedgerStore {
       `SELECT b.* FROM ${s}.balances b JOIN ${s}.accounts a ON a.account_id = b.account_id JOIN ${s}.users u ON u.user_id = a.user_id WHERE u.partition = $1`,
       [partition],
     );
-    for (const b of balances) state.accounts.get(String(b.account_id))?.balances.set(b.asset, { free: new Decimal(b.free), locked: new Decimal(b.locked) });
+    for (const b of balances) state.accounts.get(String(b.account_id))?.balances.set(b.asset, { free: new Money(b.free), locked: new Money(b.locked) });
     const keys: { api_key: string; account_id: string; user_id: string; permissions: Permission[]; revoked_at: string | null }[] = await this.dataSource.query(
       `SELECT k.* FROM ${s}.api_keys k JOIN ${s}.users u ON u.user_id = k.user_id WHERE u.partition = $1`,
       [partition],
@@ -72,9 +76,40 @@ export class LedgerStore {
     for (const k of keys) {
       state.apiKeys.set(k.api_key, { apiKey: k.api_key, accountId: String(k.account_id), userId: String(k.user_id), permissions: k.permissions, revoked: k.revoked_at !== null });
     }
+    await this.loadOrders(state, partition, now);
+    if (feeAccountId) await this.loadFeeAccount(state, feeAccountId);
     const [checkpoint] = await this.dataSource.query(`SELECT next_offset FROM ${s}.checkpoints WHERE topic = $1 AND partition = $2`, [topic, partition]);
     const processed: { command_id: string }[] = await this.dataSource.query(`SELECT command_id FROM ${s}.processed_commands WHERE partition = $1`, [partition]);
     return { nextOffset: checkpoint ? Number(checkpoint.next_offset) : 0, processedCommandIds: new Set(processed.map((p) => p.command_id)) };
+  }
+
+  private async loadOrders(state: LedgerState, partition: number, now: number): Promise<void> {
+    const s = `"${this.schema}"`;
+    for (const [orderId, order] of state.orders) {
+      if (this.partitionOf(order.userId) !== partition) continue;
+      state.orders.delete(orderId);
+      state.clientIds.get(order.accountId)?.delete(order.clientOrderId);
+    }
+    const rows: { record: LedgerOrderRecord }[] = await this.dataSource.query(
+      `SELECT o.record FROM ${s}.orders o JOIN ${s}.users u ON u.user_id = o.user_id
+       WHERE u.partition = $1 AND (o.final_time IS NULL OR o.final_time > $2) ORDER BY o.order_id`,
+      [partition, now - CLIENT_ID_HORIZON_MS],
+    );
+    for (const { record } of rows) {
+      state.orders.set(record.orderId, record);
+      let index = state.clientIds.get(record.accountId);
+      if (!index) state.clientIds.set(record.accountId, (index = new Map()));
+      index.set(record.clientOrderId, record.orderId);
+    }
+  }
+
+  private async loadFeeAccount(state: LedgerState, feeAccountId: string): Promise<void> {
+    const rows: { asset: string; free: string; locked: string }[] = await this.dataSource.query(
+      `SELECT asset, free::text, locked::text FROM "${this.schema}".balances WHERE account_id = $1`,
+      [feeAccountId],
+    );
+    const balances = new Map(rows.map((b) => [b.asset, { free: new Money(b.free), locked: new Money(b.locked) }]));
+    state.accounts.set(feeAccountId, { record: feeAccountRecord(feeAccountId), flags: { ...defaultFlags }, balances });
   }
 
   /**

@@ -1,14 +1,23 @@
 import { Controller, Inject } from '@nestjs/common';
-import { HeaderNames, type LedgerCommand, ledgerCommandSchema, type LedgerEvent, type Markets, Topics } from '@exchange/contracts';
+import { HeaderNames, type LedgerInput, ledgerInputSchema, type LedgerJournalEvent, type Markets, type OrderCommand, Topics } from '@exchange/contracts';
 import { ConsumeBatches, type IncomingBatch, type IncomingRecord, type OutgoingRecord } from '@exchange/messaging';
 import { CLOCK, type Clock, LOGGER, type Logger, MARKETS, Metrics } from '@exchange/platform';
 import type { Counter, Histogram } from 'prom-client';
 import { decide } from '../domain/decide';
+import { orderCommandsFor } from '../domain/engine-commands';
 import { evolve, initialLedgerState } from '../domain/ledger-state';
 import { type LoadedPartition, LedgerStore } from '../persistence/ledger-store';
 import { OutboxRelay } from './outbox-relay';
 
 export const LEDGER_GROUP = 'ledger';
+
+/**
+ * Each ledger partition credits fees to its own fee account (a fee is decided where the trade leg
+ * is). Its id is far below any generated id (those count milliseconds since 2024 in high bits).
+ */
+export function feeAccountIdOf(partition: number): string {
+  return String(partition + 1);
+}
 
 /** Flow ids come from the command's position in the log, so a rebuild reproduces them. */
 export function flowIdOf(offset: number, partition: number, k: number): string {
@@ -47,7 +56,7 @@ export class LedgerCommandProcessor {
     const loaded = this.partitions.get(batch.partition) ?? (await this.loadPartition(batch.partition));
     const fresh = batch.records.filter((r) => r.offset >= loaded.nextOffset);
     if (fresh.length === 0) return;
-    const events: LedgerEvent[] = [];
+    const events: LedgerJournalEvent[] = [];
     const processed: { commandId: string; offset: number }[] = [];
     for (const record of fresh) {
       const command = this.parse(record);
@@ -56,6 +65,8 @@ export class LedgerCommandProcessor {
         now: this.clock.now(),
         flowId: (k) => flowIdOf(record.offset, batch.partition, k),
         asset: (name) => this.markets.asset(name),
+        symbol: (name) => this.markets.symbol(name),
+        feeAccountId: feeAccountIdOf(batch.partition),
       });
       for (const event of decided) evolve(this.state, event);
       events.push(...decided);
@@ -72,7 +83,8 @@ export class LedgerCommandProcessor {
         nextOffset: batch.nextOffset,
         events,
         processed,
-        outbox: events.map(toOutgoing),
+        // The engine's commands leave with the events that decided them: same transaction.
+        outbox: [...events.map(toOutgoing), ...orderCommandsFor(events).map(toEngineCommand)],
       });
     } catch (error) {
       // The hot state ran ahead of what was committed: forget the partition, reload it on retry.
@@ -86,27 +98,36 @@ export class LedgerCommandProcessor {
   }
 
   private async loadPartition(partition: number): Promise<LoadedPartition> {
-    const loaded = await this.store.loadPartition(this.state, Topics.ledgerCommands.name, partition);
+    const loaded = await this.store.loadPartition(this.state, Topics.ledgerCommands.name, partition, this.clock.now(), feeAccountIdOf(partition));
     this.partitions.set(partition, loaded);
     this.logger.info({ partition, nextOffset: loaded.nextOffset }, 'ledger partition loaded');
     return loaded;
   }
 
-  private parse(record: IncomingRecord): LedgerCommand | undefined {
+  private parse(record: IncomingRecord): LedgerInput | undefined {
     let json: unknown;
     try {
       json = JSON.parse(record.value);
     } catch {
       json = undefined;
     }
-    const parsed = ledgerCommandSchema.safeParse(json);
+    const parsed = ledgerInputSchema.safeParse(json);
     if (parsed.success) return parsed.data;
     this.logger.warn({ partition: record.partition, offset: record.offset, issues: parsed.error?.issues.slice(0, 3) }, 'ledger: skipped a record that is not a ledger command');
     return undefined;
   }
 }
 
-function toOutgoing(event: LedgerEvent): OutgoingRecord {
+function toEngineCommand(command: OrderCommand): OutgoingRecord {
+  return {
+    topic: Topics.orderCommands.name,
+    key: command.payload.symbol,
+    value: JSON.stringify(command),
+    headers: { [HeaderNames.messageId]: command.id, [HeaderNames.messageType]: command.type },
+  };
+}
+
+function toOutgoing(event: LedgerJournalEvent): OutgoingRecord {
   return {
     topic: Topics.ledgerEvents.name,
     key: event.payload.userId,
