@@ -29,12 +29,15 @@ import { ApiKeyDirectory } from './auth/api-key-directory';
 import { PrivateEndpoints } from './auth/private-endpoint';
 import { SignedRequestAuthenticator } from './auth/signed-request-authenticator';
 import { LedgerClient } from './ledger-client/ledger-client';
+import { OrderController } from './orders/order.controller';
+import { OrderService } from './orders/order.service';
+import { OrdersReader } from './orders/orders-reader';
 
 const LEDGER_READ_SOURCE = Symbol('LEDGER_READ_SOURCE');
 
 /** Signed private REST and the operator API: validation, signatures, rate limits, error mapping. */
 @Module({
-  controllers: [AccountController, AdminController],
+  controllers: [AccountController, AdminController, OrderController],
   providers: [
     LedgerClient,
     AdminTokenGuard,
@@ -43,6 +46,12 @@ const LEDGER_READ_SOURCE = Symbol('LEDGER_READ_SOURCE');
       openDataSource({ url: database.url, schema: schemaName(config, 'ledger'), entities: [], migrations: [], readOnly: true }),
     ),
     { provide: LedgerReader, inject: [LEDGER_READ_SOURCE, CONFIG], useFactory: (ds: DataSource, config: Config) => new LedgerReader(ds, schemaName(config, 'ledger')) },
+    { provide: OrdersReader, inject: [LEDGER_READ_SOURCE, CONFIG], useFactory: (ds: DataSource, config: Config) => new OrdersReader(ds, schemaName(config, 'ledger')) },
+    {
+      provide: OrderService,
+      inject: [LedgerClient, OrdersReader, MARKETS, IdGenerator, CLOCK, CONFIG],
+      useFactory: (l: LedgerClient, r: OrdersReader, m: Markets, ids: IdGenerator, clock: Clock, config: Config) => new OrderService(l, r, m, ids, clock, config),
+    },
     {
       provide: SecretBox,
       inject: [CONFIG],

@@ -1,13 +1,20 @@
 import { hostname } from 'node:os';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { HeaderNames, type LedgerCommand, type LedgerEvent, type LedgerJournalEvent, Topics } from '@exchange/contracts';
+import { HeaderNames, type LedgerInput, type LedgerJournalEvent, Topics } from '@exchange/contracts';
 import type { Consumer, EventLog, IncomingBatch } from '@exchange/messaging';
 import { ApiError, CONFIG, type Config, ErrorCode, EVENT_LOG, LOGGER, type Logger } from '@exchange/platform';
 
 type Listener = (event: LedgerJournalEvent) => void;
 
 interface Pending {
-  resolve: (event: LedgerEvent) => void;
+  resolve: (event: LedgerJournalEvent) => void;
+  timer: NodeJS.Timeout;
+}
+
+interface OrderWatch {
+  events: LedgerJournalEvent[];
+  until: (event: LedgerJournalEvent) => boolean;
+  resolve: (events: LedgerJournalEvent[]) => void;
   timer: NodeJS.Timeout;
 }
 
@@ -24,6 +31,7 @@ export const MAX_PENDING = 10_000;
 export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly pending = new Map<string, Pending>();
   private readonly listeners: Listener[] = [];
+  private readonly orderWatches = new Map<string, OrderWatch>();
   private consumer: Consumer | undefined;
 
   constructor(
@@ -45,6 +53,7 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
   async onApplicationShutdown(): Promise<void> {
     await this.consumer?.stop();
     for (const p of this.pending.values()) clearTimeout(p.timer);
+    for (const w of this.orderWatches.values()) clearTimeout(w.timer);
   }
 
   /** Every ledger event, as it arrives: for caches that must follow the ledger. */
@@ -53,9 +62,9 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   /** Publishes the command and resolves with the first event it caused (CommandRejected included). */
-  async send(command: LedgerCommand, timeoutMs = REPLY_TIMEOUT_MS): Promise<LedgerEvent> {
+  async send(command: LedgerInput, timeoutMs = REPLY_TIMEOUT_MS): Promise<LedgerJournalEvent> {
     if (this.pending.size >= MAX_PENDING) throw new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'The exchange is overloaded; try again shortly.');
-    const reply = new Promise<LedgerEvent>((resolve, reject) => {
+    const reply = new Promise<LedgerJournalEvent>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(command.id);
         reject(new ApiError(ErrorCode.TIMEOUT, 'Timeout waiting for response from backend server. Send status unknown; execution status unknown.'));
@@ -80,12 +89,45 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
     return reply;
   }
 
+  /**
+   * Collects the ledger's events about one order until `until` holds (for example the engine's
+   * outcome reaching the ledger), so a REST answer can report what really happened. Register it
+   * before sending the command; `cancel` drops it.
+   */
+  watchOrder(orderId: string, until: (event: LedgerJournalEvent) => boolean, timeoutMs = REPLY_TIMEOUT_MS): { events: Promise<LedgerJournalEvent[]>; cancel: () => void } {
+    let cancel: () => void = () => undefined;
+    const events = new Promise<LedgerJournalEvent[]>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.orderWatches.delete(orderId);
+        reject(new ApiError(ErrorCode.TIMEOUT, 'Timeout waiting for response from backend server. Send status unknown; execution status unknown.'));
+      }, timeoutMs);
+      this.orderWatches.set(orderId, { events: [], until, resolve, timer });
+      cancel = () => {
+        clearTimeout(timer);
+        this.orderWatches.delete(orderId);
+      };
+    });
+    events.catch(() => undefined);
+    return { events, cancel };
+  }
+
   /** Sends and turns a CommandRejected into the ApiError of its code. */
-  async execute<T extends LedgerEvent['type']>(command: LedgerCommand, expected: T): Promise<Extract<LedgerEvent, { type: T }>> {
+  async execute<T extends LedgerJournalEvent['type']>(command: LedgerInput, expected: T): Promise<Extract<LedgerJournalEvent, { type: T }>> {
     const event = await this.send(command);
     if (event.type === 'CommandRejected') throw new ApiError(event.payload.code as never, event.payload.msg);
     if (event.type !== expected) throw new Error(`ledger answered ${command.type} with ${event.type}`);
-    return event as Extract<LedgerEvent, { type: T }>;
+    return event as Extract<LedgerJournalEvent, { type: T }>;
+  }
+
+  private feedOrderWatch(event: LedgerJournalEvent): void {
+    const orderId = 'order' in event.payload ? event.payload.order.orderId : undefined;
+    const watch = orderId === undefined ? undefined : this.orderWatches.get(orderId);
+    if (!watch || orderId === undefined) return;
+    watch.events.push(event);
+    if (!watch.until(event)) return;
+    clearTimeout(watch.timer);
+    this.orderWatches.delete(orderId);
+    watch.resolve(watch.events);
   }
 
   private onEvents(batch: IncomingBatch): void {
@@ -97,11 +139,12 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
         continue;
       }
       for (const listener of this.listeners) listener(event);
+      this.feedOrderWatch(event);
       const pending = this.pending.get(event.payload?.commandId);
       if (pending) {
         clearTimeout(pending.timer);
         this.pending.delete(event.payload.commandId);
-        pending.resolve(event as LedgerEvent);
+        pending.resolve(event);
       }
     }
   }

@@ -1,0 +1,78 @@
+import Decimal from 'decimal.js';
+import type { Markets, SymbolConfig } from '@exchange/contracts';
+import { ApiError, ErrorCode, parseDecimalParam, type RequestParams } from '@exchange/platform';
+
+export type OrderRespType = 'ACK' | 'RESULT' | 'FULL';
+
+export interface NewOrderRequest {
+  symbol: SymbolConfig;
+  side: 'BUY' | 'SELL';
+  type: 'LIMIT' | 'MARKET' | 'LIMIT_MAKER';
+  timeInForce: 'GTC' | 'IOC' | 'FOK';
+  price?: string;
+  quantity?: string;
+  quoteOrderQty?: string;
+  clientOrderId?: string;
+  respType: OrderRespType;
+}
+
+const CLIENT_ORDER_ID = /^[A-Za-z0-9_\-:.]{1,36}$/;
+
+/**
+ * A new order's parameters, validated as API-DECISIONS.md says: enums by their codes, decimals
+ * never rounded, LIMIT prices against PRICE_FILTER, quantities against LOT_SIZE, the notional
+ * against MIN_NOTIONAL; a MARKET BUY is a quote amount (`quantity` or `quoteOrderQty`, not both).
+ */
+export function parseNewOrder(params: RequestParams, markets: Markets): NewOrderRequest {
+  const symbolName = params.required('symbol');
+  const symbol = markets.symbol(symbolName);
+  if (!symbol) throw new ApiError(ErrorCode.INVALID_SYMBOL, `Invalid symbol '${symbolName}'.`);
+  const side = params.optionalEnum('side', ['BUY', 'SELL'] as const, ErrorCode.INVALID_SIDE) ?? missing('side');
+  const type = params.optionalEnum('type', ['LIMIT', 'MARKET', 'LIMIT_MAKER'] as const, ErrorCode.INVALID_ORDER_TYPE) ?? missing('type');
+  const timeInForce = params.optionalEnum('timeInForce', ['GTC', 'IOC', 'FOK'] as const, ErrorCode.INVALID_TIME_IN_FORCE) ?? 'GTC';
+  const respType = params.optionalEnum('newOrderRespType', ['ACK', 'RESULT', 'FULL'] as const) ?? 'RESULT';
+  const clientOrderId = params.optional('newClientOrderId') ?? params.optional('clientOrderId');
+  if (clientOrderId !== undefined && !CLIENT_ORDER_ID.test(clientOrderId)) throw ApiError.invalid('newClientOrderId', 'up to 36 letters, digits, _ - : .');
+  const quotePrecision = markets.asset(symbol.quoteAsset)!.precision;
+  const base = { symbol, side, type, timeInForce, clientOrderId, respType } as const;
+
+  if (type === 'MARKET' && side === 'BUY') {
+    const quantity = params.optional('quantity');
+    const quoteOrderQty = params.optional('quoteOrderQty');
+    if (quantity !== undefined && quoteOrderQty !== undefined) {
+      throw new ApiError(ErrorCode.INVALID_PARAM_COMBINATION, 'Send the quote amount of a MARKET BUY as quantity or as quoteOrderQty, not both.');
+    }
+    const name = quoteOrderQty !== undefined ? 'quoteOrderQty' : 'quantity';
+    const amount = parseDecimalParam(name, quoteOrderQty ?? quantity ?? missing('quantity'), quotePrecision);
+    if (amount.lt(symbol.minNotional)) throw new ApiError(ErrorCode.NOTIONAL_BELOW_MIN, `The quote amount must be at least ${symbol.minNotional}.`);
+    return { ...base, quoteOrderQty: amount.toFixed() };
+  }
+  const quantity = checkQuantity(parseDecimalParam('quantity', params.required('quantity'), decimalsOf(symbol.stepSize)), symbol);
+  if (type === 'MARKET') return { ...base, quantity: quantity.toFixed() };
+  const price = checkPrice(parseDecimalParam('price', params.required('price'), decimalsOf(symbol.tickSize)), symbol);
+  if (price.mul(quantity).lt(symbol.minNotional)) throw new ApiError(ErrorCode.NOTIONAL_BELOW_MIN, `price × quantity must be at least ${symbol.minNotional}.`);
+  return { ...base, price: price.toFixed(), quantity: quantity.toFixed() };
+}
+
+function checkPrice(price: Decimal, s: SymbolConfig): Decimal {
+  if (price.gt(s.maxPrice)) throw new ApiError(ErrorCode.PRICE_ABOVE_MAX, `price must be at most ${s.maxPrice}.`);
+  if (price.lt(s.minPrice)) throw new ApiError(ErrorCode.PRICE_BELOW_MIN, `price must be at least ${s.minPrice}.`);
+  if (!price.mod(s.tickSize).isZero()) throw new ApiError(ErrorCode.PRICE_NOT_TICK, `price must be a multiple of tickSize ${s.tickSize}.`);
+  return price;
+}
+
+function checkQuantity(quantity: Decimal, s: SymbolConfig): Decimal {
+  if (quantity.gt(s.maxQty)) throw new ApiError(ErrorCode.QTY_ABOVE_MAX, `quantity must be at most ${s.maxQty}.`);
+  if (quantity.lt(s.minQty)) throw new ApiError(ErrorCode.QTY_BELOW_MIN, `quantity must be at least ${s.minQty}.`);
+  if (!quantity.mod(s.stepSize).isZero()) throw new ApiError(ErrorCode.QTY_NOT_STEP, `quantity must be a multiple of stepSize ${s.stepSize}.`);
+  return quantity;
+}
+
+/** More decimals than the step has can never be a multiple of it: refuse them with the step's code. */
+function decimalsOf(step: string): number {
+  return Math.max(new Decimal(step).decimalPlaces(), 0) + 12;
+}
+
+function missing(name: string): never {
+  throw ApiError.missing(name);
+}
