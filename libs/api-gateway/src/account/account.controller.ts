@@ -4,14 +4,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ApiEndpoint } from '@exchange/platform';
 import { PrivateEndpoints } from '../auth/private-endpoint';
+import { signedQueryDoc } from '../auth/signed-query.doc';
 import { type AccountView, AccountService, type FlowView, type SubAccountView } from './account.service';
 import { accountSchema, balanceFlowSchema, subAccountSchema, transferResultSchema } from './account.schemas';
 
-const signed = [
-  { name: 'timestamp', required: true, description: 'ms since the epoch; within recvWindow of the server clock', type: 'integer' as const },
-  { name: 'recvWindow', description: 'ms, default 5000, at most 60000', type: 'integer' as const },
-  { name: 'signature', required: true, description: 'hex HMAC-SHA256 of the raw query string followed by the raw body, this pair cut out' },
-];
+const signed = signedQueryDoc;
 
 const flowQuery = [
   { name: 'accountType', description: '1, 2 or 3 (main-account keys)', enum: ['1', '2', '3'] },

@@ -4,13 +4,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ApiEndpoint } from '@exchange/platform';
 import { PrivateEndpoints } from '../auth/private-endpoint';
+import { signedQueryDoc } from '../auth/signed-query.doc';
 import { OrderService } from './order.service';
 
-const signed = [
-  { name: 'timestamp', required: true, description: 'ms since the epoch', type: 'integer' as const },
-  { name: 'recvWindow', description: 'ms, default 5000, at most 60000', type: 'integer' as const },
-  { name: 'signature', required: true, description: 'hex HMAC-SHA256 of query string + body' },
-];
+const signed = signedQueryDoc;
 const newOrderQuery = [
   { name: 'symbol', required: true, description: 'e.g. BTCUSDT' },
   { name: 'side', required: true, description: 'BUY or SELL', enum: ['BUY', 'SELL'] },
