@@ -54,6 +54,8 @@ describe('trading pipeline: ledger ↔ matching engine', () => {
       return rows[0]?.status === 'FILLED';
     }, 'the buy order to fill', 30_000);
 
+    // The maker's leg is settled in the maker's partition, possibly a little later: wait for it.
+    await waitFor(async () => (await balance('5011', 'BTC'))?.locked === '0.3', "the maker's leg to settle", 30_000);
     // The buyer paid 0.2 × 50,000 (the maker's price) and keeps 0.2 BTC minus the 0.1% taker fee.
     expect(await balance('5021', 'USDT')).toEqual({ free: '90000', locked: '0' });
     expect(await balance('5021', 'BTC')).toEqual({ free: '0.1998', locked: '0' });
