@@ -41,8 +41,27 @@ export class KafkaEventLog implements EventLog {
     this.producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
   }
 
+  /**
+   * Creates what is missing. Right after a creation the broker may still answer "unknown topic"
+   * for a moment (more so when several clients create topics at once), so retriable errors are
+   * retried with a back-off until every partition has a leader.
+   */
   async createTopics(definitions: readonly TopicDefinition[]): Promise<void> {
     await this.connect();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.createMissing(definitions);
+        for (const d of definitions) this.partitionCounts.delete(d.name);
+        return;
+      } catch (error) {
+        if (attempt >= 10 || (error as { retriable?: boolean }).retriable !== true) throw error;
+        this.options.onWarning?.('event log: topic creation not settled yet; retrying', { attempt, error: String(error) });
+        await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+      }
+    }
+  }
+
+  private async createMissing(definitions: readonly TopicDefinition[]): Promise<void> {
     const existing = new Set(await this.admin.listTopics());
     const missing = definitions.filter((d) => !existing.has(d.name));
     if (missing.length > 0) {
@@ -56,7 +75,10 @@ export class KafkaEventLog implements EventLog {
         })),
       });
     }
-    for (const d of definitions) this.partitionCounts.delete(d.name);
+    const metadata = await this.admin.fetchTopicMetadata({ topics: definitions.map((d) => d.name) });
+    for (const topic of metadata.topics) {
+      if (topic.partitions.some((p) => p.leader < 0)) throw Object.assign(new Error(`event log: ${topic.name} has partitions without a leader`), { retriable: true });
+    }
   }
 
   async publish(records: readonly OutgoingRecord[]): Promise<void> {
