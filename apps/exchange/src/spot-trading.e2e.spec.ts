@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { ManualClock } from '@exchange/platform';
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
-import { signedRequest } from '../../../test/support/signed-client';
+import { adminCall, signedRequest } from '../../../test/support/signed-client';
 import { startTestExchange, type TestExchange } from '../../../test/support/test-exchange';
 import { waitFor } from '../../../test/support/wait-for';
 
@@ -94,6 +94,19 @@ describe('spot trading through REST', () => {
   it('validates without creating anything on order/test', async () => {
     expect((await call(taker, 'POST', '/openapi/v1/order/test', { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '100', quantity: '1' })).body).toEqual({});
     expect((await call(taker, 'POST', '/openapi/v1/order/test', { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '100.001', quantity: '1' })).body).toMatchObject({ code: -1134 });
+  });
+
+  it('refuses new orders on a HALTed symbol with -1151 while cancels go on, and trades again once TRADING', async () => {
+    const token = exchange.infrastructure.config.ADMIN_TOKEN!;
+    const resting = await call(maker, 'POST', '/openapi/v1/order', { symbol: 'ETHBTC', side: 'BUY', type: 'LIMIT', price: '0.05', quantity: '1', newClientOrderId: 'h-1' });
+    expect(resting.body).toMatchObject({ status: 'NEW' });
+    const halted = await adminCall(exchange.baseUrl, token, 'POST', '/admin/v1/symbols/ETHBTC/status', { status: 'HALT' });
+    expect(halted.body).toMatchObject({ symbol: 'ETHBTC', status: 'HALT' });
+    expect((await call(taker, 'POST', '/openapi/v1/order', { symbol: 'ETHBTC', side: 'BUY', type: 'LIMIT', price: '0.01', quantity: '1' })).body).toMatchObject({ code: -1151 });
+    expect((await call(maker, 'DELETE', '/openapi/v1/order', { origClientOrderId: 'h-1' })).body).toMatchObject({ status: 'CANCELED' });
+    await adminCall(exchange.baseUrl, token, 'POST', '/admin/v1/symbols/ETHBTC/status', { status: 'TRADING' });
+    expect((await call(maker, 'POST', '/openapi/v1/order', { symbol: 'ETHBTC', side: 'BUY', type: 'LIMIT', price: '0.05', quantity: '1' })).body).toMatchObject({ status: 'NEW' });
+    expect((await adminCall(exchange.baseUrl, token, 'POST', '/admin/v1/symbols/ETHBTC/status', { status: 'CLOSED' })).body).toMatchObject({ code: -1130 });
   });
 
   it('makes one order of 50 concurrent identical POSTs with one client id', async () => {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import type { Markets } from '@exchange/contracts';
+import type { EventLog } from '@exchange/messaging';
 import {
   CLOCK,
   type Clock,
@@ -7,6 +8,7 @@ import {
   type Config,
   DATABASE,
   dataSourceProviders,
+  EVENT_LOG,
   IdGenerator,
   MARKETS,
   openDataSource,
@@ -88,8 +90,9 @@ const LEDGER_READ_SOURCE = Symbol('LEDGER_READ_SOURCE');
     },
     {
       provide: AdminService,
-      inject: [LedgerReader, LedgerClient, AccountService, MARKETS, IdGenerator, SecretBox, CLOCK],
-      useFactory: (r: LedgerReader, l: LedgerClient, a: AccountService, m: Markets, ids: IdGenerator, box: SecretBox, clock: Clock) => new AdminService(r, l, a, m, ids, box, clock),
+      inject: [LedgerReader, LedgerClient, AccountService, MARKETS, IdGenerator, SecretBox, CLOCK, EVENT_LOG],
+      useFactory: (r: LedgerReader, l: LedgerClient, a: AccountService, m: Markets, ids: IdGenerator, box: SecretBox, clock: Clock, log: EventLog) =>
+        new AdminService(r, l, a, m, ids, box, clock, log),
     },
   ],
   exports: [AdminService],

@@ -15,6 +15,8 @@ import {
   depositOrderSchema,
   flagsBody,
   parseBody,
+  symbolRecordSchema,
+  symbolStatusBody,
   subAccountCreatedSchema,
   userCreatedSchema,
 } from './admin.schemas';
@@ -78,6 +80,13 @@ export class AdminController {
   @ApiEndpoint({ summary: 'An account\'s balances and flags', ok: adminAccountSchema })
   account(@Param('accountId') accountId: string) {
     return this.admin.account(accountId);
+  }
+
+  @Post('symbols/:symbol/status')
+  @HttpCode(200)
+  @ApiEndpoint({ summary: 'Set a symbol TRADING, HALT or BREAK (a command on its order stream)', ok: symbolRecordSchema })
+  setSymbolStatus(@Param('symbol') symbol: string, @Body() body: unknown) {
+    return this.admin.setSymbolStatus(symbol, parseBody(symbolStatusBody, body).status);
   }
 
   @Post('accounts/:accountId/flags')

@@ -17,6 +17,8 @@ export const depositBody = z
     confirmations: z.number().int().min(0).optional(),
   })
   .strict();
+export const symbolStatusBody = z.object({ status: z.enum(['TRADING', 'HALT', 'BREAK']) }).strict();
+export const symbolRecordSchema = z.object({ symbol: z.string(), status: z.enum(['TRADING', 'HALT', 'BREAK']), baseAsset: z.string(), quoteAsset: z.string() });
 export const flagsBody = z.object({ canTrade: z.boolean().optional(), canWithdraw: z.boolean().optional(), canDeposit: z.boolean().optional() }).strict();
 
 export const userCreatedSchema = z.object({

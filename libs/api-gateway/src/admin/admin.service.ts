@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { LedgerCommand, Markets, Permission } from '@exchange/contracts';
-import { ApiError, type Clock, type IdGenerator, parseDecimalParam, type SecretBox } from '@exchange/platform';
+import { type LedgerCommand, type Markets, type Permission, Topics } from '@exchange/contracts';
+import type { EventLog } from '@exchange/messaging';
+import { ApiError, type Clock, ErrorCode, type IdGenerator, parseDecimalParam, type SecretBox } from '@exchange/platform';
 import type { AccountService, BalanceView } from '../account/account.service';
 import type { AccountRow, LedgerReader } from '../account/ledger-reader';
 import type { LedgerClient } from '../ledger-client/ledger-client';
@@ -36,6 +37,7 @@ export class AdminService {
     private readonly ids: IdGenerator,
     private readonly box: SecretBox,
     private readonly clock: Clock,
+    private readonly log: EventLog,
   ) {}
 
   async createUser(name: string | undefined): Promise<{ userId: string; accounts: { accountId: string; accountType: number; accountIndex: number }[] }> {
@@ -95,6 +97,18 @@ export class AdminService {
     const account = await this.requireAccount(accountId);
     await this.ledger.execute(this.command('SetAccountFlags', { userId: account.userId, accountId, ...flags }), 'AccountFlagsSet');
     return this.account(accountId);
+  }
+
+  /**
+   * A status change is a command on the symbol's own order.commands stream, so the engine (and a
+   * replay of it) sees it in order with the orders; HALT and BREAK refuse new orders, cancels go on.
+   */
+  async setSymbolStatus(symbolName: string, status: 'TRADING' | 'HALT' | 'BREAK'): Promise<{ symbol: string; status: string; baseAsset: string; quoteAsset: string }> {
+    const symbol = this.markets.symbol(symbolName);
+    if (!symbol) throw new ApiError(ErrorCode.INVALID_SYMBOL, `Invalid symbol '${symbolName}'.`);
+    const command = { type: 'SetSymbolStatus', v: 1, id: this.ids.next(), ts: this.clock.now(), payload: { symbol: symbol.symbol, status } };
+    await this.log.publish([{ topic: Topics.orderCommands.name, key: symbol.symbol, value: JSON.stringify(command) }]);
+    return { symbol: symbol.symbol, status, baseAsset: symbol.baseAsset, quoteAsset: symbol.quoteAsset };
   }
 
   private async requireAccount(accountId: string): Promise<AccountRow> {
