@@ -183,9 +183,12 @@ function putOrder(state: LedgerState, order: LedgerOrderRecord): void {
 function evictExpiredClientIds(state: LedgerState, accountId: string, now: number): void {
   const index = state.clientIds.get(accountId);
   if (!index) return;
+  // The index is in placement order: stop at the first order that still holds its id, so a
+  // placement costs what it evicts (scanning every entry made order entry quadratic). Entries
+  // kept behind a long-open order do no harm: decisions check holdsClientId by time.
   for (const [clientOrderId, orderId] of index) {
     const order = state.orders.get(orderId);
-    if (order && holdsClientId(order, now)) continue;
+    if (order && holdsClientId(order, now)) break;
     index.delete(clientOrderId);
     state.orders.delete(orderId);
   }
