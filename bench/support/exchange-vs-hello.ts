@@ -1,0 +1,93 @@
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runPinnedWorker, taskset } from './pinned-child';
+import { startPinnedServer, stopServer } from './pinned-server';
+import { formatNumber, formatSpread, median, spread } from './stats';
+
+const SERVER_CORE = 0;
+const LOAD_CORE = 1;
+const CONNECTIONS = 100;
+const PIPELINING = 1;
+
+export interface PresignedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+}
+
+export interface ExchangeBenchmark {
+  name: string;
+  /** The row label of the exchange's line, e.g. "signed GET /openapi/v1/account". */
+  target: string;
+  /** Lines describing the configuration that matters, printed before the numbers. */
+  describe: string[];
+  /** Extra environment of the embedded exchange (limits raised, Kafka, ...). */
+  env: Record<string, string>;
+  portBase: number;
+  /** Requests signed with the demo user's key just before each run. */
+  presign(demo: { apiKey: string; secretKey: string }): PresignedRequest[];
+}
+
+interface LoadResult {
+  requestsPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  non2xx: number;
+}
+
+/**
+ * The HTTP benchmarks' common shape (../shared/BENCHMARKS.md): the embedded exchange and a bare
+ * Fastify hello-world on core 0, autocannon on core 1, a warm-up, then alternating measured runs,
+ * printed as min / median / max and the ratio of medians.
+ */
+export async function runExchangeVsHello(bench: ExchangeBenchmark): Promise<void> {
+  const runs = Number(process.env.BENCH_RUNS ?? 3);
+  const duration = Number(process.env.BENCH_DURATION_SEC ?? 10);
+  const dir = mkdtempSync(join(tmpdir(), `bench-${bench.name}-`));
+  chmodSync(dir, 0o755);
+  const exchangePort = bench.portBase;
+  const helloPort = bench.portBase + 100;
+  console.log(`bench/${bench.name}`);
+  console.log(`  node ${process.version}, ${cpus().length} cores; servers on core ${SERVER_CORE}, autocannon on core ${LOAD_CORE} ${taskset() ? '(taskset)' : '(no taskset: unpinned)'}`);
+  console.log(`  ${CONNECTIONS} connections, pipelining ${PIPELINING}, ${duration} s per run, ${runs} runs after a warm-up; requests pre-signed with recvWindow 60000`);
+  for (const line of bench.describe) console.log(`  ${line}`);
+
+  const load = (name: string, url: string, requests?: PresignedRequest[]): Promise<LoadResult> => {
+    const file = join(dir, `${name}.json`);
+    writeFileSync(file, JSON.stringify({ url, connections: CONNECTIONS, pipelining: PIPELINING, durationSec: duration, requests }));
+    return runPinnedWorker<LoadResult>('bench/support/autocannon-worker.ts', [file], LOAD_CORE);
+  };
+  const exchange = await startPinnedServer(
+    'apps/exchange/src/main.ts',
+    SERVER_CORE,
+    { PORT: String(exchangePort), DATA_DIR: join(dir, 'data'), EMBEDDED_PG_PORT: String(exchangePort + 1), LOG_LEVEL: 'warn', DATABASE_URL: '', KAFKA_BROKERS: '', REDIS_URL: '', ...bench.env },
+    'demo secret key',
+  );
+  const hello = await startPinnedServer('bench/support/hello-world-server.ts', SERVER_CORE, { PORT: String(helloPort) }, 'ready');
+  try {
+    const demo = JSON.parse(readFileSync(join(dir, 'data', 'demo.json'), 'utf8')) as { apiKey: string; secretKey: string };
+    await load('warm-exchange', `http://127.0.0.1:${exchangePort}`, bench.presign(demo));
+    await load('warm-hello', `http://127.0.0.1:${helloPort}/hello`);
+    const ours: LoadResult[] = [];
+    const ceiling: LoadResult[] = [];
+    for (let run = 0; run < runs; run++) {
+      ours.push(await load(`exchange-${run}`, `http://127.0.0.1:${exchangePort}`, bench.presign(demo)));
+      ceiling.push(await load(`hello-${run}`, `http://127.0.0.1:${helloPort}/hello`));
+    }
+    console.log('');
+    console.log(`${'target'.padEnd(33)}req/s (median, min–max)        p50 ms   p99 ms   errors+non-2xx`);
+    console.log(row(bench.target, ours));
+    console.log(row('bare Fastify hello-world', ceiling));
+    console.log(`ratio (median / median): ${formatNumber(median(ours.map((r) => r.requestsPerSec)) / median(ceiling.map((r) => r.requestsPerSec)), 2)}x`);
+  } finally {
+    await stopServer(hello);
+    await stopServer(exchange);
+  }
+}
+
+function row(label: string, results: LoadResult[]): string {
+  const bad = results.reduce((n, r) => n + r.errors + r.non2xx, 0);
+  return `${label.padEnd(33)}${formatSpread(spread(results.map((r) => r.requestsPerSec))).padEnd(31)}${formatNumber(median(results.map((r) => r.p50Ms)), 1).padEnd(9)}${formatNumber(median(results.map((r) => r.p99Ms)), 1).padEnd(9)}${bad}`;
+}
