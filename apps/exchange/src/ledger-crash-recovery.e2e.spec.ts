@@ -3,12 +3,12 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type LedgerEvent, ledgerCommandSchema, Markets, Topics } from '@exchange/contracts';
-import { decide, evolve, flowIdOf, initialLedgerState, LedgerStore, ledgerStateHash } from '@exchange/ledger';
-import { EmbeddedEventLog, partitionForKey } from '@exchange/messaging';
+import { Topics } from '@exchange/contracts';
+import { EmbeddedEventLog } from '@exchange/messaging';
 import { openDataSource } from '@exchange/platform';
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
 import { type ExchangeProcess, freePortBase, spawnExchange, waitUntilServing } from '../../../test/support/exchange-process';
+import { decideJournal, recoveredState, timelessHash } from '../../../test/support/ledger-replay';
 import { signedRequest } from '../../../test/support/signed-client';
 import { waitFor } from '../../../test/support/wait-for';
 
@@ -68,38 +68,9 @@ describe('ledger crash recovery', () => {
       exchange.child.kill('SIGTERM');
       await exchange.exited();
 
-      const journal = await EmbeddedEventLog.open({ dir: join(dataDir, 'event-log') });
-      const markets = Markets.fromFile('config/markets.json');
-      const expected = initialLedgerState();
-      const expectedIds: string[] = [];
-      const partitions = commandEnds.length;
-      for (let p = 0; p < partitions; p++) {
-        const seen = new Set<string>();
-        await journal.read(Topics.ledgerCommands.name, p, 0, async (records) => {
-          for (const record of records) {
-            const parsed = ledgerCommandSchema.safeParse(JSON.parse(record.value));
-            if (!parsed.success || seen.has(parsed.data.id)) continue;
-            seen.add(parsed.data.id);
-            for (const e of decide(parsed.data, expected, { now: 0, flowId: (k) => flowIdOf(record.offset, p, k), asset: (a) => markets.asset(a) })) {
-              evolve(expected, e);
-              expectedIds.push(e.id);
-            }
-          }
-        });
-      }
-      const journaled = new Map<string, LedgerEvent>();
-      for (let p = 0; p < partitions; p++) {
-        await journal.read(Topics.ledgerEvents.name, p, 0, async (records) => {
-          for (const r of records) journaled.set((JSON.parse(r.value) as LedgerEvent).id, JSON.parse(r.value) as LedgerEvent);
-        });
-      }
-      await journal.close();
+      const { state: expected, eventIds: expectedIds, journaled, partitions } = await decideJournal(dataDir);
       expect([...journaled.keys()].sort()).toEqual([...expectedIds].sort());
-
-      const fromTables = initialLedgerState();
-      const store = new LedgerStore(dataSource, `${prefix}ledger`, (userId) => partitionForKey(userId, partitions));
-      for (let p = 0; p < partitions; p++) await store.loadPartition(fromTables, Topics.ledgerCommands.name, p);
-      expect(ledgerStateHash(fromTables)).toBe(ledgerStateHash(expected));
+      expect(timelessHash(await recoveredState(dataSource, `${prefix}ledger`, partitions))).toBe(timelessHash(expected));
       const transfers = [...journaled.values()].filter((e) => e.type === 'FundsTransferred').length;
       expect(transfers).toBeGreaterThan(0);
     } finally {

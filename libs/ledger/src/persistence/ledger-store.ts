@@ -103,7 +103,13 @@ export class LedgerStore {
     }
   }
 
+  /** The partition's fee account exists once a trade credited it; before that it is absent, as in the fold. */
   private async loadFeeAccount(state: LedgerState, feeAccountId: string): Promise<void> {
+    const exists = await this.dataSource.query(`SELECT 1 FROM "${this.schema}".accounts WHERE account_id = $1`, [feeAccountId]);
+    if (exists.length === 0) {
+      state.accounts.delete(feeAccountId);
+      return;
+    }
     const rows: { asset: string; free: string; locked: string }[] = await this.dataSource.query(
       `SELECT asset, free::text, locked::text FROM "${this.schema}".balances WHERE account_id = $1`,
       [feeAccountId],

@@ -1,0 +1,58 @@
+import { join } from 'node:path';
+import { type LedgerJournalEvent, ledgerInputSchema, Markets, Topics } from '@exchange/contracts';
+import { decide, evolve, feeAccountIdOf, flowIdOf, initialLedgerState, LedgerStore, type LedgerState, ledgerStateHash } from '@exchange/ledger';
+import { EmbeddedEventLog, partitionForKey } from '@exchange/messaging';
+import type { DataSource } from 'typeorm';
+
+/**
+ * What a ledger that never crashed would hold: every command journaled on ledger.commands (the
+ * gateway's and the engine's alike) decided exactly once, in partition order. Read from a stopped
+ * exchange's embedded journal.
+ */
+export async function decideJournal(dataDir: string): Promise<{ state: LedgerState; eventIds: string[]; journaled: Map<string, LedgerJournalEvent>; partitions: number }> {
+  const journal = await EmbeddedEventLog.open({ dir: join(dataDir, 'event-log') });
+  const markets = Markets.fromFile('config/markets.json');
+  const state = initialLedgerState();
+  const eventIds: string[] = [];
+  const partitions = await journal.partitionCount(Topics.ledgerCommands.name);
+  for (let p = 0; p < partitions; p++) {
+    const seen = new Set<string>();
+    await journal.read(Topics.ledgerCommands.name, p, 0, async (records) => {
+      for (const record of records) {
+        const parsed = ledgerInputSchema.safeParse(JSON.parse(record.value));
+        if (!parsed.success || seen.has(parsed.data.id)) continue;
+        seen.add(parsed.data.id);
+        const ctx = { now: 0, flowId: (k: number) => flowIdOf(record.offset, p, k), asset: (a: string) => markets.asset(a), symbol: (s: string) => markets.symbol(s), feeAccountId: feeAccountIdOf(p) };
+        for (const e of decide(parsed.data, state, ctx)) {
+          evolve(state, e);
+          eventIds.push(e.id);
+        }
+      }
+    });
+  }
+  const journaled = new Map<string, LedgerJournalEvent>();
+  for (let p = 0; p < partitions; p++) {
+    await journal.read(Topics.ledgerEvents.name, p, 0, async (records) => {
+      for (const r of records) {
+        const event = JSON.parse(r.value) as LedgerJournalEvent;
+        journaled.set(event.id, event);
+      }
+    });
+  }
+  await journal.close();
+  return { state, eventIds, journaled, partitions };
+}
+
+/** The ledger's state as its tables hold it, loaded the way a restarted ledger loads it. */
+export async function recoveredState(dataSource: DataSource, schema: string, partitions: number): Promise<LedgerState> {
+  const state = initialLedgerState();
+  const store = new LedgerStore(dataSource, schema, (userId) => partitionForKey(userId, partitions));
+  for (let p = 0; p < partitions; p++) await store.loadPartition(state, Topics.ledgerCommands.name, p, Date.now(), feeAccountIdOf(p));
+  return state;
+}
+
+/** The state hash without decision times (a replay cannot know the live clock). */
+export function timelessHash(state: LedgerState): string {
+  for (const [id, order] of state.orders) state.orders.set(id, { ...order, finalTime: order.finalTime === undefined ? undefined : 0 });
+  return ledgerStateHash(state);
+}
