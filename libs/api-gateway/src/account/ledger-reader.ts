@@ -98,14 +98,6 @@ export class LedgerReader {
     return rows.length > 0;
   }
 
-  async balances(accountId: string): Promise<Map<string, { free: string; locked: string }>> {
-    const rows: { asset: string; free: string; locked: string }[] = await this.dataSource.query(
-      `SELECT asset, free::text, locked::text FROM ${this.s}.balances WHERE account_id = $1`,
-      [accountId],
-    );
-    return new Map(rows.map((r) => [r.asset, { free: r.free, locked: r.locked }]));
-  }
-
   async flows(query: FlowQuery): Promise<FlowRow[]> {
     const where = ['account_id = $1'];
     const params: unknown[] = [query.accountId];

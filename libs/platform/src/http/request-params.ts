@@ -57,10 +57,6 @@ export class RequestParams {
     }
     return raw as T;
   }
-
-  entries(): IterableIterator<[string, string]> {
-    return this.values.entries();
-  }
 }
 
 function parseBody(rawBody: string, contentType: string | undefined): Map<string, string> {
