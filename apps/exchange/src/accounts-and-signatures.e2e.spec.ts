@@ -37,7 +37,7 @@ describe('accounts, API keys and signed requests on the embedded exchange', () =
     it('shows an account\'s balances and flags', async () => {
       const answer = await adminCall<{ balances: { asset: string; free: string }[] }>(base, token, 'GET', `/admin/v1/accounts/${alice.mainAccountId}`);
       expect(answer.status).toBe(200);
-      expect(answer.body.balances).toContainEqual({ asset: 'USDT', free: '1000.000000', locked: '0.000000' });
+      expect(answer.body.balances).toContainEqual({ asset: 'USDT', free: '1000.00000000', locked: '0.00000000' });
     });
 
     it('refuses bad bodies with the family\'s codes', async () => {
@@ -56,7 +56,7 @@ describe('accounts, API keys and signed requests on the embedded exchange', () =
       expect(body.balances).toEqual([
         { asset: 'BTC', free: '2.50000000', locked: '0.00000000' },
         { asset: 'ETH', free: '0.00000000', locked: '0.00000000' },
-        { asset: 'USDT', free: '1000.000000', locked: '0.000000' },
+        { asset: 'USDT', free: '1000.00000000', locked: '0.00000000' },
       ]);
       expect(answer.headers.get('x-service-used-weight-1m')).toMatch(/^\d+$/);
     });
@@ -145,13 +145,13 @@ describe('accounts, API keys and signed requests on the embedded exchange', () =
       const back = await signedRequest(base, 'POST', '/openapi/v1/transfer', subKey, { timestamp: now(), query: { tokenId: 'USDT', amount: '40.5' } });
       expect(back).toMatchObject({ status: 200, body: { success: 'true' } });
       const subAccount = await signedRequest<{ balances: { asset: string; free: string }[] }>(base, 'GET', '/openapi/v1/account', subKey, { timestamp: now() });
-      expect(subAccount.body.balances.find((b) => b.asset === 'USDT')?.free).toBe('59.500000');
+      expect(subAccount.body.balances.find((b) => b.asset === 'USDT')?.free).toBe('59.50000000');
       const flows = await signedRequest<unknown[]>(base, 'POST', '/openapi/v1/balance_flow', alice.key, { timestamp: now(), query: { tokenId: 'USDT' } });
       const parsed = flows.body.map((f) => balanceFlowSchema.parse(f));
       expect(parsed.map((f) => [f.flowType, f.flowTypeValue, f.change, f.total])).toEqual([
-        ['USER_ACCOUNT_TRANSFER', 51, '40.500000', '940.500000'],
-        ['USER_ACCOUNT_TRANSFER', 51, '-100.000000', '900.000000'],
-        ['DEPOSIT', 4, '1000.000000', '1000.000000'],
+        ['USER_ACCOUNT_TRANSFER', 51, '40.50000000', '940.50000000'],
+        ['USER_ACCOUNT_TRANSFER', 51, '-100.00000000', '900.00000000'],
+        ['DEPOSIT', 4, '1000.00000000', '1000.00000000'],
       ]);
     });
 
@@ -181,7 +181,7 @@ describe('accounts, API keys and signed requests on the embedded exchange', () =
       ['an unknown token', 'main', { tokenId: 'DOGE', amount: '1', toAccountType: 3 }, -1130],
       ['a negative amount', 'main', { tokenId: 'USDT', amount: '-1', toAccountType: 3 }, -1100],
       ['an exponent', 'main', { tokenId: 'USDT', amount: '1e2', toAccountType: 3 }, -1100],
-      ['more decimals than the asset has', 'main', { tokenId: 'USDT', amount: '0.0000001', toAccountType: 3 }, -1130],
+      ['more decimals than the asset has', 'main', { tokenId: 'USDT', amount: '0.000000001', toAccountType: 3 }, -1130],
       ['1e309', 'main', { tokenId: 'USDT', amount: '1e309', toAccountType: 3 }, -1100],
       ['an empty amount', 'main', { tokenId: 'USDT', amount: '', toAccountType: 3 }, -1102],
       ['a 400-digit amount', 'main', { tokenId: 'USDT', amount: '9'.repeat(400), toAccountType: 3 }, -1100],

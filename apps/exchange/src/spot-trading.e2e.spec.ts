@@ -34,9 +34,9 @@ describe('spot trading through REST', () => {
     expect(buy.body).toMatchObject({ status: 'FILLED', executedQty: '0.4', cummulativeQuoteQty: '24000' });
     expect((buy.body as { fills: unknown[] }).fills).toEqual([{ price: '60000', qty: '0.4', commission: '0.0004', commissionAsset: 'BTC', tradeId: expect.any(String) }]);
     expect(await free(taker, 'BTC')).toBe('0.39960000');
-    expect(await free(taker, 'USDT')).toBe('176000.000000');
+    expect(await free(taker, 'USDT')).toBe('176000.00000000');
     // The counterparty is settled in its own ledger partition: its reads converge, they are not the caller's own writes.
-    await waitFor(async () => (await free(maker, 'USDT')) === '23976.000000', "the maker's settlement", 30_000);
+    await waitFor(async () => (await free(maker, 'USDT')) === '23976.00000000', "the maker's settlement", 30_000);
     const makerOrder = await call(maker, 'GET', '/openapi/v1/order', { origClientOrderId: 'm-1' });
     expect(makerOrder.body).toMatchObject({ status: 'PARTIALLY_FILLED', executedQty: '0.4', avgPrice: '60000', isWorking: true, exchangeId: '301', stopPrice: '0', icebergQty: '0' });
   });

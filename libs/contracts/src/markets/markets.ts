@@ -16,6 +16,7 @@ export class Markets {
       for (const asset of [s.baseAsset, s.quoteAsset]) {
         if (!this.assetsByName.has(asset)) throw new Error(`markets: symbol ${s.symbol} names unknown asset ${asset}`);
       }
+      assertAmountsFitPrecisions(s, this.assetsByName.get(s.baseAsset)!, this.assetsByName.get(s.quoteAsset)!);
     }
   }
 
@@ -45,5 +46,22 @@ export class Markets {
 
   symbol(name: string): SymbolConfig | undefined {
     return this.symbolsByName.get(name);
+  }
+}
+
+function decimalsOf(value: string): number {
+  return value.split('.')[1]?.length ?? 0;
+}
+
+/**
+ * A trade's quote amount is price × quantity exactly, so it carries the decimals of tickSize plus
+ * those of stepSize; a balance must never hold more decimals than its asset allows (or its owner
+ * could not move it all), so the file is refused at start instead of rounding money later.
+ */
+function assertAmountsFitPrecisions(s: SymbolConfig, base: AssetConfig, quote: AssetConfig): void {
+  if (decimalsOf(s.stepSize) > base.precision) throw new Error(`markets: ${s.symbol} stepSize has more decimals than ${base.asset}'s precision ${base.precision}`);
+  const quoteDecimals = decimalsOf(s.tickSize) + decimalsOf(s.stepSize);
+  if (quoteDecimals > quote.precision) {
+    throw new Error(`markets: ${s.symbol} tickSize × stepSize has ${quoteDecimals} decimals, more than ${quote.asset}'s precision ${quote.precision}`);
   }
 }

@@ -15,7 +15,7 @@ describe('brokerInfo', () => {
       baseAsset: 'BTC',
       baseAssetPrecision: '0.00001',
       quoteAsset: 'USDT',
-      quotePrecision: '0.000001',
+      quotePrecision: '0.00000001',
       icebergAllowed: false,
       filters: [
         { filterType: 'PRICE_FILTER', minPrice: '0.01', maxPrice: '10000000', tickSize: '0.01' },
