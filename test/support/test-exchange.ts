@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createApp, type Infrastructure, openInfrastructure } from '@exchange/bootstrap';
+import { createApp, type Infrastructure, openInfrastructure, type ServiceModule } from '@exchange/bootstrap';
 import type { Clock } from '@exchange/platform';
 import { Client } from 'pg';
 import { assertBalanceInvariant } from './balance-invariant';
@@ -28,6 +28,8 @@ export interface TestExchangeOptions {
   env?: Record<string, string>;
   /** Run on CI's Kafka (KAFKA_BROKERS) in a namespace of its own, instead of the embedded log. */
   onKafkaWhenAvailable?: boolean;
+  /** Which services run (all by default): leaving one out shows what its absence does to the others. */
+  modules?: ServiceModule[];
 }
 
 export async function startTestExchange(options: TestExchangeOptions = {}): Promise<TestExchange> {
@@ -45,7 +47,7 @@ export async function startTestExchange(options: TestExchangeOptions = {}): Prom
     ...options.env,
   };
   const infrastructure = await openInfrastructure({ service: 'exchange', mode: 'embedded', needsDatabase: true, env, clock: options.clock });
-  const app = await createApp(infrastructure, exchangeModules);
+  const app = await createApp(infrastructure, options.modules ?? exchangeModules);
   await app.startAllMicroservices();
   await app.listen(0, '127.0.0.1');
   const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
