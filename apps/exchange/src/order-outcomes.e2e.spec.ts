@@ -94,4 +94,16 @@ describe('an order whose outcome the pipeline cannot give in time', () => {
     expect((await call('GET', '/openapi/v1/order', { origClientOrderId: 'slow-1' })).body).toMatchObject({ clientOrderId: 'slow-1', status: 'NEW', origQty: '1' });
     expect((await call('POST', '/openapi/v1/order', { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', price: '100', quantity: '1', newClientOrderId: 'slow-1' })).body).toMatchObject({ code: -1141 });
   }, 30_000);
+
+  it('shows PENDING_CANCEL while a cancel is accepted but the engine has not applied it', async () => {
+    const user = await createFundedUser(exchange.baseUrl, exchange.infrastructure.config.ADMIN_TOKEN!, { USDT: '1000' });
+    const call = (method: string, path: string, query: Record<string, string>) => signedRequest<Json>(exchange.baseUrl, method, path, user.key, { timestamp: clock.now(), query });
+    await call('POST', '/openapi/v1/order', { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', price: '100', quantity: '1', newClientOrderId: 'slow-2' });
+    expect((await call('DELETE', '/openapi/v1/order', { origClientOrderId: 'slow-2' })).body).toMatchObject({ code: -1007 });
+    expect((await call('GET', '/openapi/v1/order', { origClientOrderId: 'slow-2' })).body).toMatchObject({ status: 'PENDING_CANCEL' });
+    expect((await call('GET', '/openapi/v1/openOrders', {})).body).toEqual(expect.arrayContaining([expect.objectContaining({ clientOrderId: 'slow-2', status: 'PENDING_CANCEL' })]));
+    // Nothing is released until the engine says the order is off the book.
+    const account = await call('GET', '/openapi/v1/account', {});
+    expect((account.body as { balances: { asset: string; locked: string }[] }).balances.find((b) => b.asset === 'USDT')?.locked).toBe('100.00000000');
+  }, 60_000);
 });
