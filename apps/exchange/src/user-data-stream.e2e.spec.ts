@@ -6,7 +6,8 @@ import { UserStreamModule } from '@exchange/user-stream';
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
 import { adminCall, signedRequest } from '../../../test/support/signed-client';
 import { type Frame, StreamClient } from '../../../test/support/stream-client';
-import { startTestExchange, type TestExchange } from '../../../test/support/test-exchange';
+import { realServiceAddress } from '../../../test/support/real-services';
+import { startTestExchange, type TestExchange, type TestExchangeOptions } from '../../../test/support/test-exchange';
 
 type Json = Record<string, unknown>;
 
@@ -23,7 +24,12 @@ function expectEventTimeOrder(frames: Frame[]): void {
   }
 }
 
-describe('user data stream: executionReport and outboundAccountInfo over a real ws client', () => {
+const kafka = realServiceAddress('KAFKA_BROKERS', 'user data stream over Kafka');
+const redis = realServiceAddress('REDIS_URL', 'user data stream with listenKeys in Redis');
+const setups: [string, TestExchangeOptions][] = [['the embedded default (embedded log, listenKeys in memory)', { env: { REDIS_URL: '' } }]];
+if (kafka && redis) setups.push(['Kafka and Redis', { onKafkaWhenAvailable: true }]);
+
+describe.each(setups)('user data stream on %s: executionReport and outboundAccountInfo over a real ws client', (_name, setup) => {
   const clock = new ManualClock(Date.now());
   let exchange: TestExchange;
   /** A second user-stream replica on the same event log and listenKey store. */
@@ -49,7 +55,7 @@ describe('user data stream: executionReport and outboundAccountInfo over a real 
   };
 
   beforeAll(async () => {
-    exchange = await startTestExchange({ clock, onKafkaWhenAvailable: true });
+    exchange = await startTestExchange({ ...setup, clock });
     token = exchange.infrastructure.config.ADMIN_TOKEN!;
     replica = await createApp(exchange.infrastructure, [UserStreamModule]);
     await replica.listen(0, '127.0.0.1');
