@@ -5,6 +5,9 @@ import { http } from '../../../test/support/http-client';
 import { adminCall, signedRequest } from '../../../test/support/signed-client';
 import { startTestExchange, type TestExchange } from '../../../test/support/test-exchange';
 
+// Waits on a shared machine and a real broker can pass Jest's default 5 s; each wait has its own deadline.
+jest.setTimeout(60_000);
+
 const PATH = '/openapi/v1/userDataStream';
 const MINUTE = 60_000;
 

@@ -6,6 +6,9 @@ import { StreamClient } from '../../../test/support/stream-client';
 import { startTestExchange, type TestExchange } from '../../../test/support/test-exchange';
 import { waitFor } from '../../../test/support/wait-for';
 
+// Waits on a shared machine and a real broker can pass Jest's default 5 s; each wait has its own deadline.
+jest.setTimeout(60_000);
+
 const MINUTE = 60_000;
 
 /** listenKey expiry, keep-alive and the 24-hour cap, driven by an injected clock. */

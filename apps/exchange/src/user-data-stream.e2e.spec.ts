@@ -9,6 +9,9 @@ import { type Frame, StreamClient } from '../../../test/support/stream-client';
 import { realServiceAddress } from '../../../test/support/real-services';
 import { startTestExchange, type TestExchange, type TestExchangeOptions } from '../../../test/support/test-exchange';
 
+// Waits on a shared machine and a real broker can pass Jest's default 5 s; each wait has its own deadline.
+jest.setTimeout(60_000);
+
 type Json = Record<string, unknown>;
 
 /** Every key of spec 6.2 and the extra ones of API-DECISIONS.md. */
@@ -151,6 +154,19 @@ describe.each(setups)('user data stream on %s: executionReport and outboundAccou
       ]);
     }
     expect(sockets[1]!.frames).toEqual(sockets[0]!.frames);
+  });
+
+  it('ends the streams of a revoked API key on every replica and opens no new one', async () => {
+    const created = await adminCall<{ apiKey: string; secretKey: string }>(exchange.baseUrl, token, 'POST', '/admin/v1/api-keys', { accountId: maker.mainAccountId, permissions: ['read'] });
+    const revokedUser = { ...maker, key: { apiKey: created.body.apiKey, secretKey: created.body.secretKey } };
+    const listenKey = await listenKeyOf(revokedUser);
+    const sockets = [await connect(exchange.baseUrl, listenKey), await connect(replicaUrl, listenKey)];
+    const bystander = await connect(exchange.baseUrl, await listenKeyOf(maker));
+    expect((await adminCall(exchange.baseUrl, token, 'DELETE', `/admin/v1/api-keys/${created.body.apiKey}`)).status).toBe(200);
+    for (const socket of sockets) expect(await socket.waitForClose()).toEqual({ code: 1000, reason: 'API key revoked' });
+    expect(await StreamClient.refusal(replicaUrl, `/openapi/ws/${listenKey}`)).toMatchObject({ status: 401, body: { code: -2015 } });
+    await bystander.roundTrip(2);
+    expect(bystander.closed).toBeUndefined();
   });
 
   it('answers a client ping with a pong', async () => {

@@ -20,7 +20,7 @@ import {
   schemaName,
 } from '@exchange/platform';
 import type { DataSource } from 'typeorm';
-import { AccountFlagsReader } from './accounts/account-flags-reader';
+import { StreamStartReader } from './accounts/stream-start-reader';
 import { UserStreamSocketServer } from './sockets/user-stream-socket-server';
 import { AccountStreams } from './streaming/account-streams';
 import { LedgerEventFeed } from './streaming/ledger-event-feed';
@@ -34,11 +34,11 @@ const LEDGER_READ_SOURCE = Symbol('USER_STREAM_LEDGER_READ_SOURCE');
     ...dataSourceProviders(LEDGER_READ_SOURCE, [DATABASE, CONFIG], (database: RunningDatabase, config: Config) =>
       openDataSource({ url: database.url, schema: schemaName(config, 'ledger'), entities: [], migrations: [], readOnly: true }),
     ),
-    { provide: AccountFlagsReader, inject: [LEDGER_READ_SOURCE, CONFIG], useFactory: (ds: DataSource, config: Config) => new AccountFlagsReader(ds, schemaName(config, 'ledger')) },
+    { provide: StreamStartReader, inject: [LEDGER_READ_SOURCE, CONFIG], useFactory: (ds: DataSource, config: Config) => new StreamStartReader(ds, schemaName(config, 'ledger')) },
     {
       provide: AccountStreams,
-      inject: [AccountFlagsReader, MARKETS, Metrics],
-      useFactory: (reader: AccountFlagsReader, markets: Markets, metrics: Metrics) => {
+      inject: [StreamStartReader, MARKETS, Metrics],
+      useFactory: (reader: StreamStartReader, markets: Markets, metrics: Metrics) => {
         const frames = metrics.counter('user_stream_frames_total', 'Frames rendered and encoded (once each, whatever the number of sockets)', ['e']);
         const streams = new AccountStreams(reader, markets, (frame) => frames.inc({ e: frame.e }));
         metrics.gauge('user_stream_accounts', 'Accounts this replica streams', [], (g) => g.set(streams.size));
@@ -47,17 +47,22 @@ const LEDGER_READ_SOURCE = Symbol('USER_STREAM_LEDGER_READ_SOURCE');
     },
     {
       provide: LedgerEventFeed,
-      inject: [EVENT_LOG, LOGGER, AccountStreams],
-      useFactory: (log: EventLog, logger: Logger, streams: AccountStreams) => new LedgerEventFeed(log, logger, (event) => streams.apply(event)),
+      inject: [EVENT_LOG, LOGGER, AccountStreams, UserStreamSocketServer],
+      useFactory: (log: EventLog, logger: Logger, streams: AccountStreams, sockets: UserStreamSocketServer) =>
+        new LedgerEventFeed(log, logger, (event) => {
+          streams.apply(event);
+          if (event.type === 'ApiKeyRevoked') sockets.revokeApiKey(event.payload.apiKey);
+        }),
     },
     {
       provide: UserStreamSocketServer,
-      inject: [LISTEN_KEYS, AccountStreams, CLOCK, LOGGER, CONFIG, Metrics],
-      useFactory: (store: ListenKeyStore, streams: AccountStreams, clock: Clock, logger: Logger, config: Config, metrics: Metrics) => {
+      inject: [LISTEN_KEYS, AccountStreams, StreamStartReader, CLOCK, LOGGER, CONFIG, Metrics],
+      useFactory: (store: ListenKeyStore, streams: AccountStreams, reader: StreamStartReader, clock: Clock, logger: Logger, config: Config, metrics: Metrics) => {
         const slow = metrics.counter('user_stream_slow_consumers_total', 'Sockets dropped because their unsent frames passed USER_STREAM_MAX_BUFFERED_BYTES');
         const server = new UserStreamSocketServer(
           store,
           streams,
+          reader,
           clock,
           logger,
           { sweepIntervalMs: config.USER_STREAM_SWEEP_INTERVAL_MS, maxBufferedBytes: config.USER_STREAM_MAX_BUFFERED_BYTES },

@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { type Clock, ErrorCode, LISTEN_KEY_FORMAT, type ListenKeyRecord, type ListenKeyStore, type Logger } from '@exchange/platform';
 import { keepaliveAction } from '../domain/keepalive-policy';
+import type { StreamStartReader } from '../accounts/stream-start-reader';
 import type { AccountStream, AccountStreams } from '../streaming/account-streams';
 import { StreamConnection } from './stream-connection';
 
@@ -37,10 +38,13 @@ export class UserStreamSocketServer {
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private closing = false;
+  /** API keys revoked since this replica started: a socket opening on one is refused even if the tables were read just before. */
+  private readonly revoked = new Set<string>();
 
   constructor(
     private readonly store: ListenKeyStore,
     private readonly streams: AccountStreams,
+    private readonly reader: StreamStartReader,
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly settings: SocketServerSettings,
@@ -65,6 +69,14 @@ export class UserStreamSocketServer {
     this.wss.close();
   }
 
+  /** A revoked API key's streams end at once, on every replica (each reads the revocation from the ledger's events). */
+  revokeApiKey(apiKey: string): void {
+    this.revoked.add(apiKey);
+    for (const key of this.keys.values()) {
+      if (key.record.apiKey === apiKey) for (const connection of key.connections) connection.close(1000, 'API key revoked');
+    }
+  }
+
   get socketCount(): number {
     let count = 0;
     for (const key of this.keys.values()) count += key.connections.size;
@@ -86,6 +98,7 @@ export class UserStreamSocketServer {
     if (!LISTEN_KEY_FORMAT.test(listenKey)) return refuse(socket, ErrorCode.INVALID_LISTEN_KEY, 400, 'This listenKey does not exist.');
     const record = await this.store.find(listenKey);
     if (!record) return refuse(socket, ErrorCode.INVALID_LISTEN_KEY, 400, 'This listenKey does not exist.');
+    if (this.revoked.has(record.apiKey) || !(await this.reader.isApiKeyLive(record.apiKey))) return refuse(socket, ErrorCode.REJECTED_API_KEY, 401, 'The API key of this listenKey was revoked.');
     const stream = await this.streams.prepare(record.accountId);
     if (!stream) return refuse(socket, ErrorCode.INVALID_LISTEN_KEY, 400, 'This listenKey does not exist.');
     if (socket.destroyed || this.closing) {
@@ -96,6 +109,10 @@ export class UserStreamSocketServer {
   }
 
   private open(ws: WebSocket, record: ListenKeyRecord, prepared: AccountStream): void {
+    if (this.revoked.has(record.apiKey)) {
+      ws.close(1000, 'API key revoked');
+      return;
+    }
     const now = this.clock.now();
     const connection = new StreamConnection(ws, record.listenKey, prepared, now, this.settings.maxBufferedBytes, () => this.events.slowConsumer());
     connection.stream = this.streams.join(prepared, connection);

@@ -1,5 +1,5 @@
 import type { LedgerJournalEvent, Markets } from '@exchange/contracts';
-import type { AccountFlagsReader } from '../accounts/account-flags-reader';
+import type { StreamStartReader } from '../accounts/stream-start-reader';
 import { type AccountStreamState, nextEventTime, streamLedgerEvent } from '../domain/account-stream';
 import type { StreamFrame } from '../domain/stream-frames';
 
@@ -28,7 +28,7 @@ export class AccountStreams {
   private readonly loading = new Map<string, Promise<AccountStream | undefined>>();
 
   constructor(
-    private readonly reader: AccountFlagsReader,
+    private readonly reader: StreamStartReader,
     private readonly markets: Markets,
     private readonly onFrame: (frame: StreamFrame) => void = () => undefined,
   ) {}

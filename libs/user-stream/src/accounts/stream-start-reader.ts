@@ -9,11 +9,12 @@ export interface AccountStart {
 }
 
 /**
- * Where an account's stream starts: its flags and its user's sequence, read from the ledger's
- * projections in one statement (one snapshot). The ledger writes them in the transaction that
- * journals the events, so every later event has a higher sequence.
+ * What a stream needs from the ledger's projections when a socket opens: where the account's
+ * stream starts (its flags and its user's sequence, read in one statement: one snapshot; the
+ * ledger writes them in the transaction that journals the events, so every later event has a
+ * higher sequence), and whether the listenKey's API key is still valid.
  */
-export class AccountFlagsReader {
+export class StreamStartReader {
   constructor(
     private readonly dataSource: DataSource,
     private readonly schema: string,
@@ -31,5 +32,10 @@ export class AccountFlagsReader {
       flags: { canTrade: Boolean(row.can_trade), canWithdraw: Boolean(row.can_withdraw), canDeposit: Boolean(row.can_deposit) },
       seq: Number(row.seq),
     };
+  }
+
+  async isApiKeyLive(apiKey: string): Promise<boolean> {
+    const rows = (await this.dataSource.query(`SELECT 1 FROM "${this.schema}".api_keys WHERE api_key = $1 AND revoked_at IS NULL`, [apiKey])) as unknown[];
+    return rows.length > 0;
   }
 }
