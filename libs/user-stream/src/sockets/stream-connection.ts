@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import WebSocket from 'ws';
 import type { AccountStream, FrameSink } from '../streaming/account-streams';
 
@@ -8,6 +9,8 @@ export class StreamConnection implements FrameSink {
   awaitingPong = false;
   /** The last sign of life (a pong or a client ping). */
   lastSeen: number;
+  /** Frames of this tick are being collected into one write. */
+  private corked = false;
 
   constructor(
     readonly ws: WebSocket,
@@ -22,15 +25,35 @@ export class StreamConnection implements FrameSink {
     this.lastSeen = connectedAt;
   }
 
-  /** Sends the frame as text, or drops a client that does not read fast enough rather than buffer without bound. */
+  /**
+   * Sends the frame as text, or drops a client that does not read fast enough rather than buffer
+   * without bound. The frames of one tick (a consumed batch: an event's executionReport and
+   * outboundAccountInfo, and any others) leave in one write instead of a system call each.
+   */
   deliver(frame: Buffer): void {
     if (this.ws.readyState !== WebSocket.OPEN) return;
-    if (this.ws.bufferedAmount > this.maxBufferedBytes) {
-      this.onSlowConsumer();
-      this.ws.terminate();
-      return;
+    if (!this.corked) {
+      // Measured before this tick's frames, which are only being gathered.
+      if (this.ws.bufferedAmount > this.maxBufferedBytes) {
+        this.onSlowConsumer();
+        this.ws.terminate();
+        return;
+      }
+      this.cork();
     }
     this.ws.send(frame, { binary: false });
+  }
+
+  /** ws keeps its socket to itself; corking it is the one way to gather frames into one write. */
+  private cork(): void {
+    const socket = (this.ws as unknown as { _socket?: Socket })._socket;
+    if (!socket) return;
+    this.corked = true;
+    socket.cork();
+    process.nextTick(() => {
+      this.corked = false;
+      socket.uncork();
+    });
   }
 
   ping(now: number): void {
