@@ -86,6 +86,8 @@ export class UserStreamSocketServer {
   private readonly onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const path = (request.url ?? '').split('?')[0] ?? '';
     if (!path.startsWith(USER_STREAM_PATH)) return;
+    // Until ws takes the socket over, a reset while the key is looked up must not crash the process.
+    socket.on('error', () => socket.destroy());
     this.accept(request, socket, head, path.slice(USER_STREAM_PATH.length)).catch((error: unknown) => {
       this.logger.error({ err: error }, 'user-stream: accepting a socket failed');
       refuse(socket, ErrorCode.SERVICE_UNAVAILABLE, 503, 'The user data stream is unavailable; try again shortly.');
