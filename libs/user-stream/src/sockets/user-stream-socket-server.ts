@@ -40,6 +40,8 @@ export class UserStreamSocketServer {
   private closing = false;
   /** API keys revoked since this replica started: a socket opening on one is refused even if the tables were read just before. */
   private readonly revoked = new Set<string>();
+  /** API keys the ledger's tables showed valid; a later revocation reaches `revoked` through the events. */
+  private readonly liveApiKeys = new Set<string>();
 
   constructor(
     private readonly store: ListenKeyStore,
@@ -72,6 +74,7 @@ export class UserStreamSocketServer {
   /** A revoked API key's streams end at once, on every replica (each reads the revocation from the ledger's events). */
   revokeApiKey(apiKey: string): void {
     this.revoked.add(apiKey);
+    this.liveApiKeys.delete(apiKey);
     for (const key of this.keys.values()) {
       if (key.record.apiKey === apiKey) for (const connection of key.connections) connection.close(1000, 'API key revoked');
     }
@@ -100,7 +103,7 @@ export class UserStreamSocketServer {
     if (!LISTEN_KEY_FORMAT.test(listenKey)) return refuse(socket, ErrorCode.INVALID_LISTEN_KEY, 400, 'This listenKey does not exist.');
     const record = await this.store.find(listenKey);
     if (!record) return refuse(socket, ErrorCode.INVALID_LISTEN_KEY, 400, 'This listenKey does not exist.');
-    if (this.revoked.has(record.apiKey) || !(await this.reader.isApiKeyLive(record.apiKey))) return refuse(socket, ErrorCode.REJECTED_API_KEY, 401, 'The API key of this listenKey was revoked.');
+    if (!(await this.apiKeyLive(record.apiKey))) return refuse(socket, ErrorCode.REJECTED_API_KEY, 401, 'The API key of this listenKey was revoked.');
     const stream = await this.streams.prepare(record.accountId);
     if (!stream) return refuse(socket, ErrorCode.INVALID_LISTEN_KEY, 400, 'This listenKey does not exist.');
     if (socket.destroyed || this.closing) {
@@ -108,6 +111,14 @@ export class UserStreamSocketServer {
       return;
     }
     this.wss.handleUpgrade(request, socket, head, (ws) => this.open(ws, record, stream));
+  }
+
+  private async apiKeyLive(apiKey: string): Promise<boolean> {
+    if (this.revoked.has(apiKey)) return false;
+    if (this.liveApiKeys.has(apiKey)) return true;
+    const live = await this.reader.isApiKeyLive(apiKey);
+    if (live && !this.revoked.has(apiKey)) this.liveApiKeys.add(apiKey);
+    return live;
   }
 
   private open(ws: WebSocket, record: ListenKeyRecord, prepared: AccountStream): void {
