@@ -1,6 +1,8 @@
 import 'reflect-metadata';
+import Redis from 'ioredis';
 import { ManualClock } from '@exchange/platform';
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
+import { realServiceAddress } from '../../../test/support/real-services';
 import { signedRequest } from '../../../test/support/signed-client';
 import { StreamClient } from '../../../test/support/stream-client';
 import { startTestExchange, type TestExchange } from '../../../test/support/test-exchange';
@@ -10,6 +12,7 @@ import { waitFor } from '../../../test/support/wait-for';
 jest.setTimeout(60_000);
 
 const MINUTE = 60_000;
+const redisUrl = realServiceAddress('REDIS_URL', 'a listenKey removed from Redis without an announcement');
 
 /** listenKey expiry, keep-alive and the 24-hour cap, driven by an injected clock. */
 describe('user data stream over time', () => {
@@ -65,6 +68,23 @@ describe('user data stream over time', () => {
     await advance(1 * MINUTE, socket);
     await socket.roundTrip(1);
     expect(socket.closed).toBeUndefined();
+    expect(socket.of('listenKeyExpired')).toEqual([]);
+  });
+
+  // The in-memory store announces every removal within the process; only Redis can lose one.
+  (redisUrl ? it : it.skip)('ends the sockets of a key removed without an announcement (a lost Redis message) within a minute', async () => {
+    const listenKey = (await stream('POST')).body.listenKey;
+    const socket = await connect(listenKey);
+    const redis = new Redis(redisUrl!);
+    try {
+      expect(await redis.del(`${exchange.infrastructure.config.DATABASE_SCHEMA_PREFIX ?? ''}lk:key:${listenKey}`)).toBe(1);
+    } finally {
+      redis.disconnect();
+    }
+    await advance(30_000, socket);
+    expect(socket.closed).toBeUndefined();
+    clock.advance(31_000);
+    expect(await socket.waitForClose()).toEqual({ code: 1000, reason: 'listenKey closed' });
     expect(socket.of('listenKeyExpired')).toEqual([]);
   });
 

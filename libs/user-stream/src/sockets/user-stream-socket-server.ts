@@ -9,6 +9,8 @@ import type { AccountStream, AccountStreams } from '../streaming/account-streams
 import { StreamConnection } from './stream-connection';
 
 export const USER_STREAM_PATH = '/openapi/ws/';
+/** A key is looked up again this often even when nothing announced a change: a removal whose announcement was lost (Redis reconnecting) still ends its sockets. */
+const REVALIDATE_MS = 60_000;
 
 export interface SocketServerSettings {
   sweepIntervalMs: number;
@@ -23,6 +25,7 @@ interface KeySockets {
   record: ListenKeyRecord;
   /** A store read is under way (the cached expiry passed; a PUT may have moved it). */
   checking: boolean;
+  checkedAt: number;
   connections: Set<StreamConnection>;
 }
 
@@ -130,7 +133,7 @@ export class UserStreamSocketServer {
     const connection = new StreamConnection(ws, record.listenKey, prepared, now, this.settings.maxBufferedBytes, () => this.events.slowConsumer());
     connection.stream = this.streams.join(prepared, connection);
     let key = this.keys.get(record.listenKey);
-    if (!key) this.keys.set(record.listenKey, (key = { record, checking: false, connections: new Set() }));
+    if (!key) this.keys.set(record.listenKey, (key = { record, checking: false, checkedAt: now, connections: new Set() }));
     key.connections.add(connection);
     ws.on('pong', () => connection.alive(this.clock.now()));
     ws.on('message', (data, isBinary) => this.onMessage(connection, data, isBinary));
@@ -170,7 +173,7 @@ export class UserStreamSocketServer {
   private sweep(): void {
     const now = this.clock.now();
     for (const key of this.keys.values()) {
-      if (now >= key.record.expiresAt) this.recheck(key, now);
+      if (now >= key.record.expiresAt || now - key.checkedAt >= REVALIDATE_MS) this.recheck(key, now);
       for (const connection of key.connections) {
         switch (keepaliveAction(connection, now)) {
           case 'retire':
@@ -190,15 +193,17 @@ export class UserStreamSocketServer {
     this.streams.sweep(now);
   }
 
-  /** The cached expiry passed: a PUT on any replica may have moved it, so the store decides. */
+  /** The cached expiry passed (a PUT on any replica may have moved it) or a while went by: the store decides. */
   private recheck(key: KeySockets, now: number): void {
     if (key.checking) return;
     key.checking = true;
+    key.checkedAt = now;
     this.store
       .find(key.record.listenKey)
       .then((live) => {
         if (live) key.record = live;
-        else this.expire(key, now);
+        else if (now >= key.record.expiresAt) this.expire(key, now);
+        else this.closeKey(key.record.listenKey, 1000, 'listenKey closed');
       })
       .catch((error: unknown) => this.logger.warn({ err: error }, 'user-stream: checking a listenKey failed; retrying at the next sweep'))
       .finally(() => {
