@@ -5,7 +5,7 @@ import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swag
 import { createApp, type Infrastructure } from '@exchange/bootstrap';
 import { Markets } from '@exchange/contracts';
 import { EmbeddedEventLog } from '@exchange/messaging';
-import { createLogger, InMemoryRateLimitStore, loadConfig, Metrics, RateLimiter, systemClock } from '@exchange/platform';
+import { createLogger, InMemoryListenKeyStore, InMemoryRateLimitStore, loadConfig, Metrics, RateLimiter, systemClock } from '@exchange/platform';
 import { exchangeModules } from '../../apps/exchange/src/exchange-modules';
 
 /**
@@ -25,6 +25,7 @@ export async function buildOpenApiDocument(): Promise<OpenAPIObject> {
     eventLog,
     metrics: new Metrics('openapi'),
     rateLimiter: new RateLimiter(new InMemoryRateLimitStore(), { weightPerMinute: 1, ordersPerSecond: 1, ordersPerDay: 1 }, systemClock),
+    listenKeys: new InMemoryListenKeyStore(systemClock),
     close: () => eventLog.close(),
   };
   const app = await createApp(infrastructure, exchangeModules, { preview: true });

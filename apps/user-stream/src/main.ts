@@ -1,4 +1,4 @@
 import { runService } from '@exchange/bootstrap';
 import { UserStreamModule } from '@exchange/user-stream';
 
-runService({ service: 'user-stream', module: UserStreamModule, needsDatabase: false });
+runService({ service: 'user-stream', module: UserStreamModule, needsDatabase: true });

@@ -10,6 +10,8 @@ import {
   dataSourceProviders,
   EVENT_LOG,
   IdGenerator,
+  LISTEN_KEYS,
+  type ListenKeyStore,
   MARKETS,
   openDataSource,
   RATE_LIMITER,
@@ -34,12 +36,14 @@ import { LedgerClient } from './ledger-client/ledger-client';
 import { OrderController } from './orders/order.controller';
 import { OrderService } from './orders/order.service';
 import { OrdersReader } from './orders/orders-reader';
+import { UserDataStreamController } from './user-data-stream/user-data-stream.controller';
+import { UserDataStreamService } from './user-data-stream/user-data-stream.service';
 
 const LEDGER_READ_SOURCE = Symbol('LEDGER_READ_SOURCE');
 
 /** Signed private REST and the operator API: validation, signatures, rate limits, error mapping. */
 @Module({
-  controllers: [AccountController, AdminController, OrderController],
+  controllers: [AccountController, AdminController, OrderController, UserDataStreamController],
   providers: [
     LedgerClient,
     AdminTokenGuard,
@@ -88,6 +92,7 @@ const LEDGER_READ_SOURCE = Symbol('LEDGER_READ_SOURCE');
       inject: [LedgerReader, AccountCache, LedgerClient, MARKETS, IdGenerator, CLOCK],
       useFactory: (r: LedgerReader, c: AccountCache, l: LedgerClient, m: Markets, ids: IdGenerator, clock: Clock) => new AccountService(r, c, l, m, ids, clock),
     },
+    { provide: UserDataStreamService, inject: [LISTEN_KEYS], useFactory: (store: ListenKeyStore) => new UserDataStreamService(store) },
     {
       provide: AdminService,
       inject: [LedgerReader, LedgerClient, AccountService, MARKETS, IdGenerator, SecretBox, CLOCK, EVENT_LOG],

@@ -1,5 +1,5 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
-import { DATABASE, EVENT_LOG, PlatformModule, RATE_LIMITER } from '@exchange/platform';
+import { DATABASE, EVENT_LOG, LISTEN_KEYS, PlatformModule, RATE_LIMITER } from '@exchange/platform';
 import type { Infrastructure } from './infrastructure';
 
 /** Hands the opened adapters to every service module through the platform's tokens. */
@@ -15,8 +15,9 @@ export class InfrastructureModule {
         { provide: EVENT_LOG, useValue: infrastructure.eventLog },
         { provide: DATABASE, useValue: infrastructure.database },
         { provide: RATE_LIMITER, useValue: infrastructure.rateLimiter },
+        { provide: LISTEN_KEYS, useValue: infrastructure.listenKeys },
       ],
-      exports: [PlatformModule, EVENT_LOG, DATABASE, RATE_LIMITER],
+      exports: [PlatformModule, EVENT_LOG, DATABASE, RATE_LIMITER, LISTEN_KEYS],
     };
   }
 }

@@ -5,12 +5,15 @@ import {
   type Clock,
   type Config,
   createLogger,
+  InMemoryListenKeyStore,
   InMemoryRateLimitStore,
+  type ListenKeyStore,
   loadConfig,
   Metrics,
   type Logger,
   RateLimiter,
   type RateLimitStore,
+  RedisListenKeyStore,
   RedisRateLimitStore,
   resolveDatabase,
   type RunMode,
@@ -30,6 +33,8 @@ export interface Infrastructure {
   database?: RunningDatabase;
   /** REQUESTS_WEIGHT and ORDERS limiters, shared through Redis when REDIS_URL is set. */
   rateLimiter: RateLimiter;
+  /** listenKeys of the user data stream: Redis when REDIS_URL is set, so gateway and user-stream replicas share them. */
+  listenKeys: ListenKeyStore;
   metrics: Metrics;
   close(): Promise<void>;
 }
@@ -63,6 +68,7 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
     { weightPerMinute: config.RATE_LIMIT_WEIGHT_PER_MINUTE, ordersPerSecond: config.RATE_LIMIT_ORDERS_PER_SECOND, ordersPerDay: config.RATE_LIMIT_ORDERS_PER_DAY },
     clock,
   );
+  const listenKeys: ListenKeyStore = config.REDIS_URL ? new RedisListenKeyStore(config.REDIS_URL, clock, `${config.DATABASE_SCHEMA_PREFIX ?? ''}lk`) : new InMemoryListenKeyStore(clock);
   return {
     service: options.service,
     config,
@@ -72,10 +78,12 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
     eventLog,
     database,
     rateLimiter,
+    listenKeys,
     metrics: new Metrics(options.service),
     close: async () => {
       await eventLog.close();
       await rateLimitStore.close();
+      await listenKeys.close();
       await database?.stop();
     },
   };

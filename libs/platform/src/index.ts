@@ -28,3 +28,5 @@ export * from './rate-limit/public-weight';
 export * from './database/data-source.providers';
 export * from './health/metrics.controller';
 export * from './metrics/metrics';
+export * from './listen-keys/listen-key-store';
+export * from './listen-keys/redis-listen-key-store';

@@ -1,5 +1,78 @@
 import { Module } from '@nestjs/common';
+import type { Markets } from '@exchange/contracts';
+import type { EventLog } from '@exchange/messaging';
+import {
+  CLOCK,
+  type Clock,
+  CONFIG,
+  type Config,
+  DATABASE,
+  dataSourceProviders,
+  EVENT_LOG,
+  LISTEN_KEYS,
+  type ListenKeyStore,
+  LOGGER,
+  type Logger,
+  MARKETS,
+  Metrics,
+  openDataSource,
+  type RunningDatabase,
+  schemaName,
+} from '@exchange/platform';
+import type { DataSource } from 'typeorm';
+import { StreamStartReader } from './accounts/stream-start-reader';
+import { UserStreamSocketServer } from './sockets/user-stream-socket-server';
+import { AccountStreams } from './streaming/account-streams';
+import { LedgerEventFeed } from './streaming/ledger-event-feed';
+import { UserStreamLifecycle } from './user-stream.lifecycle';
 
-/** listenKeys and the WebSocket fan-out of executionReport and outboundAccountInfo. */
-@Module({})
+const LEDGER_READ_SOURCE = Symbol('USER_STREAM_LEDGER_READ_SOURCE');
+
+/** The user data stream: WebSocket /openapi/ws/<listenKey> with executionReport and outboundAccountInfo from ledger.events. */
+@Module({
+  providers: [
+    ...dataSourceProviders(LEDGER_READ_SOURCE, [DATABASE, CONFIG], (database: RunningDatabase, config: Config) =>
+      openDataSource({ url: database.url, schema: schemaName(config, 'ledger'), entities: [], migrations: [], readOnly: true }),
+    ),
+    { provide: StreamStartReader, inject: [LEDGER_READ_SOURCE, CONFIG], useFactory: (ds: DataSource, config: Config) => new StreamStartReader(ds, schemaName(config, 'ledger')) },
+    {
+      provide: AccountStreams,
+      inject: [StreamStartReader, MARKETS, Metrics],
+      useFactory: (reader: StreamStartReader, markets: Markets, metrics: Metrics) => {
+        const frames = metrics.counter('user_stream_frames_total', 'Frames rendered and encoded (once each, whatever the number of sockets)', ['e']);
+        const streams = new AccountStreams(reader, markets, (frame) => frames.inc({ e: frame.e }));
+        metrics.gauge('user_stream_accounts', 'Accounts this replica streams', [], (g) => g.set(streams.size));
+        return streams;
+      },
+    },
+    {
+      provide: LedgerEventFeed,
+      inject: [EVENT_LOG, LOGGER, AccountStreams, UserStreamSocketServer],
+      useFactory: (log: EventLog, logger: Logger, streams: AccountStreams, sockets: UserStreamSocketServer) =>
+        new LedgerEventFeed(log, logger, (event) => {
+          streams.apply(event);
+          if (event.type === 'ApiKeyRevoked') sockets.revokeApiKey(event.payload.apiKey);
+        }),
+    },
+    {
+      provide: UserStreamSocketServer,
+      inject: [LISTEN_KEYS, AccountStreams, StreamStartReader, CLOCK, LOGGER, CONFIG, Metrics],
+      useFactory: (store: ListenKeyStore, streams: AccountStreams, reader: StreamStartReader, clock: Clock, logger: Logger, config: Config, metrics: Metrics) => {
+        const slow = metrics.counter('user_stream_slow_consumers_total', 'Sockets dropped because their unsent frames passed USER_STREAM_MAX_BUFFERED_BYTES');
+        const server = new UserStreamSocketServer(
+          store,
+          streams,
+          reader,
+          clock,
+          logger,
+          { sweepIntervalMs: config.USER_STREAM_SWEEP_INTERVAL_MS, maxBufferedBytes: config.USER_STREAM_MAX_BUFFERED_BYTES },
+          { slowConsumer: () => slow.inc() },
+        );
+        metrics.gauge('user_stream_sockets', 'Open user data stream sockets', [], (g) => g.set(server.socketCount));
+        return server;
+      },
+    },
+    UserStreamLifecycle,
+  ],
+})
 export class UserStreamModule {}

@@ -35,6 +35,10 @@ export const configSchema = z.object({
   RATE_LIMIT_ORDERS_PER_SECOND: z.coerce.number().int().positive().default(20),
   RATE_LIMIT_ORDERS_PER_DAY: z.coerce.number().int().positive().default(200_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  /** user-stream: how often one timer checks every socket (pings, pong timeouts, the 24 h cap, listenKey expiry). */
+  USER_STREAM_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).max(30_000).default(1000),
+  /** user-stream: a socket whose unsent frames pass this many bytes is a slow consumer and is dropped. */
+  USER_STREAM_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1024).default(4 * 1024 * 1024),
 });
 
 export type Config = z.infer<typeof configSchema>;

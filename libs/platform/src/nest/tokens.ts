@@ -6,3 +6,4 @@ export const CLOCK = Symbol('CLOCK');
 export const EVENT_LOG = Symbol('EVENT_LOG');
 export const DATABASE = Symbol('DATABASE');
 export const RATE_LIMITER = Symbol('RATE_LIMITER');
+export const LISTEN_KEYS = Symbol('LISTEN_KEYS');

@@ -1,0 +1,121 @@
+import type { LedgerJournalEvent, Markets } from '@exchange/contracts';
+import type { StreamStartReader } from '../accounts/stream-start-reader';
+import { type AccountStreamState, nextEventTime, streamLedgerEvent } from '../domain/account-stream';
+import type { StreamFrame } from '../domain/stream-frames';
+
+/** Where an account's frames go: one per socket. */
+export interface FrameSink {
+  deliver(frame: Buffer): void;
+}
+
+export interface AccountStream {
+  userId: string;
+  state: AccountStreamState;
+  sinks: Set<FrameSink>;
+}
+
+/** An account without sockets is forgotten once its last E is this far behind the clock (so E never goes back). */
+const IDLE_RETENTION_MS = 60_000;
+
+/**
+ * The accounts this replica streams, by user (ledger events are keyed by user). Each ledger event
+ * is turned into frames once per account and each frame is encoded once: the same bytes go to
+ * every socket of the account.
+ */
+export class AccountStreams {
+  private readonly accounts = new Map<string, AccountStream>();
+  private readonly byUser = new Map<string, Set<AccountStream>>();
+  private readonly loading = new Map<string, Promise<AccountStream | undefined>>();
+
+  constructor(
+    private readonly reader: StreamStartReader,
+    private readonly markets: Markets,
+    private readonly onFrame: (frame: StreamFrame) => void = () => undefined,
+  ) {}
+
+  /** The account's stream, starting at what the ledger's tables hold now; undefined for an unknown account. */
+  prepare(accountId: string): Promise<AccountStream | undefined> {
+    const current = this.accounts.get(accountId);
+    if (current) return Promise.resolve(current);
+    let loading = this.loading.get(accountId);
+    if (!loading) {
+      loading = this.load(accountId).finally(() => this.loading.delete(accountId));
+      this.loading.set(accountId, loading);
+    }
+    return loading;
+  }
+
+  /** Adds a socket to a prepared stream (put back if it was forgotten meanwhile: the socket is not open yet, so nothing was owed to it). */
+  join(prepared: AccountStream, sink: FrameSink): AccountStream {
+    const stream = this.accounts.get(prepared.state.accountId) ?? this.track(prepared);
+    stream.sinks.add(sink);
+    return stream;
+  }
+
+  leave(stream: AccountStream, sink: FrameSink): void {
+    stream.sinks.delete(sink);
+  }
+
+  apply(event: LedgerJournalEvent): void {
+    const streams = this.byUser.get(event.payload.userId);
+    if (!streams) return;
+    for (const stream of streams) {
+      const step = streamLedgerEvent(stream.state, event, this.precisionOf);
+      stream.state = step.state;
+      for (const frame of step.frames) this.send(stream, frame);
+    }
+  }
+
+  /** A frame of the stream's own (listenKeyExpired) to some of the account's sockets, with the account's next E. */
+  sendOwn(stream: AccountStream, ts: number, build: (E: number) => StreamFrame, sinks: Iterable<FrameSink>): void {
+    const E = nextEventTime(stream.state.lastE, ts);
+    stream.state = { ...stream.state, lastE: E };
+    const frame = build(E);
+    this.onFrame(frame);
+    const data = Buffer.from(JSON.stringify(frame));
+    for (const sink of sinks) sink.deliver(data);
+  }
+
+  /** Forgets accounts that have had no socket for a while. */
+  sweep(now: number): void {
+    for (const stream of this.accounts.values()) {
+      if (stream.sinks.size === 0 && stream.state.lastE < now - IDLE_RETENTION_MS) this.untrack(stream);
+    }
+  }
+
+  get size(): number {
+    return this.accounts.size;
+  }
+
+  private send(stream: AccountStream, frame: StreamFrame): void {
+    this.onFrame(frame);
+    if (stream.sinks.size === 0) return;
+    const data = Buffer.from(JSON.stringify(frame));
+    for (const sink of stream.sinks) sink.deliver(data);
+  }
+
+  private readonly precisionOf = (asset: string): number => this.markets.asset(asset)?.precision ?? 8;
+
+  private async load(accountId: string): Promise<AccountStream | undefined> {
+    const start = await this.reader.start(accountId);
+    if (!start) return undefined;
+    const current = this.accounts.get(accountId);
+    if (current) return current;
+    return this.track({ userId: start.userId, state: { accountId, flags: start.flags, lastSeq: start.seq, lastE: 0 }, sinks: new Set() });
+  }
+
+  private track(stream: AccountStream): AccountStream {
+    this.accounts.set(stream.state.accountId, stream);
+    let ofUser = this.byUser.get(stream.userId);
+    if (!ofUser) this.byUser.set(stream.userId, (ofUser = new Set()));
+    ofUser.add(stream);
+    return stream;
+  }
+
+  private untrack(stream: AccountStream): void {
+    this.accounts.delete(stream.state.accountId);
+    const ofUser = this.byUser.get(stream.userId);
+    ofUser?.delete(stream);
+    if (ofUser?.size === 0) this.byUser.delete(stream.userId);
+  }
+}

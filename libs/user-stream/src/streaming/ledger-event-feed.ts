@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { LedgerJournalEvent } from '@exchange/contracts';
+import { Topics } from '@exchange/contracts';
+import type { Consumer, EventLog, IncomingRecord } from '@exchange/messaging';
+import type { Logger } from '@exchange/platform';
+
+/**
+ * Every ledger event from the instant this replica started, to one handler, in each partition's
+ * order. Every replica must see every event, so each reads in a consumer group of its own. A
+ * fresh group starts at the end as of its join, which Kafka settles a moment after start: the end
+ * offsets are taken first, and the records between them and a partition's first delivered batch
+ * are read before that batch, so nothing published after the start is missed.
+ */
+export class LedgerEventFeed {
+  private consumer: Consumer | undefined;
+  private readonly topic = Topics.ledgerEvents.name;
+
+  constructor(
+    private readonly log: EventLog,
+    private readonly logger: Logger,
+    private readonly handle: (event: LedgerJournalEvent) => void,
+  ) {}
+
+  async start(): Promise<void> {
+    const startOffsets = await this.log.endOffsets(this.topic);
+    const next = [...startOffsets];
+    this.consumer = await this.log.consume({
+      groupId: `user-stream.${hostname()}.${process.pid}.${randomUUID()}`,
+      topics: [this.topic],
+      fromBeginning: false,
+      eachBatch: async (batch) => {
+        const first = batch.records[0];
+        const expected = next[batch.partition] ?? 0;
+        if (first && first.offset > expected) await this.log.read(this.topic, batch.partition, expected, async (records) => this.deliver(records, next), first.offset);
+        this.deliver(batch.records, next);
+      },
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.consumer?.stop();
+  }
+
+  /** Records at or past the partition's next offset, each once even if a batch is delivered again. */
+  private deliver(records: readonly IncomingRecord[], next: number[]): void {
+    for (const record of records) {
+      if (record.offset < (next[record.partition] ?? 0)) continue;
+      next[record.partition] = record.offset + 1;
+      let event: LedgerJournalEvent;
+      try {
+        event = JSON.parse(record.value) as LedgerJournalEvent;
+      } catch {
+        this.logger.warn({ partition: record.partition, offset: record.offset }, 'user-stream: a ledger event that is not JSON was skipped');
+        continue;
+      }
+      if (typeof event?.payload?.userId !== 'string' || typeof event.payload.seq !== 'number') continue;
+      try {
+        this.handle(event);
+      } catch (error) {
+        // A frame that cannot be rendered must not stop every other account's stream.
+        this.logger.error({ err: error, partition: record.partition, offset: record.offset }, 'user-stream: rendering a ledger event failed');
+      }
+    }
+  }
+}
