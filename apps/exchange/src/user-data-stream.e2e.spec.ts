@@ -108,7 +108,7 @@ describe.each(setups)('user data stream on %s: executionReport and outboundAccou
     const fill = onMain.reportsOf(sellId).find((r) => r.x === 'FILLED')!;
     expect(fill).toMatchObject({ X: 'FILLED', l: '0.6', L: '60000', z: '1', Z: '60000', m: true, n: '36', N: 'USDT' });
     expect(onMain.reportsOf(sellId).map((r) => r.x)).toEqual(['NEW', 'PARTIALLY_FILLED', 'FILLED']);
-    expect(onMain.of('outboundAccountInfo').at(-1)).toMatchObject({ B: expect.arrayContaining([{ a: 'BTC', f: '1.00000000', l: '0.00000000' }, { a: 'USDT', f: '59940.000000', l: '0.000000' }]) });
+    expect(onMain.of('outboundAccountInfo').at(-1)).toMatchObject({ B: expect.arrayContaining([{ a: 'BTC', f: '1.00000000', l: '0.00000000' }, { a: 'USDT', f: '59940.00000000', l: '0.00000000' }]) });
     expect(onReplica.frames).toEqual(onMain.frames);
     expectEventTimeOrder(onMain.frames);
 
@@ -125,7 +125,7 @@ describe.each(setups)('user data stream on %s: executionReport and outboundAccou
     await stream.waitForFrames('the CANCELED report', (f) => f.some((x) => x.i === id && x.x === 'CANCELED'));
     expect(stream.reportsOf(id).at(-1)).toMatchObject({ x: 'CANCELED', X: 'CANCELED', c: 'us-cancel-1', C: 'us-cancel-1', w: false, r: 0 });
     await stream.waitForFrames('the released USDT', (f) => f.at(-1)?.e === 'outboundAccountInfo');
-    expect(stream.frames.at(-1)).toMatchObject({ B: [{ a: 'USDT', f: expect.any(String), l: '0.000000' }] });
+    expect(stream.frames.at(-1)).toMatchObject({ B: [{ a: 'USDT', f: expect.any(String), l: '0.00000000' }] });
   });
 
   it('reports a LIMIT_MAKER that would take as REJECTED with r = -2010', async () => {
