@@ -1,8 +1,8 @@
 import { Money } from '../domain/ledger-money';
-import type { AccountType, LedgerJournalEvent, LedgerOrderRecord, Permission } from '@exchange/contracts';
+import type { AccountType, LedgerJournalEvent, LedgerOrderRecord, LedgerWithdrawalRecord, Permission } from '@exchange/contracts';
 import type { OutgoingRecord } from '@exchange/messaging';
 import type { DataSource } from 'typeorm';
-import { CLIENT_ID_HORIZON_MS, defaultFlags, feeAccountRecord, type LedgerState } from '../domain/ledger-state';
+import { CLIENT_ID_HORIZON_MS, defaultFlags, feeAccountRecord, type LedgerState, putWithdrawal } from '../domain/ledger-state';
 import { projectionRows, writeProjection } from './ledger-projection';
 
 
@@ -77,6 +77,7 @@ export class LedgerStore {
       state.apiKeys.set(k.api_key, { apiKey: k.api_key, accountId: String(k.account_id), userId: String(k.user_id), permissions: k.permissions, revoked: k.revoked_at !== null });
     }
     await this.loadOrders(state, partition, now);
+    await this.loadWithdrawals(state, partition);
     if (feeAccountId) await this.loadFeeAccount(state, feeAccountId);
     const [checkpoint] = await this.dataSource.query(`SELECT next_offset FROM ${s}.checkpoints WHERE topic = $1 AND partition = $2`, [topic, partition]);
     const processed: { command_id: string }[] = await this.dataSource.query(`SELECT command_id FROM ${s}.processed_commands WHERE partition = $1`, [partition]);
@@ -101,6 +102,19 @@ export class LedgerStore {
       if (!index) state.clientIds.set(record.accountId, (index = new Map()));
       index.set(record.clientOrderId, record.orderId);
     }
+  }
+
+  private async loadWithdrawals(state: LedgerState, partition: number): Promise<void> {
+    for (const [withdrawalId, w] of state.withdrawals) {
+      if (this.partitionOf(w.userId) !== partition) continue;
+      state.withdrawals.delete(withdrawalId);
+      state.withdrawalClientIds.delete(w.accountId);
+    }
+    const rows: { record: LedgerWithdrawalRecord }[] = await this.dataSource.query(
+      `SELECT w.record FROM "${this.schema}".withdrawals w JOIN "${this.schema}".users u ON u.user_id = w.user_id WHERE u.partition = $1 ORDER BY w.withdrawal_id`,
+      [partition],
+    );
+    for (const { record } of rows) putWithdrawal(state, record);
   }
 
   /** The partition's fee account exists once a trade credited it; before that it is absent, as in the fold. */
