@@ -1,6 +1,6 @@
 import type { AssetConfig, LedgerInput, LedgerJournalEvent, WithdrawalRequestFields } from '@exchange/contracts';
 import { ledgerInputSchema, walletCommandSchema } from '@exchange/contracts';
-import { decide, type DecisionContext } from './decide';
+import { decide, type TradingContext } from './decide';
 import { Money } from './ledger-money';
 import { evolve, initialLedgerState, type LedgerState } from './ledger-state';
 import { ledgerStateHash } from './ledger-state-hash';
@@ -25,7 +25,7 @@ describe('ledger withdrawals', () => {
   let offset = 0;
   const run = (command: LedgerInput): LedgerJournalEvent[] => {
     const at = offset++;
-    const ctx: DecisionContext = { now: 1_700_000_000_000, flowId: (k) => String(at * 16 + k + 1), asset: (a) => assets[a], feeAccountId: FEES };
+    const ctx: TradingContext = { now: 1_700_000_000_000, flowId: (k) => String(at * 16 + k + 1), asset: (a) => assets[a], symbol: () => undefined, feeAccountId: FEES };
     const events = decide(command, state, ctx);
     for (const e of events) evolve(state, e);
     journal.push(...events);
