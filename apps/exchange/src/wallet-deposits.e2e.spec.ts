@@ -20,8 +20,8 @@ describe('deposits and address books', () => {
     exchange = await startTestExchange();
     token = exchange.infrastructure.config.ADMIN_TOKEN!;
     user = await createFundedUser(exchange.baseUrl, token);
-  });
-  afterAll(async () => exchange.close());
+  }, 60_000);
+  afterAll(async () => exchange.close(), 60_000);
 
   it('assigns one deposit address per account, token and chain (USDT on OMNI by default)', async () => {
     const btc = await admin<Json>('POST', '/admin/v1/deposit-addresses', { accountId: user.mainAccountId, tokenId: 'BTC' });

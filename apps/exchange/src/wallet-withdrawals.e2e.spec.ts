@@ -32,8 +32,8 @@ describe('withdrawals', () => {
     token = exchange.infrastructure.config.ADMIN_TOKEN!;
     alice = await createFundedUser(exchange.baseUrl, token, { BTC: '10', USDT: '100000' });
     expect((await book(alice.mainAccountId, 'bc1qexternal')).status).toBe(200);
-  });
-  afterAll(async () => exchange.close());
+  }, 60_000);
+  afterAll(async () => exchange.close(), 60_000);
 
   it('goes 1 → 3 → 5 → 8 → 6 with the operator and the chain; the hold is locked until it is debited', async () => {
     const answer = await withdraw(alice, { clientOrderId: 'path-ok', withdrawalQuantity: '1' });

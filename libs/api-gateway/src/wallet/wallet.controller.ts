@@ -48,12 +48,13 @@ export class WalletController {
   @Get('withdrawalOrders')
   @ApiEndpoint({
     summary: 'Withdrawal orders, newest first; fromId gives ids below it',
-    weight: 5,
+    weight: 1,
     ok: z.array(withdrawalOrderSchema),
     query: [{ name: 'token', description: 'all tokens when omitted' }, ...timeRange, { name: 'fromId', description: 'withdrawal order id', type: 'integer' }, limit, ...signedQueryDoc],
   })
   withdrawalOrders(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return this.endpoints.run(request, reply, { weight: 5, permission: 'read' }, (ctx) => this.wallet.withdrawalOrders(ctx));
+    // The spec shows no weight for withdrawalOrders: 1 (API-DECISIONS.md, Limits).
+    return this.endpoints.run(request, reply, { weight: 1, permission: 'read' }, (ctx) => this.wallet.withdrawalOrders(ctx));
   }
 
   @Get('withdraw/detail')
