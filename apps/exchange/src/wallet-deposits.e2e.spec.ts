@@ -6,6 +6,9 @@ import { startTestExchange, type TestExchange } from '../../../test/support/test
 
 type Json = Record<string, unknown>;
 
+// Each step waits for the pipeline; on a loaded shared machine 100 concurrent requests take more than jest's 5 s.
+jest.setTimeout(60_000);
+
 /** Deposits through the wallet, deposit addresses and the address book, via the operator API and REST. */
 describe('deposits and address books', () => {
   let exchange: TestExchange;

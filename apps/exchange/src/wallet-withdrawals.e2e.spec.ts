@@ -6,6 +6,9 @@ import { startTestExchange, type TestExchange } from '../../../test/support/test
 import { waitFor } from '../../../test/support/wait-for';
 
 type Json = Record<string, unknown>;
+
+// Each step waits for the pipeline; on a loaded shared machine 100 concurrent requests take more than jest's 5 s.
+jest.setTimeout(60_000);
 type Order = { orderId: string; status: number; statusCode: string };
 
 /**
