@@ -20,8 +20,8 @@ describe('accounts, API keys and signed requests on the embedded exchange', () =
     base = exchange.baseUrl;
     token = exchange.infrastructure.config.ADMIN_TOKEN!;
     alice = await createFundedUser(base, token, { USDT: '1000', BTC: '2.5' });
-  }, 60_000);
-  afterAll(async () => exchange.close(), 60_000);
+  });
+  afterAll(async () => exchange.close());
 
   describe('operator API', () => {
     it('refuses a call without the bearer token (401, -1002)', async () => {

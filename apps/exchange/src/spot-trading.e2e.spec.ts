@@ -23,8 +23,8 @@ describe('spot trading through REST', () => {
     const token = exchange.infrastructure.config.ADMIN_TOKEN!;
     maker = await createFundedUser(exchange.baseUrl, token, { BTC: '2' });
     taker = await createFundedUser(exchange.baseUrl, token, { USDT: '200000' });
-  }, 60_000);
-  afterAll(async () => exchange.close(), 60_000);
+  });
+  afterAll(async () => exchange.close());
 
   it('rests a LIMIT SELL (NEW), fills a crossing LIMIT BUY (FILLED, fills with fees), and settles both accounts', async () => {
     const sell = await call(maker, 'POST', '/openapi/v1/order', { symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', price: '60000', quantity: '1', newClientOrderId: 'm-1' });
