@@ -33,7 +33,8 @@ module.exports = {
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['**/*.spec.ts'], testPathIgnorePatterns: ['\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$', '/node_modules/'] },
-    { ...common, displayName: 'integration', testMatch: ['**/*.int.spec.ts'] },
-    { ...common, displayName: 'e2e', testMatch: ['**/*.e2e.spec.ts'] },
+    // Starting an exchange on Kafka takes seconds, more on a loaded machine: jest's 5 s default is too tight for these tiers.
+    { ...common, displayName: 'integration', testMatch: ['**/*.int.spec.ts'], testTimeout: 60_000 },
+    { ...common, displayName: 'e2e', testMatch: ['**/*.e2e.spec.ts'], testTimeout: 60_000 },
   ],
 };

@@ -2,8 +2,10 @@ import { Client } from 'pg';
 
 /**
  * The invariant tests and operators check (API-DECISIONS.md, Orders): per asset, the sum of all
- * balances (the fee account included, free + locked) equals what deposits brought in minus what
- * withdrawals took out, and no balance is negative. Throws with the numbers when it does not hold.
+ * balances (the fee account included, free + locked, where held withdrawals sit in locked) equals
+ * what deposits brought in minus the quantities that left through the chain (WITHDRAW flows), no
+ * balance is negative, and every account's locked amount covers the withdrawals it still holds.
+ * Throws with the numbers when it does not hold.
  */
 export async function assertBalanceInvariant(databaseUrl: string, ledgerSchema: string): Promise<void> {
   const client = new Client({ connectionString: databaseUrl });
@@ -20,6 +22,15 @@ export async function assertBalanceInvariant(databaseUrl: string, ledgerSchema: 
       FULL JOIN (SELECT asset, sum(change) AS entered FROM ${s}.balance_flows WHERE flow_type IN ('DEPOSIT', 'WITHDRAW') GROUP BY asset) f ON f.asset = b.asset
       WHERE coalesce(b.held, 0) <> coalesce(f.entered, 0)`);
     if (broken.length > 0) throw new Error(`balance invariant: held differs from deposits - withdrawals: ${JSON.stringify(broken)}`);
+    const withdrawals = await client.query(`SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'withdrawals'`, [ledgerSchema]);
+    if (withdrawals.rowCount === 0) return;
+    const { rows: uncovered } = await client.query<{ account_id: string; asset: string; held: string; locked: string }>(`
+      SELECT w.account_id::text, w.asset, w.held::text, coalesce(b.locked, 0)::text AS locked
+      FROM (SELECT account_id, record->>'asset' AS asset, sum((record->>'quantity')::numeric + (record->>'fee')::numeric) AS held
+            FROM ${s}.withdrawals WHERE status = 'HELD' GROUP BY 1, 2) w
+      LEFT JOIN ${s}.balances b ON b.account_id = w.account_id AND b.asset = w.asset
+      WHERE coalesce(b.locked, 0) < w.held`);
+    if (uncovered.length > 0) throw new Error(`balance invariant: locked does not cover held withdrawals: ${JSON.stringify(uncovered)}`);
   } finally {
     await client.end();
   }

@@ -6,7 +6,15 @@ const usage = `usage: npm run admin -- <command>
   api-keys create <accountId> <read,trade,withdraw>
   api-keys list <accountId>
   api-keys revoke <apiKey>
-  deposit <accountId> <asset> <amount>
+  deposit <accountId> <asset> <amount> [--txid TXID] [--confirmations N] [--chain CHAIN]
+  deposit-address <accountId> <token> [--chain CHAIN]
+  withdrawal-addresses add <accountId> <token> <address> [--ext TAG] [--chain CHAIN]
+  withdrawal-addresses list <accountId>
+  withdrawal-addresses remove <id>
+  withdrawals approve <orderId>
+  withdrawals reject <orderId> [--reason TEXT]
+  chain confirm <orderId> [--confirmations N]
+  chain fail <orderId> [--reason TEXT]
   account <accountId>
   flags <accountId> [--can-trade true|false] [--can-withdraw true|false] [--can-deposit true|false]
   symbol-status <symbol> <TRADING|HALT|BREAK>`;
@@ -28,7 +36,18 @@ export function toCall(argv: string[]): Call {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { name: { type: 'string' }, type: { type: 'string' }, 'can-trade': { type: 'string' }, 'can-withdraw': { type: 'string' }, 'can-deposit': { type: 'string' } },
+    options: {
+      name: { type: 'string' },
+      type: { type: 'string' },
+      'can-trade': { type: 'string' },
+      'can-withdraw': { type: 'string' },
+      'can-deposit': { type: 'string' },
+      txid: { type: 'string' },
+      confirmations: { type: 'string' },
+      chain: { type: 'string' },
+      ext: { type: 'string' },
+      reason: { type: 'string' },
+    },
   });
   const [command, action, ...rest] = positionals;
   const arg = (i: number, what: string): string => {
@@ -37,7 +56,15 @@ export function toCall(argv: string[]): Call {
     if (!value) throw new Error(`missing ${what}\n${usage}`);
     return value;
   };
-  switch (`${command} ${['users', 'sub-accounts', 'api-keys'].includes(command ?? '') ? action : ''}`.trim()) {
+  const count = (value: string | undefined): number | undefined => {
+    if (value === undefined) return undefined;
+    if (!/^\d+$/.test(value)) throw new Error(`expected a number of confirmations, got ${value}`);
+    return Number(value);
+  };
+  const withdrawal = (verb: string): string => `/admin/v1/withdrawals/${encodeURIComponent(arg(1, 'orderId'))}/${verb}`;
+  const onChain = (verb: string): string => `/admin/v1/chain/withdrawals/${encodeURIComponent(arg(1, 'orderId'))}/${verb}`;
+  const grouped = ['users', 'sub-accounts', 'api-keys', 'withdrawal-addresses', 'withdrawals', 'chain'];
+  switch (`${command} ${grouped.includes(command ?? '') ? action : ''}`.trim()) {
     case 'users create':
       return { method: 'POST', path: '/admin/v1/users', body: values.name ? { name: values.name } : {} };
     case 'sub-accounts create':
@@ -49,7 +76,31 @@ export function toCall(argv: string[]): Call {
     case 'api-keys revoke':
       return { method: 'DELETE', path: `/admin/v1/api-keys/${encodeURIComponent(arg(1, 'apiKey'))}` };
     case 'deposit':
-      return { method: 'POST', path: '/admin/v1/deposits', body: { accountId: arg(0, 'accountId'), asset: arg(1, 'asset'), amount: arg(2, 'amount') } };
+      return {
+        method: 'POST',
+        path: '/admin/v1/deposits',
+        body: { accountId: arg(0, 'accountId'), asset: arg(1, 'asset'), amount: arg(2, 'amount'), txid: values.txid, confirmations: count(values.confirmations), chainType: values.chain },
+      };
+    case 'deposit-address':
+      return { method: 'POST', path: '/admin/v1/deposit-addresses', body: { accountId: arg(0, 'accountId'), tokenId: arg(1, 'token'), chainType: values.chain } };
+    case 'withdrawal-addresses add':
+      return {
+        method: 'POST',
+        path: '/admin/v1/withdrawal-addresses',
+        body: { accountId: arg(1, 'accountId'), tokenId: arg(2, 'token'), address: arg(3, 'address'), addressExt: values.ext, chainType: values.chain },
+      };
+    case 'withdrawal-addresses list':
+      return { method: 'GET', path: `/admin/v1/withdrawal-addresses?accountId=${encodeURIComponent(arg(1, 'accountId'))}` };
+    case 'withdrawal-addresses remove':
+      return { method: 'DELETE', path: `/admin/v1/withdrawal-addresses/${encodeURIComponent(arg(1, 'id'))}` };
+    case 'withdrawals approve':
+      return { method: 'POST', path: withdrawal('approve'), body: {} };
+    case 'withdrawals reject':
+      return { method: 'POST', path: withdrawal('reject'), body: { reason: values.reason } };
+    case 'chain confirm':
+      return { method: 'POST', path: onChain('confirm'), body: { confirmations: count(values.confirmations) } };
+    case 'chain fail':
+      return { method: 'POST', path: onChain('fail'), body: { reason: values.reason } };
     case 'account':
       return { method: 'GET', path: `/admin/v1/accounts/${encodeURIComponent(arg(0, 'accountId'))}` };
     case 'flags':

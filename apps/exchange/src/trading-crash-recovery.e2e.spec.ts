@@ -40,7 +40,10 @@ describe('trading crash recovery', () => {
     const order = (user: TestUser, side: string, price: string) =>
       signedRequest(exchange.baseUrl, 'POST', '/openapi/v1/order', user.key, { query: { symbol: 'ETHUSDT', side, type: 'LIMIT', price, quantity: '0.5' } }).catch(() => undefined);
     const burst = Array.from({ length: 60 }, (_, i) => [order(sellers[i % 2]!, 'SELL', String(3000 + (i % 5))), order(buyers[i % 2]!, 'BUY', String(3002 + (i % 5)))]).flat();
-    await new Promise((r) => setTimeout(r, 200));
+    // Kill once the first trade settled, while the burst is still going (a fixed delay saw no trade on a loaded machine).
+    const watch = await openDataSource({ url: env.DATABASE_URL, schema: `${prefix}ledger`, entities: [], migrations: [], readOnly: true });
+    await waitFor(async () => (await watch.query(`SELECT count(*)::int AS n FROM "${prefix}ledger".trades`))[0].n > 0, 'the first trade', 30_000, 10);
+    await watch.destroy();
     exchange.child.kill('SIGKILL');
     expect(await exchange.exited()).toBe('SIGKILL');
     await Promise.all(burst);

@@ -38,12 +38,18 @@ import { OrderService } from './orders/order.service';
 import { OrdersReader } from './orders/orders-reader';
 import { UserDataStreamController } from './user-data-stream/user-data-stream.controller';
 import { UserDataStreamService } from './user-data-stream/user-data-stream.service';
+import { WalletAdminService } from './wallet/wallet-admin.service';
+import { WalletClient } from './wallet/wallet-client';
+import { WalletController } from './wallet/wallet.controller';
+import { WalletReader } from './wallet/wallet-reader';
+import { WalletService } from './wallet/wallet.service';
 
 const LEDGER_READ_SOURCE = Symbol('LEDGER_READ_SOURCE');
+const WALLET_READ_SOURCE = Symbol('WALLET_READ_SOURCE');
 
 /** Signed private REST and the operator API: validation, signatures, rate limits, error mapping. */
 @Module({
-  controllers: [AccountController, AdminController, OrderController, UserDataStreamController],
+  controllers: [AccountController, AdminController, OrderController, UserDataStreamController, WalletController],
   providers: [
     LedgerClient,
     AdminTokenGuard,
@@ -95,9 +101,25 @@ const LEDGER_READ_SOURCE = Symbol('LEDGER_READ_SOURCE');
     { provide: UserDataStreamService, inject: [LISTEN_KEYS], useFactory: (store: ListenKeyStore) => new UserDataStreamService(store) },
     {
       provide: AdminService,
-      inject: [LedgerReader, LedgerClient, AccountService, MARKETS, IdGenerator, SecretBox, CLOCK, EVENT_LOG],
-      useFactory: (r: LedgerReader, l: LedgerClient, a: AccountService, m: Markets, ids: IdGenerator, box: SecretBox, clock: Clock, log: EventLog) =>
-        new AdminService(r, l, a, m, ids, box, clock, log),
+      inject: [LedgerReader, LedgerClient, AccountService, MARKETS, IdGenerator, SecretBox, CLOCK, EVENT_LOG, WalletAdminService],
+      useFactory: (r: LedgerReader, l: LedgerClient, a: AccountService, m: Markets, ids: IdGenerator, box: SecretBox, clock: Clock, log: EventLog, w: WalletAdminService) =>
+        new AdminService(r, l, a, m, ids, box, clock, log, w),
+    },
+    WalletClient,
+    // The wallet's read models; the wallet service creates and migrates the schema, the gateway only reads it.
+    ...dataSourceProviders(WALLET_READ_SOURCE, [DATABASE, CONFIG], (database: RunningDatabase, config: Config) =>
+      openDataSource({ url: database.url, schema: schemaName(config, 'wallet'), entities: [], migrations: [], readOnly: true }),
+    ),
+    { provide: WalletReader, inject: [WALLET_READ_SOURCE, CONFIG], useFactory: (ds: DataSource, config: Config) => new WalletReader(ds, schemaName(config, 'wallet')) },
+    {
+      provide: WalletService,
+      inject: [LedgerClient, WalletClient, WalletReader, MARKETS, IdGenerator, CLOCK],
+      useFactory: (l: LedgerClient, w: WalletClient, r: WalletReader, m: Markets, ids: IdGenerator, clock: Clock) => new WalletService(l, w, r, m, ids, clock),
+    },
+    {
+      provide: WalletAdminService,
+      inject: [LedgerReader, WalletReader, WalletClient, MARKETS, IdGenerator, CLOCK],
+      useFactory: (lr: LedgerReader, r: WalletReader, w: WalletClient, m: Markets, ids: IdGenerator, clock: Clock) => new WalletAdminService(lr, r, w, m, ids, clock),
     },
   ],
   exports: [AdminService],

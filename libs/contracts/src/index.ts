@@ -8,3 +8,6 @@ export * from './ledger/ledger-events';
 export * from './orders';
 export * from './ledger/ledger-trading-commands';
 export * from './ledger/ledger-trading-events';
+export * from './ledger/ledger-withdrawal-commands';
+export * from './ledger/ledger-withdrawal-events';
+export * from './wallet';

@@ -22,6 +22,8 @@ export const Topics = {
   orderEvents: { name: 'order.events', partitions: 4, key: 'symbol', config: keepForever },
   bookSnapshots: { name: 'market.book-snapshots', partitions: 4, key: 'symbol', config: compacted },
   engineSnapshots: { name: 'matching-engine.snapshots', partitions: 4, key: 'symbol', config: compacted },
+  walletCommands: { name: 'wallet.commands', partitions: 8, key: 'userId', config: keepForever },
+  walletEvents: { name: 'wallet.events', partitions: 8, key: 'userId', config: keepForever },
 } as const satisfies Record<string, TopicDefinition>;
 
 export type TopicName = (typeof Topics)[keyof typeof Topics]['name'];

@@ -12,3 +12,5 @@ export * from './domain/ledger-money';
 export * from './domain/ledger-rejection';
 export * from './domain/place-order';
 export * from './domain/settle-trade';
+export * from './domain/wallet-commands';
+export * from './domain/withdrawals';

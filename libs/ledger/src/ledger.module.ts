@@ -5,12 +5,13 @@ import { CONFIG, type Config, DATABASE, dataSourceProviders, EVENT_LOG, openData
 import type { DataSource } from 'typeorm';
 import { CreateLedgerTables1767225600000 } from './migrations/1767225600000-create-ledger-tables';
 import { CreateOrderTables1767312000000 } from './migrations/1767312000000-create-order-tables';
+import { CreateWithdrawalTables1767398400000 } from './migrations/1767398400000-create-withdrawal-tables';
 import { LedgerStore } from './persistence/ledger-store';
 import { LedgerCommandProcessor } from './processing/ledger-command.processor';
 import { LEDGER_DATA_SOURCE, LEDGER_SCHEMA } from './processing/ledger.tokens';
 import { OutboxRelay } from './processing/outbox-relay';
 
-export const ledgerMigrations = [CreateLedgerTables1767225600000, CreateOrderTables1767312000000];
+export const ledgerMigrations = [CreateLedgerTables1767225600000, CreateOrderTables1767312000000, CreateWithdrawalTables1767398400000];
 
 /** Accounts, balances, balance flow and the account-side record of orders: a fold over ledger.commands. */
 @Module({

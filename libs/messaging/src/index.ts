@@ -6,3 +6,5 @@ export * from './partitioning/murmur2-partitioner';
 export * from './create-event-log';
 export * from './nest/consume-batches.decorator';
 export * from './nest/event-log.server';
+export * from './outbox/batch-bookkeeping';
+export * from './outbox/outbox-relay';

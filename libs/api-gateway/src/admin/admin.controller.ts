@@ -12,14 +12,20 @@ import {
   createSubAccountBody,
   createUserBody,
   depositBody,
-  depositOrderSchema,
   flagsBody,
   parseBody,
   symbolRecordSchema,
   symbolStatusBody,
   subAccountCreatedSchema,
   userCreatedSchema,
+  depositAddressBody,
+  depositAddressSchema,
+  withdrawalAddressBody,
+  reasonBody,
+  chainConfirmBody,
 } from './admin.schemas';
+import { WalletAdminService } from '../wallet/wallet-admin.service';
+import { addressEntrySchema, adminDepositSchema, withdrawalOrderSchema } from '../wallet/wallet-views';
 import { OperatorAuditInterceptor } from './operator-audit.interceptor';
 
 const empty = z.object({}).strict();
@@ -31,7 +37,10 @@ const empty = z.object({}).strict();
 @UseGuards(AdminTokenGuard)
 @UseInterceptors(OperatorAuditInterceptor)
 export class AdminController {
-  constructor(@Inject(AdminService) private readonly admin: AdminService) {}
+  constructor(
+    @Inject(AdminService) private readonly admin: AdminService,
+    @Inject(WalletAdminService) private readonly wallet: WalletAdminService,
+  ) {}
 
   @Post('users')
   @HttpCode(200)
@@ -70,10 +79,70 @@ export class AdminController {
 
   @Post('deposits')
   @HttpCode(200)
-  @ApiEndpoint({ summary: 'Simulated chain: deliver a confirmed deposit to an account', ok: depositOrderSchema })
+  @ApiEndpoint({
+    summary: 'Simulated chain: a deposit to the account\'s address, with all the asset\'s confirmations unless fewer are given',
+    description: 'Credited once, when the confirmations reach the asset\'s count (a repeat of the same txid changes nothing); answered once the balance shows it.',
+    ok: adminDepositSchema,
+  })
   deposit(@Body() body: unknown) {
-    const { accountId, asset, amount, address, txid } = parseBody(depositBody, body);
-    return this.admin.deposit(accountId, asset, amount, address, txid);
+    const { accountId, asset, amount, ...options } = parseBody(depositBody, body);
+    return this.admin.deposit(accountId, asset, amount, options);
+  }
+
+  @Post('deposit-addresses')
+  @HttpCode(200)
+  @ApiEndpoint({ summary: 'The deposit address of an account for a token (and chain)', ok: depositAddressSchema })
+  depositAddress(@Body() body: unknown) {
+    const { accountId, tokenId, chainType } = parseBody(depositAddressBody, body);
+    return this.wallet.depositAddress(accountId, tokenId, chainType);
+  }
+
+  @Post('withdrawal-addresses')
+  @HttpCode(200)
+  @ApiEndpoint({ summary: 'Add an address to an account\'s withdrawal address book', ok: addressEntrySchema })
+  addWithdrawalAddress(@Body() body: unknown) {
+    return this.wallet.addAddress(parseBody(withdrawalAddressBody, body));
+  }
+
+  @Get('withdrawal-addresses')
+  @ApiEndpoint({ summary: 'An account\'s withdrawal address book', ok: z.array(addressEntrySchema), query: [{ name: 'accountId', required: true, description: 'account id' }] })
+  listWithdrawalAddresses(@Query('accountId') accountId: string | undefined) {
+    return this.wallet.listAddresses(accountId ?? '');
+  }
+
+  @Delete('withdrawal-addresses/:id')
+  @ApiEndpoint({ summary: 'Remove an address-book entry', ok: empty })
+  removeWithdrawalAddress(@Param('id') id: string) {
+    return this.wallet.removeAddress(id);
+  }
+
+  @Post('withdrawals/:orderId/approve')
+  @HttpCode(200)
+  @ApiEndpoint({ summary: 'Pass the audit the withdrawal waits at (broker 1→3, platform 3→5)', ok: withdrawalOrderSchema })
+  approveWithdrawal(@Param('orderId') orderId: string, @Body() body: unknown) {
+    parseBody(empty, body);
+    return this.wallet.approve(orderId);
+  }
+
+  @Post('withdrawals/:orderId/reject')
+  @HttpCode(200)
+  @ApiEndpoint({ summary: 'Reject at the audit the withdrawal waits at (1→2, 3→4); the hold is released', ok: withdrawalOrderSchema })
+  rejectWithdrawal(@Param('orderId') orderId: string, @Body() body: unknown) {
+    return this.wallet.reject(orderId, parseBody(reasonBody, body).reason);
+  }
+
+  @Post('chain/withdrawals/:orderId/confirm')
+  @HttpCode(200)
+  @ApiEndpoint({ summary: 'Simulated chain: the withdrawal is mined with its confirmations (all by default: success)', ok: withdrawalOrderSchema })
+  confirmOnChain(@Param('orderId') orderId: string, @Body() body: unknown) {
+    return this.wallet.chainConfirm(orderId, parseBody(chainConfirmBody, body).confirmations);
+  }
+
+  @Post('chain/withdrawals/:orderId/fail')
+  @HttpCode(200)
+  @ApiEndpoint({ summary: 'Simulated chain: the withdrawal failed (5→7 or 8→7); the hold is released', ok: withdrawalOrderSchema })
+  failOnChain(@Param('orderId') orderId: string, @Body() body: unknown) {
+    return this.wallet.chainFail(orderId, parseBody(reasonBody, body).reason);
   }
 
   @Get('accounts/:accountId')

@@ -14,9 +14,17 @@ export const depositBody = z
     amount,
     address: z.string().optional(),
     txid: z.string().optional(),
-    confirmations: z.number().int().min(0).optional(),
+    confirmations: z.number().int().min(0).max(1_000_000).optional(),
+    chainType: z.string().optional(),
   })
   .strict();
+export const depositAddressBody = z.object({ accountId: id, tokenId: z.string(), chainType: z.string().optional() }).strict();
+export const depositAddressSchema = z.object({ address: z.string(), addressTag: z.string(), tokenId: z.string(), chainType: z.string() });
+export const withdrawalAddressBody = z
+  .object({ accountId: id, tokenId: z.string(), address: z.string().min(1).max(200), addressExt: z.string().max(200).optional(), chainType: z.string().optional() })
+  .strict();
+export const reasonBody = z.object({ reason: z.string().max(200).optional() }).strict();
+export const chainConfirmBody = z.object({ confirmations: z.number().int().min(0).max(1_000_000).optional() }).strict();
 export const symbolStatusBody = z.object({ status: z.enum(['TRADING', 'HALT', 'BREAK']) }).strict();
 export const symbolRecordSchema = z.object({ symbol: z.string(), status: z.enum(['TRADING', 'HALT', 'BREAK']), baseAsset: z.string(), quoteAsset: z.string() });
 export const flagsBody = z.object({ canTrade: z.boolean().optional(), canWithdraw: z.boolean().optional(), canDeposit: z.boolean().optional() }).strict();

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { type LedgerCommand, type Markets, type Permission, Topics } from '@exchange/contracts';
 import type { EventLog } from '@exchange/messaging';
-import { ApiError, type Clock, ErrorCode, type IdGenerator, parseDecimalParam, type SecretBox } from '@exchange/platform';
+import { ApiError, type Clock, ErrorCode, type IdGenerator, type SecretBox } from '@exchange/platform';
 import type { AccountService, BalanceView } from '../account/account.service';
 import type { AccountRow, LedgerReader } from '../account/ledger-reader';
 import type { LedgerClient } from '../ledger-client/ledger-client';
+import type { WalletAdminService } from '../wallet/wallet-admin.service';
 
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -38,6 +39,7 @@ export class AdminService {
     private readonly box: SecretBox,
     private readonly clock: Clock,
     private readonly log: EventLog,
+    private readonly wallet: WalletAdminService,
   ) {}
 
   async createUser(name: string | undefined): Promise<{ userId: string; accounts: { accountId: string; accountType: number; accountIndex: number }[] }> {
@@ -76,15 +78,9 @@ export class AdminService {
     return {};
   }
 
-  /** The simulated chain delivering a deposit with all its confirmations (the wallet takes this over). */
-  async deposit(accountId: string, assetName: string, amountText: string, address?: string, txid?: string) {
-    const account = await this.requireAccount(accountId);
-    const asset = this.markets.asset(assetName);
-    if (!asset) throw ApiError.invalid('asset', `unknown asset ${assetName}`);
-    const amount = parseDecimalParam('amount', amountText, asset.precision);
-    const depositId = this.ids.next();
-    const event = await this.ledger.execute(this.command('CreditDeposit', { userId: account.userId, accountId, depositId, asset: asset.asset, amount: amount.toFixed() }), 'DepositCredited');
-    return { time: String(event.ts), orderId: depositId, token: asset.asset, address: address ?? '', addressTag: '', fromAddress: txid ? `chain:${txid}` : '', fromAddressTag: '', quantity: amount.toFixed() };
+  /** The simulated chain delivering a deposit to the account (through the wallet, which credits it once). */
+  deposit(accountId: string, asset: string, amount: string, options: { address?: string; txid?: string; confirmations?: number; chainType?: string } = {}) {
+    return this.wallet.deposit({ accountId, asset, amount, ...options });
   }
 
   async account(accountId: string): Promise<AdminAccountView> {

@@ -3,6 +3,7 @@ import { messageV1 } from '../envelope/message';
 import { decimalField, orderIdField, orderTypeField, sideField, symbolField, timeInForceField } from '../orders/order-fields';
 import { applyOrderOutcomeV1, settleTradeLegV1 } from '../orders/settlement-commands.v1';
 import { ledgerCommandSchema } from './ledger-commands';
+import { ledgerWithdrawalCommandSchema } from './ledger-withdrawal-commands';
 
 /**
  * Trading commands on `ledger.commands`, keyed by userId. The gateway sends PlaceOrder and
@@ -48,8 +49,8 @@ export const requestCancelV1 = messageV1(
 
 export const ledgerTradingCommandSchema = z.discriminatedUnion('type', [placeOrderV1, requestCancelV1, applyOrderOutcomeV1, settleTradeLegV1]);
 
-/** Everything the ledger decides: the account commands and the trading family. */
-export const ledgerInputSchema = z.discriminatedUnion('type', [...ledgerCommandSchema.options, ...ledgerTradingCommandSchema.options]);
+/** Everything the ledger decides: the account commands, the trading family and the withdrawal family. */
+export const ledgerInputSchema = z.discriminatedUnion('type', [...ledgerCommandSchema.options, ...ledgerTradingCommandSchema.options, ...ledgerWithdrawalCommandSchema.options]);
 
 export type PlaceOrder = z.infer<typeof placeOrderV1>;
 export type RequestCancel = z.infer<typeof requestCancelV1>;

@@ -1,6 +1,7 @@
 import type { OrderKind, OrderSide, OrderTimeInForce } from '../orders/order-fields';
 import type { OrderOutcome } from '../orders/settlement-commands.v1';
 import type { BalanceAfter, FlowEntry, LedgerEvent, LedgerEventBase } from './ledger-events';
+import type { LedgerWithdrawalEvent } from './ledger-withdrawal-events';
 
 export type LedgerOrderStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'PENDING_CANCEL' | 'REJECTED';
 
@@ -74,4 +75,4 @@ export type TradeSettled = LedgerEventBase<'TradeSettled', { trade: LedgerTradeR
 
 export type LedgerTradingEvent = OrderPlaced | OrderCancelRequested | OrderOutcomeApplied | TradeSettled;
 /** Every event the ledger journals. */
-export type LedgerJournalEvent = LedgerEvent | LedgerTradingEvent;
+export type LedgerJournalEvent = LedgerEvent | LedgerTradingEvent | LedgerWithdrawalEvent;

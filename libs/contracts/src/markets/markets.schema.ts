@@ -6,11 +6,27 @@ const decimalString = z.string().regex(/^(0|[1-9]\d*)(\.\d+)?$/, 'a plain decima
 export const symbolStatusSchema = z.enum(['TRADING', 'HALT', 'BREAK']);
 export type SymbolStatus = z.infer<typeof symbolStatusSchema>;
 
+/** How the wallet handles an asset: fees, limits, confirmations, the audit threshold, its chains. */
+export const assetWalletSchema = z.object({
+  /** Charged on top of the withdrawal quantity, in the asset itself. */
+  withdrawFee: decimalString.default('0'),
+  /** The smallest withdrawal quantity accepted. */
+  minWithdraw: decimalString.default('0'),
+  /** Confirmations before a deposit is credited and a withdrawal counts as successful. */
+  confirmations: z.number().int().min(1).max(1000).default(1),
+  /** Withdrawals of a smaller quantity skip both audits (1→3→5 at once); "0" audits every one. */
+  autoApproveBelow: decimalString.default('0'),
+  /** The chains the asset moves on (the first is the default); empty: only its own chain, named as the asset. */
+  chains: z.array(z.string().regex(/^[A-Z0-9]{2,20}$/)).default([]),
+});
+
 export const assetConfigSchema = z.object({
   asset: z.string().regex(/^[A-Z0-9]{2,10}$/),
   name: z.string().optional(),
   /** Decimals an amount of this asset may carry, everywhere (balances, fees, transfers). */
   precision: z.number().int().min(0).max(18),
+  /** Absent: no fee, no minimum, one confirmation, every withdrawal audited, its own chain. */
+  wallet: assetWalletSchema.optional(),
 });
 
 export const symbolConfigSchema = z.object({
@@ -39,5 +55,11 @@ export const marketsConfigSchema = z.object({
 });
 
 export type AssetConfig = z.infer<typeof assetConfigSchema>;
+export type AssetWalletConfig = z.infer<typeof assetWalletSchema>;
 export type SymbolConfig = z.infer<typeof symbolConfigSchema>;
 export type MarketsConfig = z.infer<typeof marketsConfigSchema>;
+
+/** An asset's wallet settings, the defaults where the file names none. */
+export function walletSettingsOf(asset: AssetConfig): AssetWalletConfig {
+  return asset.wallet ?? assetWalletSchema.parse({});
+}

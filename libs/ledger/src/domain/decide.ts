@@ -17,6 +17,7 @@ import { LedgerRejection, RejectCode } from './ledger-rejection';
 import { balanceAfter, type DecisionContext, type Draft, flow, parseAmount, requireAccountOf, requireAsset, requireUser, tradingContext, type TradingContext } from './ledger-decision';
 import { placeOrder, requestCancel } from './place-order';
 import { applyOrderOutcome, settleTradeLeg } from './settle-trade';
+import { releaseWithdrawal, requestWithdrawal, settleWithdrawal } from './withdrawals';
 
 export { type DecisionContext, parseAmount, type TradingContext } from './ledger-decision';
 
@@ -77,6 +78,12 @@ function decideDrafts(command: LedgerInput, state: LedgerState, ctx: DecisionCon
       return applyOrderOutcome(command, state, tradingContext(ctx));
     case 'SettleTradeLeg':
       return settleTradeLeg(command, state, tradingContext(ctx));
+    case 'RequestWithdrawal':
+      return requestWithdrawal(command, state, ctx);
+    case 'SettleWithdrawal':
+      return settleWithdrawal(command, state, ctx);
+    case 'ReleaseWithdrawal':
+      return releaseWithdrawal(command, state, ctx);
     default: {
       const unexpected: never = command;
       throw new Error(`ledger: unknown command ${(unexpected as LedgerInput).type}`);

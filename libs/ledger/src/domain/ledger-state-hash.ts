@@ -34,5 +34,9 @@ export function ledgerStateHash(state: LedgerState): string {
     const index = state.clientIds.get(accountId)!;
     for (const clientOrderId of [...index.keys()].sort()) hash.update(`c|${accountId}|${clientOrderId}|${index.get(clientOrderId)}\n`);
   }
+  for (const withdrawalId of [...state.withdrawals.keys()].sort()) {
+    const w = state.withdrawals.get(withdrawalId)!;
+    hash.update(`w|${withdrawalId}|${w.accountId}|${w.clientOrderId}|${w.asset}|${w.quantity}|${w.fee}|${w.status}\n`);
+  }
   return hash.digest('hex');
 }

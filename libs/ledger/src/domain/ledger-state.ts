@@ -1,4 +1,4 @@
-import type { AccountRecord, BalanceAfter, LedgerJournalEvent, LedgerOrderRecord, LedgerOrderStatus, Permission } from '@exchange/contracts';
+import type { AccountRecord, BalanceAfter, LedgerJournalEvent, LedgerOrderRecord, LedgerOrderStatus, LedgerWithdrawalRecord, Permission } from '@exchange/contracts';
 import { Money } from './ledger-money';
 
 export interface Balance {
@@ -50,10 +50,14 @@ export interface LedgerState {
   orders: Map<string, LedgerOrderRecord>;
   /** Per account, clientOrderId → orderId of the order that holds it (open, or final < 24 h). */
   clientIds: Map<string, Map<string, string>>;
+  /** Every withdrawal of the users, by withdrawalId (few per user: kept for good). */
+  withdrawals: Map<string, LedgerWithdrawalRecord>;
+  /** Per account, clientOrderId → withdrawalId: a withdrawal's client id is never reused. */
+  withdrawalClientIds: Map<string, Map<string, string>>;
 }
 
 export function initialLedgerState(): LedgerState {
-  return { users: new Map(), accounts: new Map(), apiKeys: new Map(), orders: new Map(), clientIds: new Map() };
+  return { users: new Map(), accounts: new Map(), apiKeys: new Map(), orders: new Map(), clientIds: new Map(), withdrawals: new Map(), withdrawalClientIds: new Map() };
 }
 
 /** A client order id stays taken while its order is open and this long after it is final (rule 8). */
@@ -149,6 +153,17 @@ export function evolve(state: LedgerState, event: LedgerJournalEvent): LedgerSta
       if (account) account.flags = { canTrade: event.payload.canTrade, canWithdraw: event.payload.canWithdraw, canDeposit: event.payload.canDeposit };
       return state;
     }
+    case 'WithdrawalHeld':
+    case 'WithdrawalReleased':
+      putWithdrawal(state, event.payload.withdrawal);
+      applyBalances(state, event.payload.balances);
+      return state;
+    case 'WithdrawalSettled':
+      if (!state.accounts.has(event.payload.feeAccountId)) addAccount(state, feeAccountRecord(event.payload.feeAccountId));
+      putWithdrawal(state, event.payload.withdrawal);
+      applyBalances(state, event.payload.balances);
+      return state;
+    case 'WithdrawalRepeated':
     case 'CommandRejected':
       return state;
     default: {
@@ -173,6 +188,13 @@ function putOrder(state: LedgerState, order: LedgerOrderRecord): void {
     state.clientIds.set(order.accountId, index);
   }
   index.set(order.clientOrderId, order.orderId);
+}
+
+export function putWithdrawal(state: LedgerState, withdrawal: LedgerWithdrawalRecord): void {
+  state.withdrawals.set(withdrawal.withdrawalId, withdrawal);
+  let index = state.withdrawalClientIds.get(withdrawal.accountId);
+  if (!index) state.withdrawalClientIds.set(withdrawal.accountId, (index = new Map()));
+  index.set(withdrawal.clientOrderId, withdrawal.withdrawalId);
 }
 
 /**

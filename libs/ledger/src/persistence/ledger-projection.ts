@@ -1,4 +1,4 @@
-import type { AccountRecord, FlowEntry, LedgerJournalEvent, LedgerOrderRecord, LedgerTradeRecord, Permission } from '@exchange/contracts';
+import type { AccountRecord, FlowEntry, LedgerJournalEvent, LedgerOrderRecord, LedgerTradeRecord, LedgerWithdrawalRecord, Permission } from '@exchange/contracts';
 import { feeAccountRecord } from '../domain/ledger-state';
 import type { QueryRunner } from 'typeorm';
 
@@ -19,10 +19,12 @@ export interface ProjectionRows {
   /** The last record of each order the events touched. */
   orders: Map<string, LedgerOrderRecord>;
   trades: LedgerTradeRecord[];
+  /** The last record of each withdrawal the events touched. */
+  withdrawals: Map<string, LedgerWithdrawalRecord>;
 }
 
 export function projectionRows(events: readonly LedgerJournalEvent[], partitionOf: (userId: string) => number): ProjectionRows {
-  const rows: ProjectionRows = { users: [], userSeq: new Map(), accounts: [], flags: new Map(), balances: new Map(), flows: [], apiKeys: [], revokedKeys: [], orders: new Map(), trades: [] };
+  const rows: ProjectionRows = { users: [], userSeq: new Map(), accounts: [], flags: new Map(), balances: new Map(), flows: [], apiKeys: [], revokedKeys: [], orders: new Map(), trades: [], withdrawals: new Map() };
   for (const event of events) {
     const { userId, seq } = event.payload;
     rows.userSeq.set(userId, Math.max(seq, rows.userSeq.get(userId) ?? 0));
@@ -63,6 +65,18 @@ export function projectionRows(events: readonly LedgerJournalEvent[], partitionO
         for (const b of event.payload.balances) rows.balances.set(`${b.accountId}|${b.asset}`, b);
         for (const f of event.payload.flows) rows.flows.push({ ...f, created: event.ts });
         break;
+      case 'WithdrawalHeld':
+      case 'WithdrawalReleased':
+        rows.withdrawals.set(event.payload.withdrawal.withdrawalId, event.payload.withdrawal);
+        for (const b of event.payload.balances) rows.balances.set(`${b.accountId}|${b.asset}`, b);
+        break;
+      case 'WithdrawalSettled':
+        rows.withdrawals.set(event.payload.withdrawal.withdrawalId, event.payload.withdrawal);
+        rows.accounts.push({ ...feeAccountRecord(event.payload.feeAccountId), created: event.ts });
+        for (const b of event.payload.balances) rows.balances.set(`${b.accountId}|${b.asset}`, b);
+        for (const f of event.payload.flows) rows.flows.push({ ...f, created: event.ts });
+        break;
+      case 'WithdrawalRepeated':
       case 'CommandRejected':
         break;
       default: {
@@ -156,6 +170,15 @@ export async function writeProjection(runner: QueryRunner, schema: string, rows:
       `INSERT INTO ${s}.trades (trade_id, account_id, order_id, symbol, time, record)
        SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::bigint[], $6::jsonb[]) ON CONFLICT DO NOTHING`,
       [t.map((r) => r.tradeId), t.map((r) => r.accountId), t.map((r) => r.orderId), t.map((r) => r.symbol), t.map((r) => r.time), t.map((r) => JSON.stringify(r))],
+    );
+  }
+  if (rows.withdrawals.size > 0) {
+    const w = [...rows.withdrawals.values()];
+    await runner.query(
+      `INSERT INTO ${s}.withdrawals (withdrawal_id, account_id, user_id, client_order_id, status, record)
+       SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::jsonb[])
+       ON CONFLICT (withdrawal_id) DO UPDATE SET status = EXCLUDED.status, record = EXCLUDED.record`,
+      [w.map((r) => r.withdrawalId), w.map((r) => r.accountId), w.map((r) => r.userId), w.map((r) => r.clientOrderId), w.map((r) => r.status), w.map((r) => JSON.stringify(r))],
     );
   }
   if (rows.userSeq.size > 0) {

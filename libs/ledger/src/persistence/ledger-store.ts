@@ -1,8 +1,8 @@
 import { Money } from '../domain/ledger-money';
-import type { AccountType, LedgerJournalEvent, LedgerOrderRecord, Permission } from '@exchange/contracts';
-import type { OutgoingRecord } from '@exchange/messaging';
+import type { AccountType, LedgerJournalEvent, LedgerOrderRecord, LedgerWithdrawalRecord, Permission } from '@exchange/contracts';
+import { type BatchBookkeeping, readCheckpoint, writeBookkeeping } from '@exchange/messaging';
 import type { DataSource } from 'typeorm';
-import { CLIENT_ID_HORIZON_MS, defaultFlags, feeAccountRecord, type LedgerState } from '../domain/ledger-state';
+import { CLIENT_ID_HORIZON_MS, defaultFlags, feeAccountRecord, type LedgerState, putWithdrawal } from '../domain/ledger-state';
 import { projectionRows, writeProjection } from './ledger-projection';
 
 
@@ -11,19 +11,8 @@ export interface LoadedPartition {
   processedCommandIds: Set<string>;
 }
 
-export interface BatchCommit {
-  topic: string;
-  partition: number;
-  /** The checkpoint this instance believes is current; the commit fails if another wrote since. */
-  expectedOffset: number;
-  nextOffset: number;
+export interface BatchCommit extends BatchBookkeeping {
   events: LedgerJournalEvent[];
-  processed: { commandId: string; offset: number }[];
-  outbox: OutgoingRecord[];
-}
-
-export class CheckpointMoved extends Error {
-  override name = 'CheckpointMoved';
 }
 
 /** The ledger's PostgreSQL side: partition state loads, and the one transaction per batch. */
@@ -77,10 +66,11 @@ export class LedgerStore {
       state.apiKeys.set(k.api_key, { apiKey: k.api_key, accountId: String(k.account_id), userId: String(k.user_id), permissions: k.permissions, revoked: k.revoked_at !== null });
     }
     await this.loadOrders(state, partition, now);
+    await this.loadWithdrawals(state, partition);
     if (feeAccountId) await this.loadFeeAccount(state, feeAccountId);
-    const [checkpoint] = await this.dataSource.query(`SELECT next_offset FROM ${s}.checkpoints WHERE topic = $1 AND partition = $2`, [topic, partition]);
+    const nextOffset = await readCheckpoint(this.dataSource, this.schema, topic, partition);
     const processed: { command_id: string }[] = await this.dataSource.query(`SELECT command_id FROM ${s}.processed_commands WHERE partition = $1`, [partition]);
-    return { nextOffset: checkpoint ? Number(checkpoint.next_offset) : 0, processedCommandIds: new Set(processed.map((p) => p.command_id)) };
+    return { nextOffset, processedCommandIds: new Set(processed.map((p) => p.command_id)) };
   }
 
   private async loadOrders(state: LedgerState, partition: number, now: number): Promise<void> {
@@ -101,6 +91,19 @@ export class LedgerStore {
       if (!index) state.clientIds.set(record.accountId, (index = new Map()));
       index.set(record.clientOrderId, record.orderId);
     }
+  }
+
+  private async loadWithdrawals(state: LedgerState, partition: number): Promise<void> {
+    for (const [withdrawalId, w] of state.withdrawals) {
+      if (this.partitionOf(w.userId) !== partition) continue;
+      state.withdrawals.delete(withdrawalId);
+      state.withdrawalClientIds.delete(w.accountId);
+    }
+    const rows: { record: LedgerWithdrawalRecord }[] = await this.dataSource.query(
+      `SELECT w.record FROM "${this.schema}".withdrawals w JOIN "${this.schema}".users u ON u.user_id = w.user_id WHERE u.partition = $1 ORDER BY w.withdrawal_id`,
+      [partition],
+    );
+    for (const { record } of rows) putWithdrawal(state, record);
   }
 
   /** The partition's fee account exists once a trade credited it; before that it is absent, as in the fold. */
@@ -124,29 +127,10 @@ export class LedgerStore {
    * partition over can never have its progress overwritten by this one.
    */
   async commitBatch(commit: BatchCommit): Promise<void> {
-    const s = `"${this.schema}"`;
     await this.dataSource.transaction(async (manager) => {
       const runner = manager.queryRunner!;
-      const moved = await runner.query(
-        `INSERT INTO ${s}.checkpoints (topic, partition, next_offset) VALUES ($1, $2, $4)
-         ON CONFLICT (topic, partition) DO UPDATE SET next_offset = $4 WHERE checkpoints.next_offset = $3
-         RETURNING next_offset`,
-        [commit.topic, commit.partition, commit.expectedOffset, commit.nextOffset],
-      );
-      if (moved.length === 0) throw new CheckpointMoved(`ledger: checkpoint of ${commit.topic}/${commit.partition} is not at ${commit.expectedOffset}`);
+      await writeBookkeeping(runner, this.schema, commit);
       await writeProjection(runner, this.schema, projectionRows(commit.events, this.partitionOf));
-      if (commit.processed.length > 0) {
-        await runner.query(
-          `INSERT INTO ${s}.processed_commands (command_id, partition, input_offset) SELECT c, $1, o FROM unnest($2::text[], $3::bigint[]) AS t(c, o) ON CONFLICT DO NOTHING`,
-          [commit.partition, commit.processed.map((p) => p.commandId), commit.processed.map((p) => p.offset)],
-        );
-      }
-      if (commit.outbox.length > 0) {
-        await runner.query(
-          `INSERT INTO ${s}.outbox (topic, key, value, headers) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[])`,
-          [commit.outbox.map((r) => r.topic), commit.outbox.map((r) => r.key), commit.outbox.map((r) => r.value), commit.outbox.map((r) => JSON.stringify(r.headers ?? {}))],
-        );
-      }
     });
   }
 }

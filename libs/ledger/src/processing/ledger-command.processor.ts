@@ -1,10 +1,11 @@
 import { Controller, Inject } from '@nestjs/common';
-import { HeaderNames, type LedgerInput, ledgerInputSchema, type LedgerJournalEvent, type Markets, type OrderCommand, Topics } from '@exchange/contracts';
+import { HeaderNames, type LedgerInput, ledgerInputSchema, type LedgerJournalEvent, type Markets, type OrderCommand, type TrackWithdrawal, Topics } from '@exchange/contracts';
 import { ConsumeBatches, type IncomingBatch, type IncomingRecord, type OutgoingRecord } from '@exchange/messaging';
 import { CLOCK, type Clock, LOGGER, type Logger, MARKETS, Metrics } from '@exchange/platform';
 import type { Counter, Histogram } from 'prom-client';
 import { decide } from '../domain/decide';
 import { orderCommandsFor } from '../domain/engine-commands';
+import { walletCommandsFor } from '../domain/wallet-commands';
 import { evolve, initialLedgerState } from '../domain/ledger-state';
 import { type LoadedPartition, LedgerStore } from '../persistence/ledger-store';
 import { OutboxRelay } from './outbox-relay';
@@ -84,7 +85,7 @@ export class LedgerCommandProcessor {
         events,
         processed,
         // The engine's commands leave with the events that decided them: same transaction.
-        outbox: [...events.map(toOutgoing), ...orderCommandsFor(events).map(toEngineCommand)],
+        outbox: [...events.map(toOutgoing), ...orderCommandsFor(events).map(toEngineCommand), ...walletCommandsFor(events).map(toWalletCommand)],
       });
     } catch (error) {
       // The hot state ran ahead of what was committed: forget the partition, reload it on retry.
@@ -122,6 +123,15 @@ function toEngineCommand(command: OrderCommand): OutgoingRecord {
   return {
     topic: Topics.orderCommands.name,
     key: command.payload.symbol,
+    value: JSON.stringify(command),
+    headers: { [HeaderNames.messageId]: command.id, [HeaderNames.messageType]: command.type },
+  };
+}
+
+function toWalletCommand(command: TrackWithdrawal): OutgoingRecord {
+  return {
+    topic: Topics.walletCommands.name,
+    key: command.payload.userId,
     value: JSON.stringify(command),
     headers: { [HeaderNames.messageId]: command.id, [HeaderNames.messageType]: command.type },
   };

@@ -1,0 +1,115 @@
+import { internalRecipientOf, type LedgerInput, type Markets, walletSettingsOf, type WithdrawalRecord } from '@exchange/contracts';
+import { ApiError, type Clock, ErrorCode, type IdGenerator } from '@exchange/platform';
+import type { AuthContext } from '../auth/signed-request-authenticator';
+import type { LedgerClient } from '../ledger-client/ledger-client';
+import type { WalletClient } from './wallet-client';
+import type { ListQuery, WalletReader } from './wallet-reader';
+import { type DepositOrderView, depositView, type WithdrawalOrderView, withdrawalView } from './wallet-views';
+import { parseWithdraw } from './withdraw-params';
+
+/**
+ * The wallet's private endpoints. A withdrawal is checked here (parameters, the address book),
+ * held by the ledger (canWithdraw, client id, balance), then tracked by the wallet; the answer is
+ * the wallet's record of it, so an immediate withdraw/detail shows the same.
+ */
+export class WalletService {
+  constructor(
+    private readonly ledger: LedgerClient,
+    private readonly wallet: WalletClient,
+    private readonly reader: WalletReader,
+    private readonly markets: Markets,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+  ) {}
+
+  async withdraw(ctx: AuthContext): Promise<WithdrawalOrderView> {
+    const r = parseWithdraw(ctx.params, this.markets);
+    const account = ctx.key.account;
+    const book = await this.reader.addressBook(account.accountId, r.asset.asset);
+    if (!book.some((e) => e.address === r.address && e.addressExt === r.addressExt && e.chainType === r.chainType)) {
+      throw ApiError.invalid('address', `${r.address}${r.addressExt ? ` (${r.addressExt})` : ''} on ${r.chainType} is not in the account's withdrawal address book`);
+    }
+    const internalTo = internalRecipientOf(r.address, r.asset.asset, r.chainType);
+    const withdrawalId = this.ids.next();
+    const command: LedgerInput = {
+      type: 'RequestWithdrawal',
+      v: 1,
+      id: this.ids.next(),
+      ts: this.clock.now(),
+      payload: {
+        userId: account.userId,
+        accountId: account.accountId,
+        withdrawalId,
+        clientOrderId: r.clientOrderId,
+        asset: r.asset.asset,
+        chainType: r.chainType,
+        address: r.address,
+        addressExt: r.addressExt,
+        quantity: r.quantity,
+        // A transfer to another account of this exchange costs nothing: no chain fee is paid for it.
+        fee: internalTo ? '0' : walletSettingsOf(r.asset).withdrawFee,
+        ...(internalTo ? { internalTo } : {}),
+      },
+    };
+    const tracked = this.wallet.watchWithdrawal(withdrawalId);
+    let event;
+    try {
+      event = await this.ledger.send(command);
+    } catch (error) {
+      tracked.cancel();
+      throw error;
+    }
+    if (event.type === 'WithdrawalHeld') return withdrawalView(await tracked.promise);
+    tracked.cancel();
+    if (event.type === 'WithdrawalRepeated') return withdrawalView(await this.existing(event.payload.withdrawalId));
+    if (event.type === 'CommandRejected') {
+      const code = event.payload.code as never;
+      throw new ApiError(code, event.payload.msg, event.payload.code === ErrorCode.REJECTED_API_KEY ? 403 : undefined);
+    }
+    throw new Error(`ledger answered RequestWithdrawal with ${event.type}`);
+  }
+
+  async detail(ctx: AuthContext): Promise<WithdrawalOrderView> {
+    const p = ctx.params;
+    const orderId = p.optionalInt('orderId', 1, Number.MAX_SAFE_INTEGER);
+    const clientOrderId = p.optional('clientOrderId');
+    if (orderId === undefined && clientOrderId === undefined) throw new ApiError(ErrorCode.ORDER_ID_MISSING, 'Param orderId or clientOrderId must be sent.');
+    const accountId = ctx.key.account.accountId;
+    const found = await this.reader.withdrawal(orderId !== undefined ? { withdrawalId: String(orderId), accountId } : { clientOrderId: clientOrderId!, accountId });
+    if (!found || (clientOrderId !== undefined && found.clientOrderId !== clientOrderId)) throw new ApiError(ErrorCode.NO_SUCH_ORDER, 'Withdrawal order does not exist.');
+    return withdrawalView(found);
+  }
+
+  async withdrawalOrders(ctx: AuthContext): Promise<WithdrawalOrderView[]> {
+    const token = ctx.params.optional('token') ?? ctx.params.optional('tokenId');
+    if (token !== undefined && !this.markets.asset(token)) throw ApiError.invalid('token', `unknown token ${token}`);
+    return (await this.reader.withdrawals({ ...this.listQuery(ctx), asset: token })).map(withdrawalView);
+  }
+
+  async depositOrders(ctx: AuthContext): Promise<DepositOrderView[]> {
+    return (await this.reader.deposits(this.listQuery(ctx))).map(depositView);
+  }
+
+  /** A withdrawal the ledger says exists: in the read model already, or in the wallet's next event about it. */
+  private async existing(withdrawalId: string): Promise<WithdrawalRecord> {
+    const read = (): Promise<WithdrawalRecord | undefined> => this.reader.withdrawal({ withdrawalId });
+    const found = await read();
+    if (found) return found;
+    const next = this.wallet.watchWithdrawal(withdrawalId);
+    const again = await read();
+    if (again) {
+      next.cancel();
+      return again;
+    }
+    return next.promise;
+  }
+
+  private listQuery(ctx: AuthContext): ListQuery {
+    const p = ctx.params;
+    const startTime = p.optionalInt('startTime', 0, Number.MAX_SAFE_INTEGER);
+    const endTime = p.optionalInt('endTime', 0, Number.MAX_SAFE_INTEGER);
+    if (startTime !== undefined && endTime !== undefined && startTime > endTime) throw new ApiError(ErrorCode.START_AFTER_END, 'startTime must not be after endTime.');
+    const fromId = p.optionalInt('fromId', 0, Number.MAX_SAFE_INTEGER);
+    return { accountId: ctx.key.account.accountId, startTime, endTime, fromId: fromId === undefined ? undefined : String(fromId), limit: p.optionalInt('limit', 1, 1000) ?? 500 };
+  }
+}
