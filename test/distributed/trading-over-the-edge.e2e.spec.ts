@@ -1,0 +1,80 @@
+import { type DistributedExchange, distributedSuiteRuns, startDistributedExchange } from '../support/distributed-exchange';
+import { createFundedUser, type TestUser } from '../support/exchange-actors';
+import { http } from '../support/http-client';
+import { signedRequest } from '../support/signed-client';
+import { waitFor } from '../support/wait-for';
+
+type Json = Record<string, unknown>;
+type Account = { balances: { asset: string; free: string; locked: string }[] };
+
+const runs = distributedSuiteRuns('distributed exchange behind nginx');
+
+/**
+ * The six apps as separate processes (two gateways, two market-data replicas) on the real Kafka,
+ * PostgreSQL and Redis, behind nginx running docker-compose's edge configuration; driven only
+ * through HTTP, the way a client and an operator reach a deployed exchange.
+ */
+(runs ? describe : describe.skip)('distributed exchange behind nginx', () => {
+  let exchange: DistributedExchange;
+  let seller: TestUser;
+  let buyer: TestUser;
+  const free = async (baseUrl: string, user: TestUser, asset: string): Promise<string | undefined> =>
+    (await signedRequest<Account>(baseUrl, 'GET', '/openapi/v1/account', user.key)).body.balances?.find((b) => b.asset === asset)?.free;
+
+  beforeAll(async () => {
+    exchange = await startDistributedExchange();
+    seller = await createFundedUser(exchange.edgeUrl, exchange.adminToken, { ETH: '10' });
+    buyer = await createFundedUser(exchange.edgeUrl, exchange.adminToken, { USDT: '100000' });
+  }, 180_000);
+  afterAll(async () => exchange?.stop(), 60_000);
+
+  it('serves the public endpoints from both market-data replicas through the edge', async () => {
+    const [first, second] = exchange.replicas('market-data');
+    for (let i = 0; i < 6; i++) {
+      const ping = await http(exchange.edgeUrl, 'GET', '/openapi/v1/ping');
+      expect([ping.status, ping.body]).toEqual([200, {}]);
+    }
+    const info = await http<{ symbols: { symbol: string }[]; rateLimits: unknown[] }>(exchange.edgeUrl, 'GET', '/openapi/v1/brokerInfo');
+    expect(info.status).toBe(200);
+    expect(info.body.symbols.map((s) => s.symbol)).toEqual(expect.arrayContaining(['BTCUSDT', 'ETHUSDT', 'ETHBTC']));
+    // nginx balanced the pings over both replicas, and each answers the same brokerInfo on its own.
+    const upstreams = new Set(exchange.edgeAccessLog().filter((l) => l.startsWith('GET /openapi/v1/ping 200')).map((l) => l.split(' ')[3]));
+    expect(upstreams).toEqual(new Set([first!, second!].map((p) => `127.0.0.1:${p.port}`)));
+    for (const replica of [first!, second!]) {
+      const direct = await http(replica.url, 'GET', '/openapi/v1/brokerInfo');
+      expect(direct.body).toEqual({ ...info.body, serverTime: expect.any(Number) });
+    }
+  });
+
+  it('answers what nginx itself refuses in the family envelope', async () => {
+    expect(await http(exchange.edgeUrl, 'GET', '/no/such/path')).toMatchObject({ status: 404, body: { code: -1020 } });
+    const huge = await http(exchange.edgeUrl, 'POST', '/openapi/v1/order', { body: 'a='.padEnd(100 * 1024, 'x'), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(huge).toMatchObject({ status: 413, body: { code: -1100 } });
+  });
+
+  it('trades between two users through the edge and settles both on every gateway replica', async () => {
+    const sell = await signedRequest<Json>(exchange.edgeUrl, 'POST', '/openapi/v1/order', seller.key, {
+      query: { symbol: 'ETHUSDT', side: 'SELL', type: 'LIMIT', price: '3000', quantity: '2', newClientOrderId: 'edge-sell' },
+    });
+    expect(sell).toMatchObject({ status: 200, body: { status: 'NEW', clientOrderId: 'edge-sell' } });
+    const buy = await signedRequest<Json>(exchange.edgeUrl, 'POST', '/openapi/v1/order', buyer.key, {
+      query: { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', price: '3100', quantity: '1.5', newOrderRespType: 'FULL' },
+    });
+    expect(buy).toMatchObject({ status: 200, body: { status: 'FILLED', executedQty: '1.5', cummulativeQuoteQty: '4500' } });
+    // The buyer's own reads reflect the fill at once through the edge (it hashes to one replica).
+    expect(await free(exchange.edgeUrl, buyer, 'ETH')).toBe('1.49850000');
+
+    // Both gateway replicas follow the ledger: each converges to the same balances for both users.
+    for (const gateway of exchange.replicas('api-gateway')) {
+      await waitFor(async () => (await free(gateway.url, seller, 'USDT')) === '4495.500000', `the seller's settlement on ${gateway.name}`, 30_000);
+      await waitFor(async () => (await free(gateway.url, buyer, 'USDT')) === '95500.000000', `the buyer's settlement on ${gateway.name}`, 30_000);
+    }
+    const order = await signedRequest<Json>(exchange.edgeUrl, 'GET', '/openapi/v1/order', seller.key, { query: { origClientOrderId: 'edge-sell' } });
+    expect(order.body).toMatchObject({ status: 'PARTIALLY_FILLED', executedQty: '1.5', isWorking: true });
+    const trades = await signedRequest<Json[]>(exchange.edgeUrl, 'GET', '/openapi/v1/myTrades', buyer.key, { query: { symbol: 'ETHUSDT' } });
+    expect(trades.body).toEqual([expect.objectContaining({ price: '3000', qty: '1.5', isBuyer: true, isMaker: false, commissionAsset: 'ETH' })]);
+    const canceled = await signedRequest<Json>(exchange.edgeUrl, 'DELETE', '/openapi/v1/order', seller.key, { query: { origClientOrderId: 'edge-sell' } });
+    expect(canceled.body).toMatchObject({ status: 'CANCELED' });
+    expect(await free(exchange.edgeUrl, seller, 'ETH')).toBe('8.50000000');
+  }, 90_000);
+});
