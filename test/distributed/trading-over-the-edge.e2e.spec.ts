@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { Topics } from '@exchange/contracts';
 import type { EventLog } from '@exchange/messaging';
 import { openRunEventLog, waitUntilSettled } from '../support/distributed-checks';
 import { type DistributedExchange, distributedSuiteRuns, startDistributedExchange } from '../support/distributed-exchange';
@@ -82,6 +84,40 @@ const runs = distributedSuiteRuns('distributed exchange behind nginx');
     expect(await free(exchange.edgeUrl, seller, 'ETH')).toBe('8.50000000');
   }, 90_000);
 
+  it('carries the X-Request-Id of an order through every topic it touches and into the logs', async () => {
+    const requestId = `trace-${Date.now()}`;
+    const answer = await signedRequest<Json>(exchange.edgeUrl, 'POST', '/openapi/v1/order', buyer.key, {
+      query: { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', price: '1000', quantity: '0.1', newClientOrderId: 'traced' },
+      headers: { 'X-Request-Id': requestId },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('x-request-id')).toBe(requestId);
+    const generated = await http(exchange.edgeUrl, 'GET', '/openapi/v1/time');
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+
+    const log = openRunEventLog(exchange);
+    try {
+      const traced = await tracedRecords(log, requestId);
+      expect(traced).toEqual(expect.arrayContaining(['ledger.commands PlaceOrder', 'order.commands SubmitOrder', 'order.events OrderAccepted', 'order.events OrderRested', 'ledger.events OrderPlaced']));
+    } finally {
+      await log.close();
+    }
+    const gateway = exchange.processes.find((p) => readFileSync(p.logFile, 'utf8').includes(`"correlationId":"${requestId}"`));
+    expect(gateway?.app).toBe('api-gateway');
+  });
+
+  it('serves Prometheus metrics on every app: requests by route and code, consumer lag, consumed records', async () => {
+    const text = async (url: string): Promise<string> => (await http<string>(url, 'GET', '/metrics')).body;
+    const gateways = (await Promise.all(exchange.replicas('api-gateway').map((g) => text(g.url)))).join('\n');
+    expect(samples(gateways, 'http_request_duration_seconds_count', { method: 'POST', route: '/openapi/v1/order', status: '200' }).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    const ledger = await text(exchange.replicas('ledger')[0]!.url);
+    expect(samples(ledger, 'event_log_consumer_lag', { group: 'ledger', topic: 'ledger.commands' }).length).toBeGreaterThan(0);
+    expect(samples(ledger, 'ledger_batch_commit_seconds_count', {})[0]).toBeGreaterThan(0);
+    const engine = await text(exchange.replicas('matching-engine')[0]!.url);
+    expect(samples(engine, 'event_log_consumed_records_total', { group: 'matching-engine', topic: 'order.commands' })[0]).toBeGreaterThan(0);
+    for (const p of exchange.processes) expect(samples(await text(p.url), 'process_cpu_seconds_total', { service: p.app })).toHaveLength(1);
+  });
+
   it('rebuilds the ledger and the matching engine from their journals with the replay CLI, equal to the live state', async () => {
     const log: EventLog = openRunEventLog(exchange);
     try {
@@ -116,7 +152,8 @@ const runs = distributedSuiteRuns('distributed exchange behind nginx');
     await exchange.restart(engine!);
     const transfer = await signedRequest<Json>(exchange.edgeUrl, 'POST', '/openapi/v1/transfer', buyer.key, { query: { tokenId: 'USDT', amount: '1', toAccountType: 3 } });
     expect(transfer.status).toBe(200);
-    expect(await free(exchange.edgeUrl, buyer, 'USDT')).toBe('95499.000000');
+    // 95,500 after the trade, 100 locked by the traced order, 1 transferred.
+    expect(await free(exchange.edgeUrl, buyer, 'USDT')).toBe('95399.000000');
   }, 240_000);
 });
 
@@ -128,4 +165,29 @@ function replay(exchange: DistributedExchange, ...args: string[]): Promise<{ cod
       done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
+}
+
+/** `<topic> <message type>` of every record on the pipeline's topics that carries the correlation id. */
+async function tracedRecords(log: EventLog, correlationId: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const topic of [Topics.ledgerCommands.name, Topics.orderCommands.name, Topics.orderEvents.name, Topics.ledgerEvents.name]) {
+    for (let p = 0; p < (await log.partitionCount(topic)); p++) {
+      await log.read(topic, p, 0, async (records) => {
+        for (const r of records) if (r.headers['x-correlation-id'] === correlationId) found.push(`${topic} ${r.headers['x-message-type']}`);
+      });
+    }
+  }
+  return found;
+}
+
+/** Values of the samples of a metric whose labels include `labels` (Prometheus text format). */
+function samples(text: string, name: string, labels: Record<string, string>): number[] {
+  const values: number[] = [];
+  for (const line of text.split('\n')) {
+    const match = /^([a-z_]+)\{(.*)\} (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const found = Object.fromEntries([...match[2]!.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+    if (Object.entries(labels).every(([k, v]) => found[k] === v)) values.push(Number(match[3]));
+  }
+  return values;
 }

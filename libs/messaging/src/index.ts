@@ -6,3 +6,4 @@ export * from './partitioning/murmur2-partitioner';
 export * from './create-event-log';
 export * from './nest/consume-batches.decorator';
 export * from './nest/event-log.server';
+export * from './metrics/metered-event-log';

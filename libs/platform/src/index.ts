@@ -28,3 +28,4 @@ export * from './rate-limit/public-weight';
 export * from './database/data-source.providers';
 export * from './health/metrics.controller';
 export * from './metrics/metrics';
+export * from './http/correlation';

@@ -36,38 +36,55 @@ async function rebuild(ctx: ReplayContext, options: ReplayOptions, url: string):
   if (target === live) throw new Error(`--into ${target} is the live schema`);
   await prepareTarget(url, target, options.into === undefined);
   const rebuilt = await openDataSource({ url, schema: target, entities: [], migrations: ledgerMigrations });
+  try {
+    const { events, seconds, ends } = await foldJournalInto(ctx, rebuilt, target);
+    const checks = await compare(url, rebuilt, target, live, await ctx.log.partitionCount(Topics.ledgerCommands.name));
+    return { events, seconds, checks, location: target, position: { [journal]: ends } };
+  } finally {
+    await rebuilt.destroy();
+  }
+}
+
+/** Events written per transaction: large enough that commits do not bound the rate. */
+const WRITE_BATCH = 10_000;
+
+/**
+ * Writes the projection of every event of ledger.events (up to its end at the start) into a
+ * migrated, empty schema: one transaction per WRITE_BATCH events, events deduplicated by id.
+ */
+export async function foldJournalInto(ctx: ReplayContext, rebuilt: DataSource, target: string): Promise<{ events: number; seconds: number; ends: number[] }> {
   const ends = await ctx.log.endOffsets(journal);
   const partitions = await ctx.log.partitionCount(Topics.ledgerCommands.name);
   const partitionOf = (userId: string): number => partitionForKey(userId, partitions);
   const progress = new Progress('ledger', ends.reduce((a, b) => a + b, 0), ctx.progress);
   const seen = new Set<string>();
-  try {
-    for (let p = 0; p < ends.length; p++) {
-      await ctx.log.read(
-        journal,
-        p,
-        0,
-        async (records) => {
-          const events: LedgerJournalEvent[] = [];
-          for (const record of records) {
-            const event = JSON.parse(record.value) as LedgerJournalEvent;
-            // The outbox relay publishes at least once: a repeated event id is the same event.
-            if (seen.has(event.id)) continue;
-            seen.add(event.id);
-            events.push(event);
-          }
-          await rebuilt.transaction((manager) => writeProjection(manager.queryRunner!, target, projectionRows(events, partitionOf)));
-          progress.advance(records.length);
-        },
-        ends[p],
-      );
-    }
-    const { events, seconds } = progress.finish();
-    const checks = await compare(url, rebuilt, target, live, partitions);
-    return { events, seconds, checks, location: target, position: { [journal]: ends } };
-  } finally {
-    await rebuilt.destroy();
+  let pending: LedgerJournalEvent[] = [];
+  const flush = async (): Promise<void> => {
+    const events = pending;
+    pending = [];
+    if (events.length > 0) await rebuilt.transaction((manager) => writeProjection(manager.queryRunner!, target, projectionRows(events, partitionOf)));
+  };
+  for (let p = 0; p < ends.length; p++) {
+    await ctx.log.read(
+      journal,
+      p,
+      0,
+      async (records) => {
+        for (const record of records) {
+          const event = JSON.parse(record.value) as LedgerJournalEvent;
+          // The outbox relay publishes at least once: a repeated event id is the same event.
+          if (seen.has(event.id)) continue;
+          seen.add(event.id);
+          pending.push(event);
+        }
+        if (pending.length >= WRITE_BATCH) await flush();
+        progress.advance(records.length);
+      },
+      ends[p],
+    );
+    await flush();
   }
+  return { ...progress.finish(), ends };
 }
 
 /** The default target is ours to replace; a named one must not hold anything yet. */

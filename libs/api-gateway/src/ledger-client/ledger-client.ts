@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { HeaderNames, type LedgerInput, type LedgerJournalEvent, Topics } from '@exchange/contracts';
 import type { Consumer, EventLog, IncomingBatch } from '@exchange/messaging';
-import { ApiError, CONFIG, type Config, ErrorCode, EVENT_LOG, LOGGER, type Logger } from '@exchange/platform';
+import { ApiError, CONFIG, type Config, currentCorrelationId, ErrorCode, EVENT_LOG, LOGGER, type Logger } from '@exchange/platform';
 
 type Listener = (event: LedgerJournalEvent) => void;
 
@@ -77,7 +77,7 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
           topic: Topics.ledgerCommands.name,
           key: command.payload.userId,
           value: JSON.stringify(command),
-          headers: { [HeaderNames.messageId]: command.id, [HeaderNames.messageType]: command.type },
+          headers: { [HeaderNames.messageId]: command.id, [HeaderNames.messageType]: command.type, ...correlationHeader() },
         },
       ]);
     } catch (error) {
@@ -148,4 +148,10 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
       }
     }
   }
+}
+
+/** The REST request's correlation id travels on the command, and from there on everything it causes. */
+function correlationHeader(): Record<string, string> {
+  const id = currentCorrelationId();
+  return id === undefined ? {} : { [HeaderNames.correlationId]: id };
 }
