@@ -35,6 +35,12 @@ export const configSchema = z.object({
   RATE_LIMIT_ORDERS_PER_SECOND: z.coerce.number().int().positive().default(20),
   RATE_LIMIT_ORDERS_PER_DAY: z.coerce.number().int().positive().default(200_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  /** Commands one gateway replica may wait on at once; past it new commands get 503 / -1016 at once. */
+  MAX_PENDING_REQUESTS: z.coerce.number().int().positive().default(10_000),
+  /** Records the ledger and the matching engine may be behind on their inputs before new commands get 503 / -1016 (0: no bound). */
+  MAX_PIPELINE_LAG: z.coerce.number().int().min(0).default(50_000),
+  /** Largest request body in bytes; a larger one is refused with 413 / -1100 before it is parsed. */
+  MAX_REQUEST_BODY_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
 });
 
 export type Config = z.infer<typeof configSchema>;
