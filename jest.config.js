@@ -34,6 +34,9 @@ module.exports = {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['**/*.spec.ts'], testPathIgnorePatterns: ['\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$', '/node_modules/'] },
     { ...common, displayName: 'integration', testMatch: ['**/*.int.spec.ts'] },
-    { ...common, displayName: 'e2e', testMatch: ['**/*.e2e.spec.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['**/*.e2e.spec.ts'], testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/distributed/'] },
+    // Six apps, nginx and the real services per file: run alone (--runInBand), after the other tiers,
+    // so neither their CPU nor ours starves the other's timeouts on a two-core machine.
+    { ...common, displayName: 'distributed', testMatch: ['<rootDir>/test/distributed/**/*.e2e.spec.ts'] },
   ],
 };

@@ -2,7 +2,7 @@ import type { EventLog } from '@exchange/messaging';
 import { assertNothingLostOrDoubled, openRunEventLog, waitUntilSettled } from '../support/distributed-checks';
 import { type DistributedExchange, distributedSuiteRuns, startDistributedExchange } from '../support/distributed-exchange';
 import { createFundedUser, type TestUser } from '../support/exchange-actors';
-import type { HttpAnswer } from '../support/http-client';
+import { http, type HttpAnswer } from '../support/http-client';
 import { signedRequest } from '../support/signed-client';
 import { waitFor } from '../support/wait-for';
 
@@ -80,4 +80,13 @@ const runs = distributedSuiteRuns('kill -9 of single services in the distributed
     const buy = await signedRequest(exchange.edgeUrl, 'POST', '/openapi/v1/order', taker.key, { query: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '50000', quantity: '1' } });
     expect(buy).toMatchObject({ status: 200, body: { status: 'FILLED' } });
   }, 60_000);
+
+  it('answers 503 / -1016 in the envelope at the edge while no replica of a service is up', async () => {
+    const replicas = exchange.replicas('market-data');
+    for (const replica of replicas) await exchange.kill(replica);
+    expect(await http(exchange.edgeUrl, 'GET', '/openapi/v1/time')).toMatchObject({ status: 503, body: { code: -1016 } });
+    for (const replica of replicas) await exchange.restart(replica);
+    // nginx retries a failed upstream after its fail_timeout (10 s by default).
+    await waitFor(async () => (await http(exchange.edgeUrl, 'GET', '/openapi/v1/time')).status === 200, 'the edge to use the restarted replicas', 30_000, 500);
+  }, 120_000);
 });

@@ -110,6 +110,10 @@ const runs = distributedSuiteRuns('distributed exchange behind nginx');
     const text = async (url: string): Promise<string> => (await http<string>(url, 'GET', '/metrics')).body;
     const gateways = (await Promise.all(exchange.replicas('api-gateway').map((g) => text(g.url)))).join('\n');
     expect(samples(gateways, 'http_request_duration_seconds_count', { method: 'POST', route: '/openapi/v1/order', status: '200' }).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    // Each gateway polls the pipeline's lag: settled, it is at most a commit marker per partition.
+    const lags = samples(gateways, 'gateway_pipeline_lag', {});
+    expect(lags).toHaveLength(2);
+    for (const lag of lags) expect(lag).toBeLessThan(20);
     const ledger = await text(exchange.replicas('ledger')[0]!.url);
     expect(samples(ledger, 'event_log_consumer_lag', { group: 'ledger', topic: 'ledger.commands' }).length).toBeGreaterThan(0);
     expect(samples(ledger, 'ledger_batch_commit_seconds_count', {})[0]).toBeGreaterThan(0);

@@ -4,6 +4,8 @@ import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rea
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { allTopics } from '@exchange/contracts';
+import { Kafka, logLevel } from 'kafkajs';
 import { parse } from 'yaml';
 import { assertBalanceInvariant } from './balance-invariant';
 import { http } from './http-client';
@@ -133,6 +135,7 @@ export async function startDistributedExchange(options: DistributedOptions = {})
         await assertBalanceInvariant(run.databaseUrl, `${run.schemaPrefix}ledger`);
       } finally {
         await dropSchemas(run.databaseUrl, run.schemaPrefix);
+        await deleteTopics(run.overrides.KAFKA_BROKERS, run.namespace);
       }
     },
   };
@@ -271,6 +274,17 @@ async function stopProcess(child: ChildProcess, exited: Promise<unknown>): Promi
 function startupDiagnostics(dir: string, processes: ServiceProcess[]): string {
   const tail = (file: string): string => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(-15).join('\n') : '(no log)');
   return [...processes.map((p) => `--- ${p.name} (${p.logFile})\n${tail(p.logFile)}`), `--- nginx\n${tail(join(dir, 'error.log'))}`].join('\n');
+}
+
+/** The broker is shared by every test run: leave it without this run's topics. */
+async function deleteTopics(brokers: string, namespace: string): Promise<void> {
+  const admin = new Kafka({ brokers: brokers.split(','), clientId: `${namespace}-cleanup`, logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  try {
+    await admin.deleteTopics({ topics: allTopics.map((t) => `${namespace}.${t.name}`) }).catch(() => undefined);
+  } finally {
+    await admin.disconnect();
+  }
 }
 
 function requiredEnv(name: 'DATABASE_URL' | 'KAFKA_BROKERS' | 'REDIS_URL'): string {
