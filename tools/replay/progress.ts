@@ -13,7 +13,7 @@ export function progressLine({ done, total, elapsedMs }: ProgressSnapshot, width
   const filled = Math.round(share * width);
   const rate = elapsedMs > 0 ? (done * 1000) / elapsedMs : 0;
   const remaining = Math.max(0, total - done);
-  const eta = rate > 0 ? formatDuration((remaining / rate) * 1000) : '?';
+  const eta = remaining === 0 ? '0s' : rate > 0 ? formatDuration((remaining / rate) * 1000) : '?';
   const n = (x: number): string => Math.round(x).toLocaleString('en-US');
   return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${(share * 100).toFixed(1).padStart(5)}% ${n(done)}/${n(total)} events  ${n(rate)} events/s  ${n(remaining)} remaining  ETA ${eta}`;
 }
