@@ -29,6 +29,10 @@ const common = {
 };
 
 module.exports = {
+  // Jest's 5 s default is a timed assertion in disguise: starting an exchange on Kafka in a
+  // beforeAll took longer than that on a shared two-core machine under load. Tests wait on
+  // conditions with their own deadlines; this only bounds a hung one.
+  testTimeout: 30_000,
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   projects: [

@@ -39,7 +39,8 @@ export class PipelineLag {
       }
       if (this.timer) this.timer = setTimeout(() => void poll(), LAG_POLL_MS).unref();
     };
-    this.timer = setTimeout(() => void poll(), 0).unref();
+    // The first poll waits too: the broker has enough to do while every service starts.
+    this.timer = setTimeout(() => void poll(), LAG_POLL_MS).unref();
   }
 
   stop(): void {
