@@ -37,10 +37,15 @@ describe('trading crash recovery', () => {
     const token = (JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { adminToken: string }).adminToken;
     const sellers: TestUser[] = [await createFundedUser(exchange.baseUrl, token, { ETH: '100' }), await createFundedUser(exchange.baseUrl, token, { ETH: '100' })];
     const buyers: TestUser[] = [await createFundedUser(exchange.baseUrl, token, { USDT: '1000000' }), await createFundedUser(exchange.baseUrl, token, { USDT: '1000000' })];
+    let answered = 0;
     const order = (user: TestUser, side: string, price: string) =>
-      signedRequest(exchange.baseUrl, 'POST', '/openapi/v1/order', user.key, { query: { symbol: 'ETHUSDT', side, type: 'LIMIT', price, quantity: '0.5' } }).catch(() => undefined);
+      signedRequest(exchange.baseUrl, 'POST', '/openapi/v1/order', user.key, { query: { symbol: 'ETHUSDT', side, type: 'LIMIT', price, quantity: '0.5' } })
+        .then(() => void answered++)
+        .catch(() => undefined);
     const burst = Array.from({ length: 60 }, (_, i) => [order(sellers[i % 2]!, 'SELL', String(3000 + (i % 5))), order(buyers[i % 2]!, 'BUY', String(3002 + (i % 5)))]).flat();
-    await new Promise((r) => setTimeout(r, 200));
+    // Kill once part of the burst is answered (a fixed delay could fall before the first trade
+    // on a loaded machine), so trades are settled and others still in flight.
+    await waitFor(() => answered >= 10, 'the first answers of the burst', 60_000);
     exchange.child.kill('SIGKILL');
     expect(await exchange.exited()).toBe('SIGKILL');
     await Promise.all(burst);
