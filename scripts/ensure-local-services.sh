@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # CI's machine runs PostgreSQL (127.0.0.1:5432, database test) and Redis (127.0.0.1:6379) as
 # services. If one is down, start it the way the machine's image does; fail loudly otherwise.
+# The distributed end-to-end suite (test/distributed) also needs an nginx binary: Debian's
+# package, installed once; the suite runs it as an unprivileged child with its own prefix.
 set -euo pipefail
 
 port_open() { (exec 9<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -21,3 +23,13 @@ if ! port_open 6379; then
   wait_port 6379 || { echo "Redis did not start" >&2; exit 1; }
 fi
 echo "PostgreSQL and Redis answer"
+
+if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+  echo "nginx is not installed; installing Debian's nginx-light (the edge proxy of test/distributed)"
+  sudo_if_needed() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+  sudo_if_needed apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive sudo_if_needed apt-get install -y -qq --no-install-recommends nginx-light
+  # The package starts a system nginx on port 80; the suite runs its own, so stop that one.
+  (command -v service >/dev/null && sudo_if_needed service nginx stop) >/dev/null 2>&1 || true
+fi
+echo "nginx: $( (nginx -v || /usr/sbin/nginx -v) 2>&1)"

@@ -11,3 +11,5 @@ echo "== lint"
 npm run --silent lint
 echo "== jest"
 npx jest --selectProjects unit integration e2e --maxWorkers=2 "$@"
+echo "== distributed (six apps behind nginx, one file at a time)"
+npx jest --selectProjects distributed --runInBand --passWithNoTests "$@"

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { type LedgerJournalEvent, ledgerInputSchema, Markets, Topics } from '@exchange/contracts';
 import { decide, evolve, feeAccountIdOf, flowIdOf, initialLedgerState, LedgerStore, type LedgerState, ledgerStateHash } from '@exchange/ledger';
-import { EmbeddedEventLog, partitionForKey } from '@exchange/messaging';
+import { EmbeddedEventLog, type EventLog, partitionForKey } from '@exchange/messaging';
 import type { DataSource } from 'typeorm';
 
 /**
@@ -11,6 +11,15 @@ import type { DataSource } from 'typeorm';
  */
 export async function decideJournal(dataDir: string): Promise<{ state: LedgerState; eventIds: string[]; journaled: Map<string, LedgerJournalEvent>; partitions: number }> {
   const journal = await EmbeddedEventLog.open({ dir: join(dataDir, 'event-log') });
+  try {
+    return await decideLog(journal);
+  } finally {
+    await journal.close();
+  }
+}
+
+/** The same, read from any event log (the distributed suite reads its Kafka namespace). */
+export async function decideLog(journal: EventLog): Promise<{ state: LedgerState; eventIds: string[]; journaled: Map<string, LedgerJournalEvent>; partitions: number }> {
   const markets = Markets.fromFile('config/markets.json');
   const state = initialLedgerState();
   const eventIds: string[] = [];
@@ -39,7 +48,6 @@ export async function decideJournal(dataDir: string): Promise<{ state: LedgerSta
       }
     });
   }
-  await journal.close();
   return { state, eventIds, journaled, partitions };
 }
 

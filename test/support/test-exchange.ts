@@ -67,7 +67,7 @@ export async function startTestExchange(options: TestExchangeOptions = {}): Prom
   };
 }
 
-async function dropSchemas(url: string, prefix: string): Promise<void> {
+export async function dropSchemas(url: string, prefix: string): Promise<void> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {

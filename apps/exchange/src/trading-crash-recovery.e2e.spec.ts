@@ -37,10 +37,16 @@ describe('trading crash recovery', () => {
     const token = (JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { adminToken: string }).adminToken;
     const sellers: TestUser[] = [await createFundedUser(exchange.baseUrl, token, { ETH: '100' }), await createFundedUser(exchange.baseUrl, token, { ETH: '100' })];
     const buyers: TestUser[] = [await createFundedUser(exchange.baseUrl, token, { USDT: '1000000' }), await createFundedUser(exchange.baseUrl, token, { USDT: '1000000' })];
+    let answered = 0;
     const order = (user: TestUser, side: string, price: string) =>
-      signedRequest(exchange.baseUrl, 'POST', '/openapi/v1/order', user.key, { query: { symbol: 'ETHUSDT', side, type: 'LIMIT', price, quantity: '0.5' } }).catch(() => undefined);
+      signedRequest(exchange.baseUrl, 'POST', '/openapi/v1/order', user.key, { query: { symbol: 'ETHUSDT', side, type: 'LIMIT', price, quantity: '0.5' } })
+        .then(() => void answered++)
+        .catch(() => undefined);
     const burst = Array.from({ length: 60 }, (_, i) => [order(sellers[i % 2]!, 'SELL', String(3000 + (i % 5))), order(buyers[i % 2]!, 'BUY', String(3002 + (i % 5)))]).flat();
-    // Kill once the first trade settled, while the burst is still going (a fixed delay saw no trade on a loaded machine).
+    // Kill once part of the burst is answered (a fixed delay could fall before the first trade
+    // on a loaded machine), so trades are settled and others still in flight.
+    await waitFor(() => answered >= 10, 'the first answers of the burst', 60_000);
+    // ... and once the first trade settled, while the burst is still going.
     const watch = await openDataSource({ url: env.DATABASE_URL, schema: `${prefix}ledger`, entities: [], migrations: [], readOnly: true });
     await waitFor(async () => (await watch.query(`SELECT count(*)::int AS n FROM "${prefix}ledger".trades`))[0].n > 0, 'the first trade', 30_000, 10);
     await watch.destroy();

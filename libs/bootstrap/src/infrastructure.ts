@@ -54,9 +54,10 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
   const markets = Markets.fromFile(config.MARKETS_FILE);
   const clock = options.clock ?? systemClock;
   const database = options.needsDatabase ? await resolveDatabase(config, logger) : undefined;
+  const metrics = new Metrics(options.service);
   let eventLog: EventLog;
   try {
-    eventLog = await createEventLog(config, logger);
+    eventLog = await createEventLog(config, logger, metrics);
   } catch (error) {
     await database?.stop();
     throw error;
@@ -79,7 +80,7 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
     database,
     rateLimiter,
     listenKeys,
-    metrics: new Metrics(options.service),
+    metrics,
     close: async () => {
       await eventLog.close();
       await rateLimitStore.close();

@@ -19,6 +19,7 @@ export async function createApp(infrastructure: Infrastructure, modules: Service
     logger: infrastructure.logger,
     preview: options.preview,
     trustedProxies: infrastructure.config.TRUSTED_PROXIES,
+    bodyLimit: infrastructure.config.MAX_REQUEST_BODY_BYTES,
     metrics: infrastructure.metrics,
   });
   app.connectMicroservice({ strategy: new EventLogServer(infrastructure.eventLog) }, { inheritAppConfig: true });

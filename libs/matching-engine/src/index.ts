@@ -2,3 +2,8 @@ export * from './matching-engine.module';
 export * from './matching-engine.settings';
 export * from './books/symbol-engines';
 export * from './domain';
+export * from './books/symbol-book';
+export * from './books/symbol-book-snapshot';
+export * from './processing/engine-snapshot-store';
+export * from './processing/order-command.parser';
+export * from './processing/output-records';

@@ -8,3 +8,4 @@ export * from './nest/consume-batches.decorator';
 export * from './nest/event-log.server';
 export * from './outbox/batch-bookkeeping';
 export * from './outbox/outbox-relay';
+export * from './metrics/metered-event-log';

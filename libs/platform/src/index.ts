@@ -30,3 +30,4 @@ export * from './health/metrics.controller';
 export * from './metrics/metrics';
 export * from './listen-keys/listen-key-store';
 export * from './listen-keys/redis-listen-key-store';
+export * from './http/correlation';

@@ -2,7 +2,9 @@ import { hostname } from 'node:os';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { HeaderNames, type LedgerInput, type LedgerJournalEvent, Topics } from '@exchange/contracts';
 import type { Consumer, EventLog, IncomingBatch } from '@exchange/messaging';
-import { ApiError, CONFIG, type Config, ErrorCode, EVENT_LOG, LOGGER, type Logger } from '@exchange/platform';
+import { ApiError, CONFIG, type Config, currentCorrelationId, ErrorCode, EVENT_LOG, LOGGER, type Logger, Metrics } from '@exchange/platform';
+import type { Counter } from 'prom-client';
+import { PipelineLag } from './pipeline-lag';
 
 type Listener = (event: LedgerJournalEvent) => void;
 
@@ -19,7 +21,6 @@ interface OrderWatch {
 }
 
 export const REPLY_TIMEOUT_MS = 10_000;
-export const MAX_PENDING = 10_000;
 
 /**
  * Sends commands to the ledger and waits for the journal entry of their outcome, so a REST reply
@@ -33,14 +34,23 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
   private readonly listeners: Listener[] = [];
   private readonly orderWatches = new Map<string, OrderWatch>();
   private consumer: Consumer | undefined;
+  private readonly pipelineLag: PipelineLag;
+  private readonly overloaded: Counter<'reason'>;
 
   constructor(
     @Inject(EVENT_LOG) private readonly log: EventLog,
     @Inject(CONFIG) private readonly config: Config,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+    @Inject(Metrics) metrics: Metrics,
+  ) {
+    this.pipelineLag = new PipelineLag(log, config.MAX_PIPELINE_LAG, logger);
+    this.overloaded = metrics.counter('gateway_overload_rejections_total', 'Commands refused with -1016 before queuing, by reason', ['reason']);
+    metrics.gauge('gateway_pending_requests', 'Commands waiting for their outcome from the ledger', [], (g) => g.set(this.pending.size));
+    metrics.gauge('gateway_pipeline_lag', 'Records the ledger and the matching engine have not committed yet, as last polled', [], (g) => g.set(this.pipelineLag.current()));
+  }
 
   async onApplicationBootstrap(): Promise<void> {
+    this.pipelineLag.start();
     this.consumer = await this.log.consume({
       // One group per process: every replica must see every reply, even two that share an INSTANCE_ID by mistake.
       groupId: `api-gateway.replies.${this.config.INSTANCE_ID}.${hostname()}.${process.pid}`,
@@ -51,9 +61,21 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.pipelineLag.stop();
     await this.consumer?.stop();
     for (const p of this.pending.values()) clearTimeout(p.timer);
     for (const w of this.orderWatches.values()) clearTimeout(w.timer);
+  }
+
+  /**
+   * Backpressure: a command that would wait behind a full pending table, or behind a pipeline
+   * lagging past its bound, is refused at once (503 / -1016) rather than queued to time out.
+   */
+  private refuseWhenOverloaded(): void {
+    const reason = this.pending.size >= this.config.MAX_PENDING_REQUESTS ? 'pending' : this.pipelineLag.exceeded() ? 'lag' : undefined;
+    if (reason === undefined) return;
+    this.overloaded.inc({ reason });
+    throw new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'The exchange is overloaded; try again shortly.');
   }
 
   /** Every ledger event, as it arrives: for caches that must follow the ledger. */
@@ -63,7 +85,7 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
 
   /** Publishes the command and resolves with the first event it caused (CommandRejected included). */
   async send(command: LedgerInput, timeoutMs = REPLY_TIMEOUT_MS): Promise<LedgerJournalEvent> {
-    if (this.pending.size >= MAX_PENDING) throw new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'The exchange is overloaded; try again shortly.');
+    this.refuseWhenOverloaded();
     const reply = new Promise<LedgerJournalEvent>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(command.id);
@@ -77,7 +99,7 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
           topic: Topics.ledgerCommands.name,
           key: command.payload.userId,
           value: JSON.stringify(command),
-          headers: { [HeaderNames.messageId]: command.id, [HeaderNames.messageType]: command.type },
+          headers: { [HeaderNames.messageId]: command.id, [HeaderNames.messageType]: command.type, ...correlationHeader() },
         },
       ]);
     } catch (error) {
@@ -148,4 +170,10 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
       }
     }
   }
+}
+
+/** The REST request's correlation id travels on the command, and from there on everything it causes. */
+function correlationHeader(): Record<string, string> {
+  const id = currentCorrelationId();
+  return id === undefined ? {} : { [HeaderNames.correlationId]: id };
 }

@@ -59,6 +59,7 @@ export class LedgerCommandProcessor {
     if (fresh.length === 0) return;
     const events: LedgerJournalEvent[] = [];
     const processed: { commandId: string; offset: number }[] = [];
+    const correlationOf = new Map<string, string>();
     for (const record of fresh) {
       const command = this.parse(record);
       if (!command || loaded.processedCommandIds.has(command.id)) continue;
@@ -70,6 +71,9 @@ export class LedgerCommandProcessor {
         feeAccountId: feeAccountIdOf(batch.partition),
       });
       for (const event of decided) evolve(this.state, event);
+      const correlationId = record.headers[HeaderNames.correlationId];
+      if (correlationId !== undefined) for (const event of decided) correlationOf.set(event.id, correlationId);
+      this.logger.debug({ correlationId, commandId: command.id, type: command.type, events: decided.map((e) => e.type) }, 'ledger: decided');
       events.push(...decided);
       this.decided.inc({ type: command.type, outcome: decided[0]?.type === 'CommandRejected' ? 'rejected' : 'applied' });
       processed.push({ commandId: command.id, offset: record.offset });
@@ -85,7 +89,11 @@ export class LedgerCommandProcessor {
         events,
         processed,
         // The engine's commands leave with the events that decided them: same transaction.
-        outbox: [...events.map(toOutgoing), ...orderCommandsFor(events).map(toEngineCommand), ...walletCommandsFor(events).map(toWalletCommand)],
+        outbox: [
+          ...events.map((e) => toOutgoing(e, correlationOf.get(e.id))),
+          ...orderCommandsFor(events).map((c) => toEngineCommand(c, correlationOf.get(c.id))),
+          ...walletCommandsFor(events).map((c) => toWalletCommand(c, correlationOf.get(c.id))),
+        ],
       });
     } catch (error) {
       // The hot state ran ahead of what was committed: forget the partition, reload it on retry.
@@ -119,29 +127,34 @@ export class LedgerCommandProcessor {
   }
 }
 
-function toEngineCommand(command: OrderCommand): OutgoingRecord {
+/** An engine command's id is the id of the event that asked for it (see engine-commands.ts). */
+function toEngineCommand(command: OrderCommand, correlationId: string | undefined): OutgoingRecord {
   return {
     topic: Topics.orderCommands.name,
     key: command.payload.symbol,
     value: JSON.stringify(command),
-    headers: { [HeaderNames.messageId]: command.id, [HeaderNames.messageType]: command.type },
+    headers: { [HeaderNames.messageId]: command.id, [HeaderNames.messageType]: command.type, ...correlation(correlationId) },
   };
 }
 
-function toWalletCommand(command: TrackWithdrawal): OutgoingRecord {
+function toWalletCommand(command: TrackWithdrawal, correlationId: string | undefined): OutgoingRecord {
   return {
     topic: Topics.walletCommands.name,
     key: command.payload.userId,
     value: JSON.stringify(command),
-    headers: { [HeaderNames.messageId]: command.id, [HeaderNames.messageType]: command.type },
+    headers: { [HeaderNames.messageId]: command.id, [HeaderNames.messageType]: command.type, ...correlation(correlationId) },
   };
 }
 
-function toOutgoing(event: LedgerJournalEvent): OutgoingRecord {
+function toOutgoing(event: LedgerJournalEvent, correlationId: string | undefined): OutgoingRecord {
   return {
     topic: Topics.ledgerEvents.name,
     key: event.payload.userId,
     value: JSON.stringify(event),
-    headers: { [HeaderNames.messageId]: event.id, [HeaderNames.messageType]: event.type, [HeaderNames.causationId]: event.payload.commandId },
+    headers: { [HeaderNames.messageId]: event.id, [HeaderNames.messageType]: event.type, [HeaderNames.causationId]: event.payload.commandId, ...correlation(correlationId) },
   };
+}
+
+function correlation(correlationId: string | undefined): Record<string, string> {
+  return correlationId === undefined ? {} : { [HeaderNames.correlationId]: correlationId };
 }

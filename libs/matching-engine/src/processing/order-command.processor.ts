@@ -88,7 +88,9 @@ export class OrderCommandProcessor implements OnApplicationShutdown {
       return [];
     }
     const out = this.engines.apply(parsed.command);
+    const correlationId = record.headers[HeaderNames.correlationId];
+    this.logger.debug({ correlationId, commandId: parsed.command.id, type: parsed.command.type, events: out?.events.length ?? 0 }, 'matching-engine: decided');
     if (out === undefined) return [];
-    return outputRecords(out, record.headers[HeaderNames.correlationId]);
+    return outputRecords(out, correlationId);
   }
 }

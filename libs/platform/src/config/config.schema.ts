@@ -39,6 +39,12 @@ export const configSchema = z.object({
   USER_STREAM_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).max(30_000).default(1000),
   /** user-stream: a socket whose unsent frames pass this many bytes is a slow consumer and is dropped. */
   USER_STREAM_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1024).default(4 * 1024 * 1024),
+  /** Commands one gateway replica may wait on at once; past it new commands get 503 / -1016 at once. */
+  MAX_PENDING_REQUESTS: z.coerce.number().int().positive().default(10_000),
+  /** Records the ledger and the matching engine may be behind on their inputs before new commands get 503 / -1016 (0: no bound). */
+  MAX_PIPELINE_LAG: z.coerce.number().int().min(0).default(50_000),
+  /** Largest request body in bytes; a larger one is refused with 413 / -1100 before it is parsed. */
+  MAX_REQUEST_BODY_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
 });
 
 export type Config = z.infer<typeof configSchema>;

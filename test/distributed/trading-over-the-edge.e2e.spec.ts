@@ -1,0 +1,197 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Topics } from '@exchange/contracts';
+import type { EventLog } from '@exchange/messaging';
+import { openRunEventLog, waitUntilSettled } from '../support/distributed-checks';
+import { type DistributedExchange, distributedSuiteRuns, startDistributedExchange } from '../support/distributed-exchange';
+import { createFundedUser, type TestUser } from '../support/exchange-actors';
+import { http } from '../support/http-client';
+import { signedRequest } from '../support/signed-client';
+import { waitFor } from '../support/wait-for';
+
+type Json = Record<string, unknown>;
+type Account = { balances: { asset: string; free: string; locked: string }[] };
+
+const runs = distributedSuiteRuns('distributed exchange behind nginx');
+
+/**
+ * The six apps as separate processes (two gateways, two market-data replicas) on the real Kafka,
+ * PostgreSQL and Redis, behind nginx running docker-compose's edge configuration; driven only
+ * through HTTP, the way a client and an operator reach a deployed exchange.
+ */
+(runs ? describe : describe.skip)('distributed exchange behind nginx', () => {
+  let exchange: DistributedExchange;
+  let seller: TestUser;
+  let buyer: TestUser;
+  const free = async (baseUrl: string, user: TestUser, asset: string): Promise<string | undefined> =>
+    (await signedRequest<Account>(baseUrl, 'GET', '/openapi/v1/account', user.key)).body.balances?.find((b) => b.asset === asset)?.free;
+
+  beforeAll(async () => {
+    exchange = await startDistributedExchange();
+    seller = await createFundedUser(exchange.edgeUrl, exchange.adminToken, { ETH: '10' });
+    buyer = await createFundedUser(exchange.edgeUrl, exchange.adminToken, { USDT: '100000' });
+  }, 180_000);
+  afterAll(async () => exchange?.stop(), 60_000);
+
+  it('serves the public endpoints from both market-data replicas through the edge', async () => {
+    const [first, second] = exchange.replicas('market-data');
+    for (let i = 0; i < 6; i++) {
+      const ping = await http(exchange.edgeUrl, 'GET', '/openapi/v1/ping');
+      expect([ping.status, ping.body]).toEqual([200, {}]);
+    }
+    const info = await http<{ symbols: { symbol: string }[]; rateLimits: unknown[] }>(exchange.edgeUrl, 'GET', '/openapi/v1/brokerInfo');
+    expect(info.status).toBe(200);
+    expect(info.body.symbols.map((s) => s.symbol)).toEqual(expect.arrayContaining(['BTCUSDT', 'ETHUSDT', 'ETHBTC']));
+    // nginx balanced the pings over both replicas, and each answers the same brokerInfo on its own.
+    const upstreams = new Set(exchange.edgeAccessLog().filter((l) => l.startsWith('GET /openapi/v1/ping 200')).map((l) => l.split(' ')[3]));
+    expect(upstreams).toEqual(new Set([first!, second!].map((p) => `127.0.0.1:${p.port}`)));
+    for (const replica of [first!, second!]) {
+      const direct = await http(replica.url, 'GET', '/openapi/v1/brokerInfo');
+      expect(direct.body).toEqual({ ...info.body, serverTime: expect.any(Number) });
+    }
+  });
+
+  it('answers what nginx itself refuses in the family envelope', async () => {
+    expect(await http(exchange.edgeUrl, 'GET', '/no/such/path')).toMatchObject({ status: 404, body: { code: -1020 } });
+    const huge = await http(exchange.edgeUrl, 'POST', '/openapi/v1/order', { body: 'a='.padEnd(100 * 1024, 'x'), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(huge).toMatchObject({ status: 413, body: { code: -1100 } });
+  });
+
+  it('trades between two users through the edge and settles both on every gateway replica', async () => {
+    const sell = await signedRequest<Json>(exchange.edgeUrl, 'POST', '/openapi/v1/order', seller.key, {
+      query: { symbol: 'ETHUSDT', side: 'SELL', type: 'LIMIT', price: '3000', quantity: '2', newClientOrderId: 'edge-sell' },
+    });
+    expect(sell).toMatchObject({ status: 200, body: { status: 'NEW', clientOrderId: 'edge-sell' } });
+    const buy = await signedRequest<Json>(exchange.edgeUrl, 'POST', '/openapi/v1/order', buyer.key, {
+      query: { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', price: '3100', quantity: '1.5', newOrderRespType: 'FULL' },
+    });
+    expect(buy).toMatchObject({ status: 200, body: { status: 'FILLED', executedQty: '1.5', cummulativeQuoteQty: '4500' } });
+    // The buyer's own reads reflect the fill at once through the edge (it hashes to one replica).
+    expect(await free(exchange.edgeUrl, buyer, 'ETH')).toBe('1.49850000');
+
+    // Both gateway replicas follow the ledger: each converges to the same balances for both users.
+    for (const gateway of exchange.replicas('api-gateway')) {
+      await waitFor(async () => (await free(gateway.url, seller, 'USDT')) === '4495.500000', `the seller's settlement on ${gateway.name}`, 30_000);
+      await waitFor(async () => (await free(gateway.url, buyer, 'USDT')) === '95500.000000', `the buyer's settlement on ${gateway.name}`, 30_000);
+    }
+    const order = await signedRequest<Json>(exchange.edgeUrl, 'GET', '/openapi/v1/order', seller.key, { query: { origClientOrderId: 'edge-sell' } });
+    expect(order.body).toMatchObject({ status: 'PARTIALLY_FILLED', executedQty: '1.5', isWorking: true });
+    const trades = await signedRequest<Json[]>(exchange.edgeUrl, 'GET', '/openapi/v1/myTrades', buyer.key, { query: { symbol: 'ETHUSDT' } });
+    expect(trades.body).toEqual([expect.objectContaining({ price: '3000', qty: '1.5', isBuyer: true, isMaker: false, commissionAsset: 'ETH' })]);
+    const canceled = await signedRequest<Json>(exchange.edgeUrl, 'DELETE', '/openapi/v1/order', seller.key, { query: { origClientOrderId: 'edge-sell' } });
+    expect(canceled.body).toMatchObject({ status: 'CANCELED' });
+    expect(await free(exchange.edgeUrl, seller, 'ETH')).toBe('8.50000000');
+  }, 90_000);
+
+  it('carries the X-Request-Id of an order through every topic it touches and into the logs', async () => {
+    const requestId = `trace-${Date.now()}`;
+    const answer = await signedRequest<Json>(exchange.edgeUrl, 'POST', '/openapi/v1/order', buyer.key, {
+      query: { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', price: '1000', quantity: '0.1', newClientOrderId: 'traced' },
+      headers: { 'X-Request-Id': requestId },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('x-request-id')).toBe(requestId);
+    const generated = await http(exchange.edgeUrl, 'GET', '/openapi/v1/time');
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+
+    const log = openRunEventLog(exchange);
+    try {
+      const traced = await tracedRecords(log, requestId);
+      expect(traced).toEqual(expect.arrayContaining(['ledger.commands PlaceOrder', 'order.commands SubmitOrder', 'order.events OrderAccepted', 'order.events OrderRested', 'ledger.events OrderPlaced']));
+    } finally {
+      await log.close();
+    }
+    const gateway = exchange.processes.find((p) => readFileSync(p.logFile, 'utf8').includes(`"correlationId":"${requestId}"`));
+    expect(gateway?.app).toBe('api-gateway');
+  });
+
+  it('serves Prometheus metrics on every app: requests by route and code, consumer lag, consumed records', async () => {
+    const text = async (url: string): Promise<string> => (await http<string>(url, 'GET', '/metrics')).body;
+    const gateways = (await Promise.all(exchange.replicas('api-gateway').map((g) => text(g.url)))).join('\n');
+    expect(samples(gateways, 'http_request_duration_seconds_count', { method: 'POST', route: '/openapi/v1/order', status: '200' }).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    // Each gateway polls the pipeline's lag: settled, it is at most a commit marker per partition.
+    const lags = samples(gateways, 'gateway_pipeline_lag', {});
+    expect(lags).toHaveLength(2);
+    for (const lag of lags) expect(lag).toBeLessThan(20);
+    const ledger = await text(exchange.replicas('ledger')[0]!.url);
+    expect(samples(ledger, 'event_log_consumer_lag', { group: 'ledger', topic: 'ledger.commands' }).length).toBeGreaterThan(0);
+    expect(samples(ledger, 'ledger_batch_commit_seconds_count', {})[0]).toBeGreaterThan(0);
+    const engine = await text(exchange.replicas('matching-engine')[0]!.url);
+    expect(samples(engine, 'event_log_consumed_records_total', { group: 'matching-engine', topic: 'order.commands' })[0]).toBeGreaterThan(0);
+    for (const p of exchange.processes) expect(samples(await text(p.url), 'process_cpu_seconds_total', { service: p.app })).toHaveLength(1);
+  });
+
+  it('rebuilds the ledger and the matching engine from their journals with the replay CLI, equal to the live state', async () => {
+    const log: EventLog = openRunEventLog(exchange);
+    try {
+      await waitUntilSettled(exchange, log);
+    } finally {
+      await log.close();
+    }
+    // A graceful stop makes the engine write a snapshot at its committed offset: the fold must hash alike there.
+    const [engine] = exchange.replicas('matching-engine');
+    await exchange.kill(engine!, 'SIGTERM');
+
+    const ledger = await replay(exchange, 'ledger');
+    expect(ledger.code).toBe(0);
+    expect(ledger.stdout).toMatch(/ledger: rebuilt \d+ events in [\d.]+ s \(\d+ events\/s\) into d[0-9a-f]+_ledger_rebuilt/);
+    expect(ledger.stdout).toMatch(/ok {7}state hash: rebuilt ([0-9a-f]{64}) live \1/);
+    expect(ledger.stdout).toContain('ok       balance invariant (rebuilt)');
+    expect(ledger.stderr).toMatch(/events\/s .* remaining {2}ETA/);
+
+    const books = await replay(exchange, 'matching-engine');
+    expect(books.code).toBe(0);
+    expect(books.stdout).toMatch(/ok {7}snapshot ETHUSDT: at order\.commands\/\d+@\d+: rebuilt ([0-9a-f]{64}) live snapshot \1/);
+    expect(books.stdout).toMatch(/ok {7}order\.events\/\d+: [1-9]\d* events equal to the live journal/);
+    expect(books.stdout).not.toContain('MISMATCH');
+
+    // Switching the ledger to its rebuilt copy: the ledger restarts on it and keeps serving.
+    const [ledgerProcess] = exchange.replicas('ledger');
+    await exchange.kill(ledgerProcess!, 'SIGTERM');
+    const switched = await replay(exchange, 'ledger', '--switch');
+    expect(switched.code).toBe(0);
+    expect(switched.stdout).toContain(`_ledger_rebuilt is now ${exchange.schemaPrefix}ledger`);
+    await exchange.restart(ledgerProcess!);
+    await exchange.restart(engine!);
+    const transfer = await signedRequest<Json>(exchange.edgeUrl, 'POST', '/openapi/v1/transfer', buyer.key, { query: { tokenId: 'USDT', amount: '1', toAccountType: 3 } });
+    expect(transfer.status).toBe(200);
+    // 95,500 after the trade, 100 locked by the traced order, 1 transferred.
+    expect(await free(exchange.edgeUrl, buyer, 'USDT')).toBe('95399.000000');
+  }, 240_000);
+});
+
+/** `npm run replay -- <args>` as an operator runs it, in the run's namespace and schema prefix. */
+function replay(exchange: DistributedExchange, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = { PATH: process.env.PATH!, KAFKA_BROKERS: process.env.KAFKA_BROKERS!, DATABASE_URL: exchange.databaseUrl, EVENT_LOG_NAMESPACE: exchange.namespace, DATABASE_SCHEMA_PREFIX: exchange.schemaPrefix };
+  return new Promise((done) => {
+    execFile(process.execPath, ['scripts/run.js', 'tools/replay/replay-cli.ts', ...args], { cwd: resolve(__dirname, '../..'), env }, (error, stdout, stderr) =>
+      done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** `<topic> <message type>` of every record on the pipeline's topics that carries the correlation id. */
+async function tracedRecords(log: EventLog, correlationId: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const topic of [Topics.ledgerCommands.name, Topics.orderCommands.name, Topics.orderEvents.name, Topics.ledgerEvents.name]) {
+    for (let p = 0; p < (await log.partitionCount(topic)); p++) {
+      await log.read(topic, p, 0, async (records) => {
+        for (const r of records) if (r.headers['x-correlation-id'] === correlationId) found.push(`${topic} ${r.headers['x-message-type']}`);
+      });
+    }
+  }
+  return found;
+}
+
+/** Values of the samples of a metric whose labels include `labels` (Prometheus text format). */
+function samples(text: string, name: string, labels: Record<string, string>): number[] {
+  const values: number[] = [];
+  for (const line of text.split('\n')) {
+    const match = /^([a-z_]+)\{(.*)\} (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const found = Object.fromEntries([...match[2]!.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+    if (Object.entries(labels).every(([k, v]) => found[k] === v)) values.push(Number(match[3]));
+  }
+  return values;
+}
