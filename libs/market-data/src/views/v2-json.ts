@@ -58,7 +58,7 @@ export function v2Trades(market: SymbolMarket): Record<string, string | number>[
     .last(V2_TRADES)
     .reverse()
     .map((t) => ({
-      trade_id: t.tradeId,
+      trade_id: String(t.tradeId),
       price: scale.formatPrice(t.price),
       base_volume: scale.formatQty(t.qty),
       quote_volume: scale.formatQuote(t.price * t.qty),

@@ -35,6 +35,8 @@ export const configSchema = z.object({
   RATE_LIMIT_ORDERS_PER_SECOND: z.coerce.number().int().positive().default(20),
   RATE_LIMIT_ORDERS_PER_DAY: z.coerce.number().int().positive().default(200_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  /** The matching engine publishes a ClockTicked per order.events partition this often (ms; 0: never), so 24 h tickers roll for quiet symbols. */
+  ENGINE_CLOCK_TICK_MS: z.coerce.number().int().min(0).default(1000),
 });
 
 export type Config = z.infer<typeof configSchema>;

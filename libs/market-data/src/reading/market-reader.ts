@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Topics } from '@exchange/contracts';
+import type { Consumer, EventLog, IncomingBatch, IncomingRecord } from '@exchange/messaging';
+import { EVENT_LOG, LOGGER, type Logger, Readiness } from '@exchange/platform';
+import { type MarketChange, MarketFold } from '../domain';
+import { MarketStartState } from './market-start-state';
+import { parseOrderEvent } from './order-event.parser';
+
+const topic = Topics.orderEvents.name;
+
+export type ChangeListener = (changes: MarketChange[]) => void;
+
+/**
+ * This replica's read models: every replica folds all of order.events on its own and serves
+ * from memory. It starts from the newest stored cut (books, history, offsets), reads each
+ * partition from there up to the end offsets it saw at start, and is ready once it got there.
+ * Live records come from a consumer group of its own (nothing is shared between replicas); a
+ * first batch that starts past what was folded has the gap read with `EventLog.read`, and
+ * records below it are skipped, so the start and the live tail meet exactly, whatever offset
+ * the group joined at.
+ */
+@Injectable()
+export class MarketReader implements OnApplicationBootstrap, OnApplicationShutdown {
+  private positions: number[] = [];
+  private readonly chains = new Map<number, Promise<void>>();
+  /** Partitions whose live tail has begun: from then on the group delivers every record in order. */
+  private readonly live = new Set<number>();
+  private readonly listeners: ChangeListener[] = [];
+  private consumer: Consumer | undefined;
+  private ready = false;
+  private stopped = false;
+
+  constructor(
+    readonly fold: MarketFold,
+    private readonly startState: MarketStartState,
+    @Inject(EVENT_LOG) private readonly log: EventLog,
+    @Inject(LOGGER) private readonly logger: Logger,
+    readiness: Readiness,
+  ) {
+    readiness.register('market-data: caught up', () => this.ready);
+  }
+
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  /** Called with what each folded batch changed, once the replica is ready. */
+  onChanges(listener: ChangeListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** Starts in the background: the app listens (liveness) while the replica catches up (readiness). */
+  onApplicationBootstrap(): void {
+    void this.start().catch((error: unknown) => this.logger.error({ err: error }, 'market-data: start failed'));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    await this.consumer?.stop();
+  }
+
+  private async start(): Promise<void> {
+    const began = Date.now();
+    this.positions = await this.startState.load(this.fold);
+    this.consumer = await this.log.consume({
+      groupId: `market-data.reader.${randomUUID()}`,
+      topics: [topic],
+      eachBatch: (batch) => this.serial(batch.partition, () => this.onBatch(batch)),
+    });
+    const targets = await this.log.endOffsets(topic);
+    await Promise.all(targets.map((end, partition) => this.serial(partition, () => this.readUpTo(partition, end))));
+    this.ready = !this.stopped;
+    this.logger.info({ ms: Date.now() - began, offsets: this.positions }, 'market-data: caught up');
+  }
+
+  private async onBatch(batch: IncomingBatch): Promise<void> {
+    const first = batch.records[0]?.offset;
+    if (first === undefined) return;
+    // Only the first live batch can start past what was folded (the group joined later than the
+    // start's read ended). Later ones may too, by Kafka's transaction markers, which are no records.
+    if (!this.live.has(batch.partition)) {
+      await this.readUpTo(batch.partition, first);
+      this.live.add(batch.partition);
+    }
+    this.foldRecords(batch.partition, batch.records);
+  }
+
+  /** Folds [position, end) of a partition read outside the group. */
+  private async readUpTo(partition: number, end: number): Promise<void> {
+    const position = this.positions[partition] ?? 0;
+    if (position >= end) return;
+    await this.log.read(topic, partition, position, async (records) => this.foldRecords(partition, records), end);
+  }
+
+  private foldRecords(partition: number, records: readonly IncomingRecord[]): void {
+    const changes: MarketChange[] = [];
+    let position = this.positions[partition] ?? 0;
+    for (const record of records) {
+      if (record.offset < position) continue;
+      const event = parseOrderEvent(record);
+      if (event) this.fold.apply(partition, event, changes);
+      else this.logger.warn({ partition, offset: record.offset }, 'market-data: skipped a record that is not an order event');
+      position = record.offset + 1;
+    }
+    this.positions[partition] = position;
+    if (this.ready && changes.length > 0) for (const listener of this.listeners) listener(changes);
+  }
+
+  /** One partition's work at a time, in arrival order: the start's read, then live batches. */
+  private serial(partition: number, work: () => Promise<void>): Promise<void> {
+    const next = (this.chains.get(partition) ?? Promise.resolve()).then(work);
+    this.chains.set(partition, next.catch(() => undefined));
+    return next;
+  }
+}
