@@ -7,3 +7,4 @@ export * from './recent-trades';
 export * from './scaled-decimal';
 export * from './symbol-market';
 export * from './ticker-window';
+export * from './partition-cut';

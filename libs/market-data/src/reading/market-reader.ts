@@ -23,6 +23,7 @@ export type ChangeListener = (changes: MarketChange[]) => void;
 @Injectable()
 export class MarketReader implements OnApplicationBootstrap, OnApplicationShutdown {
   private positions: number[] = [];
+  private startOffsets: number[] = [];
   private readonly chains = new Map<number, Promise<void>>();
   /** Partitions whose live tail has begun: from then on the group delivers every record in order. */
   private readonly live = new Set<number>();
@@ -45,6 +46,16 @@ export class MarketReader implements OnApplicationBootstrap, OnApplicationShutdo
     return this.ready;
   }
 
+  /** The next order.events offset to fold, per partition: how far this replica has got. */
+  get offsets(): readonly number[] {
+    return this.positions;
+  }
+
+  /** Where the stored cut let this replica start reading, per partition (0: from the beginning). */
+  get startedFrom(): readonly number[] {
+    return this.startOffsets;
+  }
+
   /** Called with what each folded batch changed, once the replica is ready. */
   onChanges(listener: ChangeListener): void {
     this.listeners.push(listener);
@@ -63,6 +74,7 @@ export class MarketReader implements OnApplicationBootstrap, OnApplicationShutdo
   private async start(): Promise<void> {
     const began = Date.now();
     this.positions = await this.startState.load(this.fold);
+    this.startOffsets = [...this.positions];
     this.consumer = await this.log.consume({
       groupId: `market-data.reader.${randomUUID()}`,
       topics: [topic],
@@ -71,7 +83,7 @@ export class MarketReader implements OnApplicationBootstrap, OnApplicationShutdo
     const targets = await this.log.endOffsets(topic);
     await Promise.all(targets.map((end, partition) => this.serial(partition, () => this.readUpTo(partition, end))));
     this.ready = !this.stopped;
-    this.logger.info({ ms: Date.now() - began, offsets: this.positions }, 'market-data: caught up');
+    this.logger.info({ ms: Date.now() - began, from: this.startOffsets, offsets: this.positions }, 'market-data: caught up');
   }
 
   private async onBatch(batch: IncomingBatch): Promise<void> {
