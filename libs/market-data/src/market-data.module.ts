@@ -12,6 +12,7 @@ import { MARKET_DATA_SETTINGS, marketDataSettings } from './market-data.settings
 import { GeneralController } from './public/general.controller';
 import { MarketReader } from './reading/market-reader';
 import { MarketStartState, StoredStartState } from './reading/market-start-state';
+import { PublicStreamGateway } from './streams/public-stream.gateway';
 import { MarketAnswers } from './views/market-answers';
 
 const MARKET_DATA_SOURCE = Symbol('MARKET_DATA_SOURCE');
@@ -41,6 +42,7 @@ const ORDER_EVENT_PARTITIONS = Symbol('ORDER_EVENT_PARTITIONS');
         new MarketAnswers(fold, markets, (symbol, interval, query, before) => store.olderKlines(fold.symbols.get(symbol)!, interval, query, before)),
     },
     PublicRoutesRegistrar,
+    PublicStreamGateway,
   ],
 })
 export class MarketDataModule {}
