@@ -3,7 +3,8 @@
 // klines query have something to serve. These events are market data's input only (no engine
 // state matches them); ETHUSDT is left empty for the fan-out run, which trades it for real.
 import { join } from 'node:path';
-import { allTopics, type BookChanged, type OrderEvent, Topics, type TradeExecuted } from '../../libs/contracts/src';
+import { allTopics, type OrderEvent, Topics } from '../../libs/contracts/src';
+import { OrderEventFactory } from '../../libs/market-data/src/testing/order-event-fixtures';
 import { EmbeddedEventLog, type OutgoingRecord } from '../../libs/messaging/src';
 
 const TRADES = 1500;
@@ -27,9 +28,12 @@ export async function seedMarketJournal(dataDir: string, now = Date.now()): Prom
   await log.createTopics(allTopics);
   const records: OutgoingRecord[] = [];
   const push = (event: OrderEvent): void => void records.push({ topic: Topics.orderEvents.name, key: event.payload.symbol, value: JSON.stringify(event) });
+  const events = new OrderEventFactory();
   for (const s of seeds) {
-    for (let i = 0; i < TRADES; i++) push(trade(s, i, now - (TRADES - i) * 60_000));
-    push(book(s, now));
+    for (let i = 0; i < TRADES; i++) push(events.trade(s.symbol, now - (TRADES - i) * 60_000, price(s, (i % 40) - 20), s.qty, i % 2 === 0 ? 'BUY' : 'SELL'));
+    const bids = Array.from({ length: LEVELS }, (_, i) => [price(s, -1 - i), s.qty] as [string, string]);
+    const asks = Array.from({ length: LEVELS }, (_, i) => [price(s, 1 + i), s.qty] as [string, string]);
+    push(events.book(s.symbol, now, bids, asks));
   }
   await log.publish(records);
   await log.close();
@@ -38,41 +42,4 @@ export async function seedMarketJournal(dataDir: string, now = Date.now()): Prom
 
 function price(s: SeedSymbol, offset: number): string {
   return (s.mid + offset * s.tick).toFixed(s.priceDecimals);
-}
-
-function trade(s: SeedSymbol, i: number, ts: number): TradeExecuted {
-  const id = String(i + 1);
-  return {
-    type: 'TradeExecuted',
-    v: 1,
-    id: `seed-${s.symbol}-t${id}`,
-    ts,
-    payload: {
-      symbol: s.symbol,
-      commandId: `seed-${id}`,
-      tradeId: id,
-      price: price(s, (i % 40) - 20),
-      qty: s.qty,
-      quoteQty: '0',
-      takerOrderId: '2',
-      makerOrderId: '1',
-      takerClientOrderId: 't',
-      makerClientOrderId: 'm',
-      takerAccountId: '2',
-      makerAccountId: '1',
-      takerUserId: '2',
-      makerUserId: '1',
-      takerSide: i % 2 === 0 ? 'BUY' : 'SELL',
-      isBuyerMaker: i % 2 === 1,
-      makerRemainingQty: '0',
-      takerRemainingQty: '0',
-      takerRemainingQuote: '0',
-    },
-  };
-}
-
-function book(s: SeedSymbol, ts: number): BookChanged {
-  const bids = Array.from({ length: LEVELS }, (_, i) => [price(s, -1 - i), s.qty] as [string, string]);
-  const asks = Array.from({ length: LEVELS }, (_, i) => [price(s, 1 + i), s.qty] as [string, string]);
-  return { type: 'BookChanged', v: 1, id: `seed-${s.symbol}-book`, ts, payload: { symbol: s.symbol, commandId: 'seed-book', updateIdFirst: 1, updateIdLast: 2 * LEVELS, bids, asks } };
 }

@@ -1,4 +1,4 @@
-import type { BookChanged, ClockTicked, OrderEvent, SymbolConfig, TradeExecuted } from '@exchange/contracts';
+import type { BookChanged, ClockTicked, SymbolConfig, TradeExecuted } from '@exchange/contracts';
 
 /** BTCUSDT and ETHBTC as config/markets.json has them: 0.01 × 0.00001 and 0.00001 × 0.001. */
 export const testSymbols: SymbolConfig[] = [
@@ -64,4 +64,3 @@ export class OrderEventFactory {
   }
 }
 
-export type { OrderEvent };
