@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from '@exchange/bootstrap';
-import { Topics } from '@exchange/contracts';
+import { randomUUID } from 'node:crypto';
+import { type ClockTicked, Topics } from '@exchange/contracts';
+import { partitionForKey } from '@exchange/messaging';
 import { ManualClock } from '@exchange/platform';
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
 import { http } from '../../../test/support/http-client';
@@ -56,15 +58,23 @@ describe('market-data replicas', () => {
     return replica;
   }
 
+  /**
+   * Appends a clock tick (at the current time: it moves nothing) to every partition and waits until
+   * each replica has folded it: then it has folded everything before it. On Kafka the engine's
+   * output ends on transaction markers, offsets no consumer sees, so the tick gives a record to wait for.
+   */
   async function atEnd(...replicas: Replica[]): Promise<void> {
-    await waitFor(
-      async () => {
-        const end = await exchange.infrastructure.eventLog.endOffsets(Topics.orderEvents.name);
-        return replicas.every((r) => r.reader.isReady && end.every((o, p) => (r.reader.offsets[p] ?? 0) >= o));
-      },
-      'replicas at the end of order.events',
-      60_000,
+    const log = exchange.infrastructure.eventLog;
+    const partitions = await log.partitionCount(Topics.orderEvents.name);
+    const keys = new Map(exchange.infrastructure.markets.symbols.map((s) => [partitionForKey(s.symbol, partitions), s.symbol]));
+    await log.publish(
+      [...keys.values()].map((symbol) => {
+        const tick: ClockTicked = { type: 'ClockTicked', v: 1, id: `sentinel-${symbol}-${randomUUID()}`, ts: clock.now(), payload: { symbol } };
+        return { topic: Topics.orderEvents.name, key: symbol, value: JSON.stringify(tick) };
+      }),
     );
+    const end = await log.endOffsets(Topics.orderEvents.name);
+    await waitFor(() => replicas.every((r) => r.reader.isReady && end.every((o, p) => (r.reader.offsets[p] ?? 0) >= o)), 'replicas at the end of order.events', 60_000);
   }
 
   async function expectSameAnswers(a: Replica, b: Replica): Promise<number> {

@@ -8,6 +8,8 @@ import { MarketStartState } from './market-start-state';
 import { parseOrderEvent } from './order-event.parser';
 
 const topic = Topics.orderEvents.name;
+/** How long the app's start waits for the catch-up before it listens anyway. */
+const START_WAIT_MS = 5000;
 
 export type ChangeListener = (changes: MarketChange[]) => void;
 
@@ -61,9 +63,16 @@ export class MarketReader implements OnApplicationBootstrap, OnApplicationShutdo
     this.listeners.push(listener);
   }
 
-  /** Starts in the background: the app listens (liveness) while the replica catches up (readiness). */
-  onApplicationBootstrap(): void {
-    void this.start().catch((error: unknown) => this.logger.error({ err: error }, 'market-data: start failed'));
+  /**
+   * Waits for the catch-up up to START_WAIT_MS, so a replica with little to read is ready when it
+   * starts listening; a longer catch-up goes on in the background while the app listens (liveness)
+   * and the readiness check stays false until it is done.
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    const started = this.start().catch((error: unknown) => this.logger.error({ err: error }, 'market-data: start failed'));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([started, new Promise((resolve) => (timer = setTimeout(resolve, START_WAIT_MS)))]);
+    clearTimeout(timer);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -102,7 +111,9 @@ export class MarketReader implements OnApplicationBootstrap, OnApplicationShutdo
   private async readUpTo(partition: number, end: number): Promise<void> {
     const position = this.positions[partition] ?? 0;
     if (position >= end) return;
-    await this.log.read(topic, partition, position, async (records) => this.foldRecords(partition, records), end);
+    const after = await this.log.read(topic, partition, position, async (records) => this.foldRecords(partition, records), end);
+    // A range may end on Kafka transaction markers, which are offsets without records.
+    this.positions[partition] = Math.max(this.positions[partition] ?? 0, after);
   }
 
   private foldRecords(partition: number, records: readonly IncomingRecord[]): void {

@@ -64,9 +64,13 @@ export class PublicStreamGateway implements OnModuleInit, OnApplicationShutdown 
     this.alive.set(ws, true);
     ws.on('pong', () => this.alive.set(ws, true));
     ws.on('message', (data: RawData) => this.onMessage(ws, data));
-    ws.on('close', () => this.hub.forget(ws));
+    const lifetime = setTimeout(() => ws.close(1000, 'connection lifetime of 24 hours reached'), MAX_LIFETIME_MS);
+    lifetime.unref();
+    ws.on('close', () => {
+      clearTimeout(lifetime);
+      this.hub.forget(ws);
+    });
     ws.on('error', () => this.hub.forget(ws));
-    setTimeout(() => ws.close(1000, 'connection lifetime of 24 hours reached'), MAX_LIFETIME_MS).unref();
   }
 
   private onMessage(ws: WebSocket, data: RawData): void {
