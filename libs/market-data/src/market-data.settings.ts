@@ -5,7 +5,7 @@ export const MARKET_DATA_SETTINGS = Symbol('MARKET_DATA_SETTINGS');
 export interface MarketDataSettings {
   /** A partition's books are cut into the store after this many book updates… */
   cutEveryUpdates: number;
-  /** …or this long after the last cut, whichever comes first: it bounds what a new replica reads. */
+  /** …or this long after the last cut (books changed or not), whichever comes first: it bounds what a new replica reads. */
   cutEveryMs: number;
 }
 

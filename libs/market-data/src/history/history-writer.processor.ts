@@ -75,7 +75,8 @@ export class HistoryWriter {
       else if (change.kind === 'kline') klines.set(`${change.symbol}|${change.interval}|${change.kline.openTime}`, { market: state.fold.symbols.get(change.symbol)!, interval: change.interval, kline: change.kline });
     }
     commit.klines = [...klines.values()];
-    const due = state.updatesSinceCut >= this.settings.cutEveryUpdates || (state.updatesSinceCut > 0 && this.clock.now() - state.cutAt >= this.settings.cutEveryMs);
+    // Also when the book is quiet: the clock ticks keep coming, and a new replica reads all events after the cut.
+    const due = state.updatesSinceCut >= this.settings.cutEveryUpdates || this.clock.now() - state.cutAt >= this.settings.cutEveryMs;
     if (due) commit.cut = takeCut(state.fold, batch.partition, batch.nextOffset);
     return commit;
   }

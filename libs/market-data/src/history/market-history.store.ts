@@ -37,7 +37,9 @@ interface KlineRowDb {
   taker_buy_quote_volume: string;
 }
 
-const klineColumns = 'open_time, open::text, high::text, low::text, close::text, volume::text, quote_volume::text, trades, taker_buy_volume::text, taker_buy_quote_volume::text';
+/** The candle columns, amounts as text (a cast keeps the column's name). */
+const klineColumnsOf = (table: string): string =>
+  ['open_time', 'open::text', 'high::text', 'low::text', 'close::text', 'volume::text', 'quote_volume::text', 'trades', 'taker_buy_volume::text', 'taker_buy_quote_volume::text'].map((c) => `${table}.${c}`).join(', ');
 
 /**
  * Market data's PostgreSQL side: one transaction per history batch (trades inserted once,
@@ -74,22 +76,28 @@ export class MarketHistoryStore {
     });
   }
 
-  /** Every partition's checkpoint, cut and symbol histories as of one instant (REPEATABLE READ). */
+  /**
+   * Every partition's checkpoint, cut and symbol histories as of one instant (REPEATABLE READ),
+   * in five queries whatever the number of symbols: starts stay fast as markets are added.
+   */
   async load(partitions: number[], symbolsOf: (partition: number) => readonly SymbolMarket[]): Promise<Map<number, StoredPartition>> {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
       await runner.startTransaction('REPEATABLE READ');
+      const checkpoints = new Map<number, { next_offset: string; event_time: string }>(
+        (await runner.query(`SELECT partition, next_offset, event_time FROM ${this.s}.checkpoints`)).map((r: { partition: number; next_offset: string; event_time: string }) => [r.partition, r]),
+      );
+      const cuts = new Map<number, PartitionCut>((await runner.query(`SELECT partition, cut FROM ${this.s}.book_cuts`)).map((r: { partition: number; cut: PartitionCut }) => [r.partition, r.cut]));
+      const markets = partitions.flatMap((p) => symbolsOf(p).map((market) => ({ market, since: Number(checkpoints.get(p)?.event_time ?? 0) - TICKER_WINDOW_MS })));
+      const histories = await this.histories(runner.manager, markets);
+      await runner.commitTransaction();
       const out = new Map<number, StoredPartition>();
       for (const partition of partitions) {
-        const [checkpoint] = await runner.query(`SELECT next_offset, event_time FROM ${this.s}.checkpoints WHERE partition = $1`, [partition]);
-        const [cutRow] = await runner.query(`SELECT cut FROM ${this.s}.book_cuts WHERE partition = $1`, [partition]);
-        const eventTime = checkpoint ? Number(checkpoint.event_time) : 0;
-        const histories = new Map<string, SymbolHistory>();
-        for (const market of symbolsOf(partition)) histories.set(market.symbol, await this.history(runner.manager, market, eventTime));
-        out.set(partition, { checkpoint: checkpoint ? Number(checkpoint.next_offset) : 0, cut: cutRow?.cut as PartitionCut | undefined, histories });
+        const checkpoint = checkpoints.get(partition);
+        const symbols = new Map(symbolsOf(partition).map((m) => [m.symbol, histories.get(m.symbol)!]));
+        out.set(partition, { checkpoint: checkpoint ? Number(checkpoint.next_offset) : 0, cut: cuts.get(partition), histories: symbols });
       }
-      await runner.commitTransaction();
       return out;
     } finally {
       await runner.release();
@@ -100,7 +108,7 @@ export class MarketHistoryStore {
   async olderKlines(market: SymbolMarket, interval: KlineInterval, query: KlineQuery, before: number): Promise<Kline[]> {
     const ascending = query.startTime !== undefined;
     const rows: KlineRowDb[] = await this.dataSource.query(
-      `SELECT ${klineColumns} FROM ${this.s}.klines
+      `SELECT ${klineColumnsOf('klines')} FROM ${this.s}.klines
        WHERE symbol = $1 AND interval = $2 AND open_time < $3 AND open_time >= $4 AND open_time <= $5
        ORDER BY open_time ${ascending ? 'ASC' : 'DESC'} LIMIT $6`,
       [market.symbol, interval, before, query.startTime ?? 0, query.endTime ?? Number.MAX_SAFE_INTEGER, query.limit],
@@ -109,24 +117,44 @@ export class MarketHistoryStore {
     return ascending ? klines : klines.reverse();
   }
 
-  private async history(manager: EntityManager, market: SymbolMarket, eventTime: number): Promise<SymbolHistory> {
-    const tradeColumns = 'trade_id, time, price::text, qty::text, is_buyer_maker';
-    const recent: TradeRowDb[] = await manager.query(`SELECT ${tradeColumns} FROM ${this.s}.trades WHERE symbol = $1 ORDER BY trade_id DESC LIMIT $2`, [market.symbol, MEMORY_DEPTH]);
-    const window: TradeRowDb[] = await manager.query(`SELECT ${tradeColumns} FROM ${this.s}.trades WHERE symbol = $1 AND time > $2 ORDER BY trade_id`, [
-      market.symbol,
-      eventTime - TICKER_WINDOW_MS,
-    ]);
-    const klines = new Map<KlineInterval, { klines: Kline[]; holdsAll: boolean }>();
-    for (const interval of klineIntervals) {
-      const rows: KlineRowDb[] = await manager.query(`SELECT ${klineColumns} FROM ${this.s}.klines WHERE symbol = $1 AND interval = $2 ORDER BY open_time DESC LIMIT $3`, [
-        market.symbol,
-        interval,
-        MEMORY_DEPTH + 1,
-      ]);
-      klines.set(interval, { klines: rows.slice(0, MEMORY_DEPTH).reverse().map((r) => toKline(market, r)), holdsAll: rows.length <= MEMORY_DEPTH });
+  /** Recent trades, the 24 h window (trades after `since`) and the newest candles of each symbol, by index lookups per symbol. */
+  private async histories(manager: EntityManager, markets: { market: SymbolMarket; since: number }[]): Promise<Map<string, SymbolHistory>> {
+    const symbols = markets.map((m) => m.market.symbol);
+    const tradeColumns = 't.trade_id, t.time, t.price::text AS price, t.qty::text AS qty, t.is_buyer_maker';
+    const recent: (TradeRowDb & { symbol: string })[] = await manager.query(
+      `SELECT s.symbol, ${tradeColumns} FROM unnest($1::text[]) AS s(symbol)
+       CROSS JOIN LATERAL (SELECT * FROM ${this.s}.trades WHERE symbol = s.symbol ORDER BY trade_id DESC LIMIT $2) t ORDER BY s.symbol, t.trade_id`,
+      [symbols, MEMORY_DEPTH],
+    );
+    const window: (TradeRowDb & { symbol: string })[] = await manager.query(
+      `SELECT s.symbol, ${tradeColumns} FROM unnest($1::text[], $2::bigint[]) AS s(symbol, since)
+       JOIN ${this.s}.trades t ON t.symbol = s.symbol AND t.time > s.since ORDER BY s.symbol, t.trade_id`,
+      [symbols, markets.map((m) => m.since)],
+    );
+    const klines: (KlineRowDb & { symbol: string; interval: KlineInterval })[] = await manager.query(
+      `SELECT s.symbol, i.interval, ${klineColumnsOf('k')}
+       FROM unnest($1::text[]) AS s(symbol) CROSS JOIN unnest($2::text[]) AS i(interval)
+       CROSS JOIN LATERAL (SELECT * FROM ${this.s}.klines WHERE symbol = s.symbol AND interval = i.interval ORDER BY open_time DESC LIMIT $3) k
+       ORDER BY s.symbol, i.interval, k.open_time`,
+      [symbols, [...klineIntervals], MEMORY_DEPTH + 1],
+    );
+    const out = new Map<string, SymbolHistory>();
+    for (const { market } of markets) {
+      const recentTrades = recent.filter((r) => r.symbol === market.symbol).map((r) => toTrade(market, r));
+      const series = new Map<KlineInterval, { klines: Kline[]; holdsAll: boolean }>();
+      for (const interval of klineIntervals) {
+        const rows = klines.filter((r) => r.symbol === market.symbol && r.interval === interval);
+        // Ascending rows: the oldest one is the 1001st newest, there only to say that older candles exist.
+        series.set(interval, { klines: rows.slice(-MEMORY_DEPTH).map((r) => toKline(market, r)), holdsAll: rows.length <= MEMORY_DEPTH });
+      }
+      out.set(market.symbol, {
+        recentTrades,
+        windowTrades: window.filter((r) => r.symbol === market.symbol).map((r) => toTrade(market, r)),
+        klines: series,
+        lastTradeId: recentTrades[recentTrades.length - 1]?.tradeId ?? 0,
+      });
     }
-    const recentTrades = recent.reverse().map((r) => toTrade(market, r));
-    return { recentTrades, windowTrades: window.map((r) => toTrade(market, r)), klines, lastTradeId: recentTrades[recentTrades.length - 1]?.tradeId ?? 0 };
+    return out;
   }
 
   private async insertTrades(manager: EntityManager, trades: HistoryBatch['trades']): Promise<void> {

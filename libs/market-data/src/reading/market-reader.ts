@@ -82,13 +82,23 @@ export class MarketReader implements OnApplicationBootstrap, OnApplicationShutdo
 
   private async start(): Promise<void> {
     const began = Date.now();
-    this.positions = await this.startState.load(this.fold);
-    this.startOffsets = [...this.positions];
-    this.consumer = await this.log.consume({
-      groupId: `market-data.reader.${randomUUID()}`,
-      topics: [topic],
-      eachBatch: (batch) => this.serial(batch.partition, () => this.onBatch(batch)),
+    const loaded = this.startState.load(this.fold).then((positions) => {
+      this.positions = positions;
+      this.startOffsets = [...positions];
     });
+    // The group joins while the stored cut loads; its batches wait for the load.
+    const [consumer] = await Promise.all([
+      this.log.consume({
+        groupId: `market-data.reader.${randomUUID()}`,
+        topics: [topic],
+        eachBatch: async (batch) => {
+          await loaded;
+          await this.serial(batch.partition, () => this.onBatch(batch));
+        },
+      }),
+      loaded,
+    ]);
+    this.consumer = consumer;
     const targets = await this.log.endOffsets(topic);
     await Promise.all(targets.map((end, partition) => this.serial(partition, () => this.readUpTo(partition, end))));
     this.ready = !this.stopped;

@@ -37,7 +37,7 @@ export const configSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   /** The matching engine publishes a ClockTicked per order.events partition this often (ms; 0: never), so 24 h tickers roll for quiet symbols. */
   ENGINE_CLOCK_TICK_MS: z.coerce.number().int().min(0).default(1000),
-  /** Market data stores each partition's book cut at least this often (ms) while the book changes (also every 1000 updates): new replicas start from it. */
+  /** Market data stores each partition's book cut at least this often (ms; also every 1000 book updates): new replicas start from it. */
   MARKET_DATA_CUT_INTERVAL_MS: z.coerce.number().int().min(0).default(10_000),
 });
 
