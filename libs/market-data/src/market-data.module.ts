@@ -21,7 +21,7 @@ const ORDER_EVENT_PARTITIONS = Symbol('ORDER_EVENT_PARTITIONS');
 
 /** Public market data: the read models of the order events, their history, and the endpoints that serve them. */
 @Module({
-  controllers: [GeneralController, HistoryWriter],
+  controllers: [GeneralController],
   providers: [
     { provide: MARKET_DATA_SETTINGS, inject: [CONFIG], useFactory: marketDataSettings },
     { provide: MARKET_DATA_SCHEMA, inject: [CONFIG], useFactory: (config: Config) => schemaName(config, 'market_data') },
@@ -35,6 +35,7 @@ const ORDER_EVENT_PARTITIONS = Symbol('ORDER_EVENT_PARTITIONS');
     },
     { provide: MarketStartState, inject: [MarketHistoryStore, ORDER_EVENT_PARTITIONS], useFactory: (store: MarketHistoryStore, partitions: number) => new StoredStartState(store, partitions) },
     MarketReader,
+    HistoryWriter,
     {
       provide: MarketAnswers,
       inject: [MarketFold, MARKETS, MarketHistoryStore],

@@ -1,6 +1,6 @@
-import { Controller, Inject } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { type Markets, Topics } from '@exchange/contracts';
-import { ConsumeBatches, type EventLog, type IncomingBatch, partitionForKey } from '@exchange/messaging';
+import { type Consumer, type EventLog, type IncomingBatch, partitionForKey } from '@exchange/messaging';
 import { CLOCK, type Clock, EVENT_LOG, LOGGER, type Logger, MARKETS } from '@exchange/platform';
 import { type MarketChange, MarketFold, takeCut } from '../domain';
 import { parseOrderEvent } from '../reading/order-event.parser';
@@ -23,11 +23,13 @@ interface WriterPartition {
  * each partition has one writer. Per batch, in one PostgreSQL transaction: new trades inserted,
  * touched candles upserted, the book cut of the partition when due (every N book updates or T ms),
  * and the checkpoint moved by compare-and-set. It folds its partitions into a fold of its own, so
- * what it writes is exactly the state at the checkpoint.
+ * what it writes is exactly the state at the checkpoint. The group is joined in the background, so
+ * a replica's start never waits for a rebalance.
  */
-@Controller()
-export class HistoryWriter {
+@Injectable()
+export class HistoryWriter implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly partitions = new Map<number, WriterPartition>();
+  private joining: Promise<Consumer> | undefined;
 
   constructor(
     private readonly store: MarketHistoryStore,
@@ -38,8 +40,18 @@ export class HistoryWriter {
     @Inject(MARKET_DATA_SETTINGS) private readonly settings: MarketDataSettings,
   ) {}
 
-  @ConsumeBatches({ topic, groupId: HISTORY_GROUP, fromBeginning: true })
-  async onEvents(batch: IncomingBatch): Promise<void> {
+  onApplicationBootstrap(): void {
+    this.joining = this.log.consume({ groupId: HISTORY_GROUP, topics: [topic], fromBeginning: true, eachBatch: (batch) => this.onEvents(batch) });
+    this.joining.catch((error: unknown) => this.logger.error({ err: error }, 'market-data: history writer failed to start'));
+  }
+
+  /** Stops after the batch in hand: its transaction is committed or not, never half. */
+  async onApplicationShutdown(): Promise<void> {
+    const consumer = await this.joining?.catch(() => undefined);
+    await consumer?.stop();
+  }
+
+  private async onEvents(batch: IncomingBatch): Promise<void> {
     const state = this.partitions.get(batch.partition) ?? (await this.load(batch.partition));
     const changes: MarketChange[] = [];
     let folded = 0;

@@ -30,7 +30,7 @@ export class MarketReader implements OnApplicationBootstrap, OnApplicationShutdo
   /** Partitions whose live tail has begun: from then on the group delivers every record in order. */
   private readonly live = new Set<number>();
   private readonly listeners: ChangeListener[] = [];
-  private consumer: Consumer | undefined;
+  private joining: Promise<Consumer> | undefined;
   private ready = false;
   private stopped = false;
 
@@ -77,7 +77,8 @@ export class MarketReader implements OnApplicationBootstrap, OnApplicationShutdo
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    await this.consumer?.stop();
+    const consumer = await this.joining?.catch(() => undefined);
+    await consumer?.stop();
   }
 
   private async start(): Promise<void> {
@@ -86,19 +87,18 @@ export class MarketReader implements OnApplicationBootstrap, OnApplicationShutdo
       this.positions = positions;
       this.startOffsets = [...positions];
     });
-    // The group joins while the stored cut loads; its batches wait for the load.
-    const [consumer] = await Promise.all([
-      this.log.consume({
-        groupId: `market-data.reader.${randomUUID()}`,
-        topics: [topic],
-        eachBatch: async (batch) => {
-          await loaded;
-          await this.serial(batch.partition, () => this.onBatch(batch));
-        },
-      }),
-      loaded,
-    ]);
-    this.consumer = consumer;
+    // The group joins in the background (on Kafka that can take a while): its batches wait for the
+    // load, and its first batch per partition reads whatever the start's read did not reach.
+    this.joining = this.log.consume({
+      groupId: `market-data.reader.${randomUUID()}`,
+      topics: [topic],
+      eachBatch: async (batch) => {
+        await loaded;
+        await this.serial(batch.partition, () => this.onBatch(batch));
+      },
+    });
+    this.joining.catch((error: unknown) => this.logger.error({ err: error }, 'market-data: live consumer failed to start'));
+    await loaded;
     const targets = await this.log.endOffsets(topic);
     await Promise.all(targets.map((end, partition) => this.serial(partition, () => this.readUpTo(partition, end))));
     this.ready = !this.stopped;
