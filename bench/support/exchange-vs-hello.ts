@@ -27,6 +27,10 @@ export interface ExchangeBenchmark {
   portBase: number;
   /** Requests signed with the demo user's key just before each run. */
   presign(demo: { apiKey: string; secretKey: string }): PresignedRequest[];
+  /** Requests in flight per connection (BENCHMARKS.md: 1 for order entry, 10 for public reads); 1 by default. */
+  pipelining?: number;
+  /** Fills the exchange's DATA_DIR before it starts (for example, a journal of market events). */
+  prepare?(dataDir: string): Promise<void>;
 }
 
 interface LoadResult {
@@ -51,14 +55,16 @@ export async function runExchangeVsHello(bench: ExchangeBenchmark): Promise<void
   const helloPort = bench.portBase + 100;
   console.log(`bench/${bench.name}`);
   console.log(`  node ${process.version}, ${cpus().length} cores; servers on core ${SERVER_CORE}, autocannon on core ${LOAD_CORE} ${taskset() ? '(taskset)' : '(no taskset: unpinned)'}`);
-  console.log(`  ${CONNECTIONS} connections, pipelining ${PIPELINING}, ${duration} s per run, ${runs} runs after a warm-up; requests pre-signed with recvWindow 60000`);
+  const pipelining = bench.pipelining ?? PIPELINING;
+  console.log(`  ${CONNECTIONS} connections, pipelining ${pipelining}, ${duration} s per run, ${runs} runs after a warm-up; signed requests pre-signed with recvWindow 60000`);
   for (const line of bench.describe) console.log(`  ${line}`);
 
   const load = (name: string, url: string, requests?: PresignedRequest[]): Promise<LoadResult> => {
     const file = join(dir, `${name}.json`);
-    writeFileSync(file, JSON.stringify({ url, connections: CONNECTIONS, pipelining: PIPELINING, durationSec: duration, requests }));
+    writeFileSync(file, JSON.stringify({ url, connections: CONNECTIONS, pipelining, durationSec: duration, requests }));
     return runPinnedWorker<LoadResult>('bench/support/autocannon-worker.ts', [file], LOAD_CORE);
   };
+  await bench.prepare?.(join(dir, 'data'));
   const exchange = await startPinnedServer(
     'apps/exchange/src/main.ts',
     SERVER_CORE,

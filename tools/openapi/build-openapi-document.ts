@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { createApp, type Infrastructure } from '@exchange/bootstrap';
 import { Markets } from '@exchange/contracts';
+import { publicRouteDocs, publicStreamDoc } from '@exchange/market-data';
 import { EmbeddedEventLog } from '@exchange/messaging';
 import { createLogger, InMemoryListenKeyStore, InMemoryRateLimitStore, loadConfig, Metrics, RateLimiter, systemClock } from '@exchange/platform';
 import { exchangeModules } from '../../apps/exchange/src/exchange-modules';
@@ -37,6 +38,8 @@ export async function buildOpenApiDocument(): Promise<OpenAPIObject> {
     .setVersion('1')
     .build();
   const document = SwaggerModule.createDocument(app, info);
+  // Hot public GETs are plain Fastify routes: their documentation comes from their route table.
+  Object.assign(document.paths, publicRouteDocs(), publicStreamDoc());
   await app.close();
   await infrastructure.close();
   return document;

@@ -4,6 +4,7 @@ import type { EventLog } from '@exchange/messaging';
 import { EVENT_LOG, MARKETS } from '@exchange/platform';
 import { SymbolEngines } from './books/symbol-engines';
 import { defaultMatchingEngineSettings, MATCHING_ENGINE_SETTINGS, type MatchingEngineSettings } from './matching-engine.settings';
+import { ClockTicker } from './processing/clock-ticker';
 import { EngineSnapshotStore } from './processing/engine-snapshot-store';
 import { OrderCommandProcessor } from './processing/order-command.processor';
 import { PartitionRecovery } from './processing/partition-recovery';
@@ -18,7 +19,7 @@ const symbolEnginesProvider = {
 /** The order books: a fold over order.commands that writes order.events and the ledger's settlement commands. */
 @Module({
   controllers: [OrderCommandProcessor],
-  providers: [{ provide: MATCHING_ENGINE_SETTINGS, useValue: defaultMatchingEngineSettings }, symbolEnginesProvider, EngineSnapshotStore, PartitionRecovery],
+  providers: [{ provide: MATCHING_ENGINE_SETTINGS, useValue: defaultMatchingEngineSettings }, symbolEnginesProvider, EngineSnapshotStore, PartitionRecovery, ClockTicker],
   exports: [SymbolEngines],
 })
 export class MatchingEngineModule {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clockTickedV1 } from './clock-ticked.v1';
 import { decimalField, messageV1, orderIdField, orderTypeField, sideField, symbolField, symbolStatusField, timeInForceField } from './order-fields';
 
 /**
@@ -111,6 +112,7 @@ export const orderEventSchema = z.discriminatedUnion('type', [
   cancelRejectedV1,
   bookChangedV1,
   symbolStatusChangedV1,
+  clockTickedV1,
 ]);
 
 export type OrderEvent = z.infer<typeof orderEventSchema>;

@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Markets } from '@exchange/contracts';
 import { ApiEndpoint, chargePublicWeight, CLOCK, type Clock, CONFIG, type Config, MARKETS, RATE_LIMITER, type RateLimiter, RequestParams } from '@exchange/platform';
+import { MarketReader } from '../reading/market-reader';
 import { type BrokerInfo, brokerInfoTypes, buildBrokerInfo } from './broker-info';
 import { brokerInfoSchema, pairsSchema, pingSchema, timeSchema } from './general.schemas';
 import { rateLimitEntries } from './rate-limit-entries';
@@ -23,6 +24,7 @@ export class GeneralController {
     @Inject(CONFIG) private readonly config: Config,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
+    private readonly reader: MarketReader,
   ) {}
 
   @Get('ping')
@@ -61,6 +63,6 @@ export class GeneralController {
   private async answerBrokerInfo(request: FastifyRequest, reply: FastifyReply): Promise<BrokerInfo> {
     await chargePublicWeight(this.limiter, request, reply, 0);
     const type = RequestParams.fromUrl(request.url).optionalEnum('type', brokerInfoTypes);
-    return buildBrokerInfo(this.markets, rateLimitEntries(this.config), this.clock.now(), () => undefined, type);
+    return buildBrokerInfo(this.markets, rateLimitEntries(this.config), this.clock.now(), (symbol) => this.reader.fold.symbols.get(symbol)?.status, type);
   }
 }

@@ -45,6 +45,10 @@ export const configSchema = z.object({
   MAX_PIPELINE_LAG: z.coerce.number().int().min(0).default(50_000),
   /** Largest request body in bytes; a larger one is refused with 413 / -1100 before it is parsed. */
   MAX_REQUEST_BODY_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
+  /** The matching engine publishes a ClockTicked per order.events partition this often (ms; 0: never), so 24 h tickers roll for quiet symbols. */
+  ENGINE_CLOCK_TICK_MS: z.coerce.number().int().min(0).default(1000),
+  /** Market data stores each partition's book cut at least this often (ms; also every 1000 book updates): new replicas start from it. */
+  MARKET_DATA_CUT_INTERVAL_MS: z.coerce.number().int().min(0).default(10_000),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -45,3 +45,32 @@ export function ApiEndpoint(doc: EndpointDoc): MethodDecorator {
     ApiResponse({ status: 500, description: 'Internal error (-1001).', schema: openApiSchema(errorBodySchema) }),
   );
 }
+
+/**
+ * The same documentation as `ApiEndpoint`, as an OpenAPI operation object, for routes registered
+ * on Fastify directly (hot public GETs) where Nest's decorators cannot see them.
+ */
+export function openApiOperation(doc: EndpointDoc, tag: string, operationId: string): Record<string, unknown> {
+  const weight = doc.weight === undefined ? '' : `\n\nWeight: ${doc.weight}.`;
+  const description = `${doc.description ?? ''}${weight}`.trim();
+  const json = (schema: z.ZodType, text: string) => ({ description: text, content: { 'application/json': { schema: openApiSchema(schema) } } });
+  return {
+    ...(description ? { description } : {}),
+    operationId,
+    parameters: (doc.query ?? []).map((q) => ({
+      name: q.name,
+      required: q.required ?? false,
+      in: 'query',
+      description: q.description,
+      schema: q.enum ? { type: 'string', enum: [...q.enum] } : { type: q.type ?? 'string' },
+    })),
+    responses: {
+      200: json(doc.ok, ''),
+      400: json(errorBodySchema, 'Bad parameter or business rejection.'),
+      429: json(errorBodySchema, 'Rate limit exceeded (-1003, -1015); see Retry-After.'),
+      500: json(errorBodySchema, 'Internal error (-1001).'),
+    },
+    summary: doc.summary,
+    tags: [tag],
+  };
+}

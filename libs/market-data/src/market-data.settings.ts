@@ -1,0 +1,14 @@
+import type { Config } from '@exchange/platform';
+
+export const MARKET_DATA_SETTINGS = Symbol('MARKET_DATA_SETTINGS');
+
+export interface MarketDataSettings {
+  /** A partition's books are cut into the store after this many book updates… */
+  cutEveryUpdates: number;
+  /** …or this long after the last cut (books changed or not), whichever comes first: it bounds what a new replica reads. */
+  cutEveryMs: number;
+}
+
+export function marketDataSettings(config: Config): MarketDataSettings {
+  return { cutEveryUpdates: 1000, cutEveryMs: config.MARKET_DATA_CUT_INTERVAL_MS };
+}

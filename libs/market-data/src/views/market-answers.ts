@@ -1,0 +1,93 @@
+import type { Markets } from '@exchange/contracts';
+import { type KlineInterval, type KlineQuery, type MarketFold, type SymbolMarket } from '../domain';
+import { bookTicker, depthJson, klineRow, lastPrice, mergedDepthJson, ticker24h, tradesJson } from './quote-json';
+import { TextCache } from './text-cache';
+import { v2OrderBook, v2PairName, v2Ticker, v2Trades } from './v2-json';
+import type { Kline } from '../domain';
+
+/** Candles older than memory holds: the history store's answer by the same rules. */
+export type OlderKlines = (symbol: string, interval: KlineInterval, query: KlineQuery, before: number) => Promise<Kline[]>;
+
+/**
+ * Every public market answer as JSON text, cached per symbol (and per limit) until its model
+ * changes; all-symbol answers until any event is folded.
+ */
+export class MarketAnswers {
+  private readonly cache = new TextCache();
+
+  constructor(
+    private readonly fold: MarketFold,
+    private readonly markets: Markets,
+    private readonly olderKlines?: OlderKlines,
+  ) {}
+
+  depth(m: SymbolMarket, limit: number): string {
+    return this.cache.get(`depth|${m.symbol}|${limit}`, m.bookVersion, () => depthJson(m, limit));
+  }
+
+  mergedDepth(m: SymbolMarket, limit: number): string {
+    return this.cache.get(`merged|${m.symbol}|${limit}`, m.mergedVersion, () => mergedDepthJson(m, limit));
+  }
+
+  trades(m: SymbolMarket, limit: number): string {
+    return this.cache.get(`trades|${m.symbol}|${limit}`, m.tradeVersion, () => tradesJson(m, limit));
+  }
+
+  ticker24h(m: SymbolMarket | undefined): string {
+    if (m) return this.cache.get(`24h|${m.symbol}`, tickerVersion(m), () => JSON.stringify(ticker24h(m)));
+    return this.cache.get('24h|*', this.fold.version, () => JSON.stringify(this.all().map(ticker24h)));
+  }
+
+  price(m: SymbolMarket | undefined): string {
+    if (m) return this.cache.get(`price|${m.symbol}`, m.tradeVersion, () => JSON.stringify({ price: lastPrice(m) }));
+    return this.cache.get('price|*', this.fold.version, () => JSON.stringify(this.all().map((s) => ({ symbol: s.symbol, price: lastPrice(s) }))));
+  }
+
+  bookTicker(m: SymbolMarket | undefined): string {
+    if (m) return this.cache.get(`book|${m.symbol}`, m.bookVersion, () => JSON.stringify(bookTicker(m)));
+    return this.cache.get('book|*', this.fold.version, () => JSON.stringify(this.all().map(bookTicker)));
+  }
+
+  async klines(m: SymbolMarket, interval: KlineInterval, query: KlineQuery): Promise<string> {
+    const series = m.series(interval);
+    const latest = query.startTime === undefined && query.endTime === undefined;
+    if (latest) return this.cache.get(`klines|${m.symbol}|${interval}|${query.limit}`, m.tradeVersion, () => this.klineText(m, interval, series.query(query) ?? []));
+    const fromMemory = series.query(query);
+    if (fromMemory !== undefined || this.olderKlines === undefined) return this.klineText(m, interval, fromMemory ?? []);
+    const before = series.oldestOpenTime ?? Number.POSITIVE_INFINITY;
+    const older = await this.olderKlines(m.symbol, interval, query, before);
+    const newer = series.query({ ...query, startTime: Math.max(query.startTime ?? before, before), limit: query.limit }) ?? [];
+    const all = [...older, ...newer];
+    return this.klineText(m, interval, query.startTime !== undefined ? all.slice(0, query.limit) : all.slice(-query.limit));
+  }
+
+  v2Ticker(m: SymbolMarket | undefined): string {
+    if (m) return this.cache.get(`v2ticker|${m.symbol}`, tickerVersion(m), () => JSON.stringify(v2Ticker(this.markets, m)));
+    return this.cache.get('v2ticker|*', this.fold.version, () => JSON.stringify(this.all().map((s) => v2Ticker(this.markets, s))));
+  }
+
+  v2OrderBook(m: SymbolMarket | undefined): string {
+    if (m) return this.cache.get(`v2book|${m.symbol}`, m.bookVersion, () => JSON.stringify(v2OrderBook(this.markets, m)));
+    return this.cache.get('v2book|*', this.fold.version, () => JSON.stringify(this.all().map((s) => v2OrderBook(this.markets, s))));
+  }
+
+  v2Trades(m: SymbolMarket | undefined): string {
+    if (m) return this.cache.get(`v2trades|${m.symbol}`, m.tradeVersion, () => JSON.stringify(v2Trades(m)));
+    return this.cache.get('v2trades|*', this.fold.version, () =>
+      JSON.stringify(Object.fromEntries(this.all().map((s) => [v2PairName(this.markets, s.symbol), v2Trades(s)]))),
+    );
+  }
+
+  private klineText(m: SymbolMarket, interval: KlineInterval, klines: readonly Kline[]): string {
+    return JSON.stringify(klines.map((k) => klineRow(m, interval, k)));
+  }
+
+  private all(): SymbolMarket[] {
+    return [...this.fold.symbols.values()];
+  }
+}
+
+/** A 24 h ticker moves with trades, the window's roll, the best prices and the partition's time. */
+function tickerVersion(m: SymbolMarket): string {
+  return `${m.tickerVersion}:${m.bookVersion}:${m.clock.eventTime}`;
+}

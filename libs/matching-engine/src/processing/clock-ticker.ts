@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown, Optional } from '@nestjs/common';
+import { type ClockTicked, HeaderNames, type Markets, Topics } from '@exchange/contracts';
+import { type EventLog, type OutgoingRecord, partitionForKey } from '@exchange/messaging';
+import { CLOCK, type Clock, CONFIG, type Config, EVENT_LOG, LOGGER, type Logger, MARKETS } from '@exchange/platform';
+
+/**
+ * Publishes a ClockTicked per order.events partition every ENGINE_CLOCK_TICK_MS, so read models
+ * anchored at event time (24 h tickers, merged-depth cuts) roll when no order moves. It runs
+ * beside the book fold, never inside it: ticks change no book and are not decided from commands,
+ * so the engine's determinism (same commands, same events) is untouched. A tick is keyed by the
+ * first symbol of its partition and moves the time of every symbol there. Several engine replicas
+ * each tick; consumers clamp event time to be non-decreasing, so extra ticks change nothing.
+ *
+ * Hosted without the app's configuration (the engine's own test harness), it does not tick.
+ */
+@Injectable()
+export class ClockTicker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private timer: NodeJS.Timeout | undefined;
+  private sequence = 0;
+  /** Tick ids stay unique across restarts and replicas, also under a clock that stands still (tests). */
+  private readonly nonce = randomBytes(4).toString('hex');
+
+  constructor(
+    @Inject(MARKETS) private readonly markets: Markets,
+    @Inject(EVENT_LOG) private readonly log: EventLog,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Optional() @Inject(CONFIG) private readonly config?: Config,
+    @Optional() @Inject(CLOCK) private readonly clock?: Clock,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const every = this.config?.ENGINE_CLOCK_TICK_MS ?? 0;
+    if (every <= 0 || !this.clock) return;
+    const partitions = await this.log.partitionCount(Topics.orderEvents.name);
+    const keys = tickKeys(this.markets.symbols.map((s) => s.symbol), partitions);
+    this.timer = setInterval(() => void this.tick(keys), every);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+
+  private async tick(keys: readonly string[]): Promise<void> {
+    const ts = this.clock!.now();
+    this.sequence += 1;
+    const records: OutgoingRecord[] = keys.map((symbol) => {
+      const tick: ClockTicked = { type: 'ClockTicked', v: 1, id: `tick:${symbol}:${ts}:${this.nonce}:${this.sequence}`, ts, payload: { symbol } };
+      return { topic: Topics.orderEvents.name, key: symbol, value: JSON.stringify(tick), headers: { [HeaderNames.messageId]: tick.id, [HeaderNames.messageType]: tick.type } };
+    });
+    try {
+      await this.log.publish(records);
+    } catch (error) {
+      // A lost tick only delays a roll until the next one.
+      this.logger.warn({ err: error }, 'matching-engine: clock tick not published');
+    }
+  }
+}
+
+/** One symbol per partition that holds any: the key that lands a tick there. */
+export function tickKeys(symbols: readonly string[], partitions: number): string[] {
+  const byPartition = new Map<number, string>();
+  for (const symbol of [...symbols].sort()) {
+    const partition = partitionForKey(symbol, partitions);
+    if (!byPartition.has(partition)) byPartition.set(partition, symbol);
+  }
+  return [...byPartition.values()];
+}
