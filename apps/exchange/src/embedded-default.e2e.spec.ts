@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePortBase } from '../../../test/support/exchange-process';
 import { http } from '../../../test/support/http-client';
 import { signedRequest } from '../../../test/support/signed-client';
 import { waitFor } from '../../../test/support/wait-for';
@@ -26,7 +27,7 @@ describe('the embedded default (npm start)', () => {
   it('serves within 30 s on nothing but its DATA_DIR, prints a working demo key, stops cleanly on SIGTERM, and starts again on the same data, also after kill -9', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'exchange-start-'));
     chmodSync(dataDir, 0o755);
-    const port = 41_000 + Math.floor(Math.random() * 8000);
+    const port = freePortBase();
     const base = `http://127.0.0.1:${port}`;
 
     const banners: string[] = [];

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { ApiGatewayModule } from '@exchange/api-gateway';
 import { LedgerModule } from '@exchange/ledger';
 import { ManualClock } from '@exchange/platform';
+import { WalletModule } from '@exchange/wallet';
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
 import { signedRequest } from '../../../test/support/signed-client';
 import { startTestExchange, type TestExchange } from '../../../test/support/test-exchange';
@@ -79,9 +80,9 @@ describe('an order whose outcome the pipeline cannot give in time', () => {
   const clock = new ManualClock(Date.now());
   let exchange: TestExchange;
 
-  // No matching engine: the ledger reserves the funds and forwards the order, and nothing answers.
+  // No matching engine (the wallet only credits the deposits): the ledger reserves the funds and forwards the order, and nothing answers.
   beforeAll(async () => {
-    exchange = await startTestExchange({ clock, modules: [ApiGatewayModule, LedgerModule] });
+    exchange = await startTestExchange({ clock, modules: [ApiGatewayModule, LedgerModule, WalletModule] });
   });
   afterAll(async () => exchange.close());
 

@@ -3,7 +3,7 @@ import { type Kline, KlineSeries, MarketFold, type KlineQuery } from '../domain'
 import { onePartition, OrderEventFactory, testSymbols } from '../testing/order-event-fixtures';
 import { MarketAnswers } from './market-answers';
 
-const markets = new Markets({ version: 1, timezone: 'UTC', assets: [{ asset: 'BTC', precision: 8 }, { asset: 'USDT', precision: 6 }, { asset: 'ETH', precision: 8 }], symbols: testSymbols });
+const markets = new Markets({ version: 1, timezone: 'UTC', assets: [{ asset: 'BTC', precision: 8 }, { asset: 'USDT', precision: 8 }, { asset: 'ETH', precision: 8 }], symbols: testSymbols });
 const t0 = Date.UTC(2026, 0, 1);
 const MINUTES = 1400;
 
