@@ -72,8 +72,8 @@ const runs = distributedSuiteRuns('distributed exchange behind nginx');
 
     // Both gateway replicas follow the ledger: each converges to the same balances for both users.
     for (const gateway of exchange.replicas('api-gateway')) {
-      await waitFor(async () => (await free(gateway.url, seller, 'USDT')) === '4495.500000', `the seller's settlement on ${gateway.name}`, 30_000);
-      await waitFor(async () => (await free(gateway.url, buyer, 'USDT')) === '95500.000000', `the buyer's settlement on ${gateway.name}`, 30_000);
+      await waitFor(async () => (await free(gateway.url, seller, 'USDT')) === '4495.50000000', `the seller's settlement on ${gateway.name}`, 30_000);
+      await waitFor(async () => (await free(gateway.url, buyer, 'USDT')) === '95500.00000000', `the buyer's settlement on ${gateway.name}`, 30_000);
     }
     const order = await signedRequest<Json>(exchange.edgeUrl, 'GET', '/openapi/v1/order', seller.key, { query: { origClientOrderId: 'edge-sell' } });
     expect(order.body).toMatchObject({ status: 'PARTIALLY_FILLED', executedQty: '1.5', isWorking: true });
@@ -157,7 +157,7 @@ const runs = distributedSuiteRuns('distributed exchange behind nginx');
     const transfer = await signedRequest<Json>(exchange.edgeUrl, 'POST', '/openapi/v1/transfer', buyer.key, { query: { tokenId: 'USDT', amount: '1', toAccountType: 3 } });
     expect(transfer.status).toBe(200);
     // 95,500 after the trade, 100 locked by the traced order, 1 transferred.
-    expect(await free(exchange.edgeUrl, buyer, 'USDT')).toBe('95399.000000');
+    expect(await free(exchange.edgeUrl, buyer, 'USDT')).toBe('95399.00000000');
   }, 240_000);
 });
 
