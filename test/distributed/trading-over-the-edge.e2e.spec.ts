@@ -2,12 +2,14 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Topics } from '@exchange/contracts';
+import Decimal from 'decimal.js';
 import type { EventLog } from '@exchange/messaging';
 import { openRunEventLog, waitUntilSettled } from '../support/distributed-checks';
 import { type DistributedExchange, distributedSuiteRuns, startDistributedExchange } from '../support/distributed-exchange';
 import { createFundedUser, type TestUser } from '../support/exchange-actors';
 import { http } from '../support/http-client';
-import { signedRequest } from '../support/signed-client';
+import { adminCall, signedRequest } from '../support/signed-client';
+import { StreamClient } from '../support/stream-client';
 import { waitFor } from '../support/wait-for';
 
 type Json = Record<string, unknown>;
@@ -82,6 +84,56 @@ const runs = distributedSuiteRuns('distributed exchange behind nginx');
     const canceled = await signedRequest<Json>(exchange.edgeUrl, 'DELETE', '/openapi/v1/order', seller.key, { query: { origClientOrderId: 'edge-sell' } });
     expect(canceled.body).toMatchObject({ status: 'CANCELED' });
     expect(await free(exchange.edgeUrl, seller, 'ETH')).toBe('8.50000000');
+  }, 90_000);
+
+  it('answers the same market data from both replicas after the trade', async () => {
+    const paths = ['/openapi/quote/v1/depth?symbol=ETHUSDT&limit=100', '/openapi/quote/v1/trades?symbol=ETHUSDT', '/openapi/quote/v1/ticker/price?symbol=ETHUSDT', '/api/v2/orderbook/eth-usdt'];
+    const [first, second] = exchange.replicas('market-data');
+    const answers = (replica: { url: string }) => Promise.all(paths.map(async (path) => JSON.stringify((await http(replica.url, 'GET', path)).body)));
+    // Each replica folds order.events on its own: they converge on the same bytes.
+    await waitFor(async () => JSON.stringify(await answers(first!)) === JSON.stringify(await answers(second!)), 'both market-data replicas to agree', 30_000);
+    const trades = await http<{ price: string; qty: string }[]>(exchange.edgeUrl, 'GET', '/openapi/quote/v1/trades?symbol=ETHUSDT');
+    expect(trades.body).toEqual(expect.arrayContaining([expect.objectContaining({ price: '3000.00', qty: '1.5000' })]));
+  }, 60_000);
+
+  it('streams the user data of an account through the edge: NEW and CANCELED reports with the balance updates', async () => {
+    const opened = await signedRequest<{ listenKey: string }>(exchange.edgeUrl, 'POST', '/openapi/v1/userDataStream', buyer.key);
+    expect(opened.status).toBe(200);
+    const stream = await StreamClient.connect(exchange.edgeUrl, opened.body.listenKey);
+    try {
+      const placed = await signedRequest<Json>(exchange.edgeUrl, 'POST', '/openapi/v1/order', buyer.key, {
+        query: { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', price: '1500', quantity: '0.2', newClientOrderId: 'streamed' },
+      });
+      expect(placed.body).toMatchObject({ status: 'NEW' });
+      await signedRequest(exchange.edgeUrl, 'DELETE', '/openapi/v1/order', buyer.key, { query: { origClientOrderId: 'streamed' } });
+      await stream.waitForFrames('the NEW and CANCELED reports', (frames) => frames.filter((f) => f.e === 'executionReport' && f.c === 'streamed').length >= 2);
+      const reports = stream.frames.filter((f) => f.e === 'executionReport' && (f.c === 'streamed' || f.C === 'streamed'));
+      expect(reports.map((f) => f.x)).toEqual(['NEW', 'CANCELED']);
+      expect(stream.of('outboundAccountInfo').length).toBeGreaterThanOrEqual(2);
+    } finally {
+      stream.ws.close();
+    }
+  }, 60_000);
+
+  it('withdraws through the edge to a whitelisted address, through the audits and the chain, with exact balances', async () => {
+    const admin = <T = Json>(method: string, path: string, body?: unknown) => adminCall<T>(exchange.edgeUrl, exchange.adminToken, method, path, body);
+    expect((await admin('POST', '/admin/v1/withdrawal-addresses', { accountId: seller.mainAccountId, tokenId: 'ETH', address: '0xexternal' })).status).toBe(200);
+    const before = await free(exchange.edgeUrl, seller, 'ETH');
+    const requested = await signedRequest<{ orderId: string; status: number }>(exchange.edgeUrl, 'POST', '/openapi/v1/withdraw', seller.key, {
+      query: { tokenId: 'ETH', address: '0xexternal', withdrawalQuantity: '3', clientOrderId: 'edge-w-1' },
+    });
+    expect(requested.status).toBe(200);
+    const orderId = requested.body.orderId;
+    // 3 ETH is above the automatic-approval bound: both audits are the operator's.
+    expect(requested.body.status).toBe(1);
+    expect((await admin('POST', `/admin/v1/withdrawals/${orderId}/approve`)).body).toMatchObject({ status: 3 });
+    expect((await admin('POST', `/admin/v1/withdrawals/${orderId}/approve`)).body).toMatchObject({ status: 5 });
+    expect((await admin('POST', `/admin/v1/chain/withdrawals/${orderId}/confirm`)).body).toMatchObject({ status: 6 });
+    const detail = await signedRequest<Json>(exchange.edgeUrl, 'GET', '/openapi/v1/withdraw/detail', seller.key, { query: { orderId } });
+    expect(detail.body).toMatchObject({ status: 6, quantity: '3', isInternalTransfer: false });
+    // quantity + fee (0.005 ETH) left the account.
+    const expected = new Decimal(before!).minus('3.005').toFixed(8);
+    await waitFor(async () => (await free(exchange.edgeUrl, seller, 'ETH')) === expected, 'the debit of the withdrawal', 30_000);
   }, 90_000);
 
   it('carries the X-Request-Id of an order through every topic it touches and into the logs', async () => {
