@@ -43,17 +43,6 @@ export const adminAccountSchema = z.object({
   canWithdraw: z.boolean(),
   canDeposit: z.boolean(),
 });
-export const depositOrderSchema = z.object({
-  time: z.string(),
-  orderId: z.string(),
-  token: z.string(),
-  address: z.string(),
-  addressTag: z.string(),
-  fromAddress: z.string(),
-  fromAddressTag: z.string(),
-  quantity: z.string(),
-});
-
 /** Parses an operator request body; the first problem becomes the family's error. */
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
   const parsed = schema.safeParse(body ?? {});
