@@ -156,6 +156,29 @@ describe.each(setups)('user data stream on %s: executionReport and outboundAccou
     expect(sockets[1]!.frames).toEqual(sockets[0]!.frames);
   });
 
+  it('follows a withdrawal: the hold moves funds to locked, the success debits them, a refusal returns them', async () => {
+    const user = await createFundedUser(exchange.baseUrl, token, { BTC: '1' });
+    await adminCall(exchange.baseUrl, token, 'POST', '/admin/v1/withdrawal-addresses', { accountId: user.mainAccountId, tokenId: 'BTC', address: 'bc1qstream' });
+    const stream = await connect(exchange.baseUrl, await listenKeyOf(user));
+    const btc = () => stream.of('outboundAccountInfo').flatMap((f) => f.B as { a: string; f: string; l: string }[]).filter((b) => b.a === 'BTC');
+    const withdraw = (clientOrderId: string, withdrawalQuantity: string) =>
+      call<{ orderId: string }>(user, 'POST', '/openapi/v1/withdraw', { tokenId: 'BTC', address: 'bc1qstream', withdrawalQuantity, clientOrderId });
+
+    // 0.05 BTC is below the automatic-approval bound: held, then the chain confirms it.
+    const small = await withdraw('s-1', '0.05');
+    expect(small.status).toBe(200);
+    await stream.waitForFrames('the hold', () => btc().some((b) => b.f === '0.94950000' && b.l === '0.05050000'));
+    await adminCall(exchange.baseUrl, token, 'POST', `/admin/v1/chain/withdrawals/${small.body.orderId}/confirm`);
+    await stream.waitForFrames('the debit', () => btc().some((b) => b.f === '0.94950000' && b.l === '0.00000000'));
+
+    // 0.5 BTC waits for the broker's audit; rejected there, the hold comes back.
+    const large = await withdraw('s-2', '0.5');
+    await stream.waitForFrames('the second hold', () => btc().some((b) => b.f === '0.44900000' && b.l === '0.50050000'));
+    await adminCall(exchange.baseUrl, token, 'POST', `/admin/v1/withdrawals/${large.body.orderId}/reject`, {});
+    await stream.waitForFrames('the release', () => btc().at(-1)?.f === '0.94950000' && btc().at(-1)?.l === '0.00000000');
+    expectEventTimeOrder(stream.frames);
+  });
+
   it('ends the streams of a revoked API key on every replica and opens no new one', async () => {
     const created = await adminCall<{ apiKey: string; secretKey: string }>(exchange.baseUrl, token, 'POST', '/admin/v1/api-keys', { accountId: maker.mainAccountId, permissions: ['read'] });
     const revokedUser = { ...maker, key: { apiKey: created.body.apiKey, secretKey: created.body.secretKey } };
