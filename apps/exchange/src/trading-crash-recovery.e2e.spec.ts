@@ -11,7 +11,7 @@ import { createFundedUser, type TestUser } from '../../../test/support/exchange-
 import { type ExchangeProcess, freePortBase, spawnExchange, waitUntilServing } from '../../../test/support/exchange-process';
 import { decideJournal, recoveredState, timelessHash } from '../../../test/support/ledger-replay';
 import { signedRequest } from '../../../test/support/signed-client';
-import { waitFor } from '../../../test/support/wait-for';
+import { waitFor, waitUntilQuiet } from '../../../test/support/wait-for';
 
 /**
  * kill -9 of the whole embedded exchange (ledger and matching engine together) in the middle of
@@ -59,13 +59,7 @@ describe('trading crash recovery', () => {
     await waitUntilServing(exchange);
     const dataSource = await openDataSource({ url: env.DATABASE_URL, schema: `${prefix}ledger`, entities: [], migrations: [], readOnly: true });
     try {
-      let last = '';
-      await waitFor(async () => {
-        const [row] = await dataSource.query(`SELECT (SELECT coalesce(sum(next_offset), 0) FROM "${prefix}ledger".checkpoints)::text || '/' || (SELECT count(*) FROM "${prefix}ledger".outbox)::text AS progress`);
-        const settled = row.progress === last && row.progress.endsWith('/0');
-        last = row.progress;
-        return settled;
-      }, 'the pipeline to settle', 60_000, 1000);
+      await waitUntilQuiet((sql) => dataSource.query(sql), [`${prefix}ledger`], 'the pipeline to settle');
       exchange.child.kill('SIGTERM');
       await exchange.exited();
 

@@ -11,7 +11,7 @@ import { createFundedUser, type TestUser } from '../../../test/support/exchange-
 import { type ExchangeProcess, freePortBase, spawnExchange, waitUntilServing } from '../../../test/support/exchange-process';
 import { decideJournal, recoveredState, timelessHash } from '../../../test/support/ledger-replay';
 import { adminCall, signedRequest } from '../../../test/support/signed-client';
-import { waitFor } from '../../../test/support/wait-for';
+import { waitFor, waitUntilQuiet } from '../../../test/support/wait-for';
 
 /** What the ledger must hold for a withdrawal in each wallet status: debited at 6, released when rejected or failed, held otherwise. */
 const ledgerStatusFor = (status: number): string => (status === 6 ? 'SETTLED' : [2, 4, 7].includes(status) ? 'RELEASED' : 'HELD');
@@ -76,16 +76,7 @@ describe('wallet crash recovery', () => {
     await waitUntilServing(exchange);
     const db = await openDataSource({ url: env.DATABASE_URL, schema: `${prefix}ledger`, entities: [], migrations: [], readOnly: true });
     try {
-      let last = '';
-      await waitFor(async () => {
-        const [row] = await db.query(
-          `SELECT (SELECT coalesce(sum(next_offset), 0) FROM "${prefix}ledger".checkpoints)::text || '/' || (SELECT coalesce(sum(next_offset), 0) FROM "${prefix}wallet".checkpoints)::text
-             || '/' || ((SELECT count(*) FROM "${prefix}ledger".outbox) + (SELECT count(*) FROM "${prefix}wallet".outbox))::text AS progress`,
-        );
-        const settled = row.progress === last && row.progress.endsWith('/0');
-        last = row.progress;
-        return settled;
-      }, 'ledger and wallet to settle', 60_000, 1000);
+      await waitUntilQuiet((sql) => db.query(sql), [`${prefix}ledger`, `${prefix}wallet`], 'ledger and wallet to settle');
       exchange.child.kill('SIGTERM');
       await exchange.exited();
 

@@ -74,6 +74,11 @@ export function holdsClientId(order: LedgerOrderRecord, now: number): boolean {
   return order.finalTime === undefined || now < order.finalTime + CLIENT_ID_HORIZON_MS;
 }
 
+/** A partition's fee account exists from the first fee it receives, as the deciding side created it. */
+function ensureFeeAccount(state: LedgerState, feeAccountId: string): void {
+  if (!state.accounts.has(feeAccountId)) addAccount(state, feeAccountRecord(feeAccountId));
+}
+
 /** The fee account of a ledger partition: one per partition, so a fee is decided where the trade leg is. */
 export function feeAccountRecord(accountId: string): AccountRecord {
   return { accountId, userId: '0', accountType: 1, accountIndex: 0, accountName: 'fees' };
@@ -144,7 +149,7 @@ export function evolve(state: LedgerState, event: LedgerJournalEvent): LedgerSta
       applyBalances(state, event.payload.balances);
       return state;
     case 'TradeSettled':
-      if (!state.accounts.has(event.payload.feeAccountId)) addAccount(state, feeAccountRecord(event.payload.feeAccountId));
+      ensureFeeAccount(state, event.payload.feeAccountId);
       putOrder(state, event.payload.order);
       applyBalances(state, event.payload.balances);
       return state;
@@ -159,7 +164,7 @@ export function evolve(state: LedgerState, event: LedgerJournalEvent): LedgerSta
       applyBalances(state, event.payload.balances);
       return state;
     case 'WithdrawalSettled':
-      if (!state.accounts.has(event.payload.feeAccountId)) addAccount(state, feeAccountRecord(event.payload.feeAccountId));
+      ensureFeeAccount(state, event.payload.feeAccountId);
       putWithdrawal(state, event.payload.withdrawal);
       applyBalances(state, event.payload.balances);
       return state;
