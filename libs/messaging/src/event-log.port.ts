@@ -60,6 +60,13 @@ export interface ConsumerOptions {
   fromBeginning?: boolean;
   /** Upper bound of records per batch; by default a batch is what one fetch returned (Kafka) or up to 5000 records (embedded). */
   maxBatchSize?: number;
+  /**
+   * A group private to this process, whose position matters only while the process lives: a
+   * gateway's replies, a read-model replica, a socket fan-out. It emits nothing. The embedded log
+   * keeps its position in memory (no journal write, no fsync per batch); Kafka commits it as usual,
+   * so a rebalance resumes where it was, and deletes the group when the consumer stops.
+   */
+  ephemeral?: boolean;
   eachBatch(batch: IncomingBatch): Promise<BatchOutcome | void>;
   hooks?: ConsumerHooks;
 }

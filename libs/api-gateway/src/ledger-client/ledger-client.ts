@@ -56,6 +56,7 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
       groupId: `api-gateway.replies.${this.config.INSTANCE_ID}.${hostname()}.${process.pid}`,
       topics: [Topics.ledgerEvents.name],
       fromBeginning: false,
+      ephemeral: true,
       eachBatch: async (batch) => this.onEvents(batch),
     });
   }

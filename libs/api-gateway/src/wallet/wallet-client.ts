@@ -44,6 +44,7 @@ export class WalletClient implements OnApplicationBootstrap, OnApplicationShutdo
       groupId: `api-gateway.wallet-replies.${this.config.INSTANCE_ID}.${hostname()}.${process.pid}`,
       topics: [Topics.walletEvents.name],
       fromBeginning: false,
+      ephemeral: true,
       eachBatch: async (batch) => this.onEvents(batch),
     });
   }

@@ -92,6 +92,7 @@ export class MarketReader implements OnApplicationBootstrap, OnApplicationShutdo
     this.joining = this.log.consume({
       groupId: `market-data.reader.${randomUUID()}`,
       topics: [topic],
+      ephemeral: true,
       eachBatch: async (batch) => {
         await loaded;
         await this.serial(batch.partition, () => this.onBatch(batch));

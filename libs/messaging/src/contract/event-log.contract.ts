@@ -147,6 +147,28 @@ export function describeEventLogContract(name: string, makeHarness: () => Promis
       expect(new Set(b.map((r) => r.value)).size).toBe(30);
     });
 
+    run('keeps an ephemeral group\'s position in the process only and leaves no trace once stopped', async (_h, log) => {
+      const t = topic(2);
+      const group = `ge-${randomUUID()}`;
+      await log.createTopics([t]);
+      await log.publish(records(t.name, 10, 3));
+      const seen: IncomingRecord[] = [];
+      const reader = (into: IncomingRecord[]): Promise<Consumer> =>
+        log.consume({ groupId: group, topics: [t.name], fromBeginning: true, ephemeral: true, eachBatch: async (batch) => void into.push(...batch.records) });
+      const consumer = await reader(seen);
+      await waitFor(() => seen.length >= 10, 'the first 10');
+      await log.publish(records(t.name, 5, 3, 10));
+      await waitFor(() => seen.length >= 15, 'all 15');
+      await consumer.stop();
+      expect(seen.map((r) => Number(r.value)).sort((a, b) => a - b)).toEqual(Array.from({ length: 15 }, (_, i) => i));
+      expect(await log.committedOffsets(group, t.name)).toEqual([0, 0]);
+      // Nothing was kept: the same group id starts over where fromBeginning says.
+      const again: IncomingRecord[] = [];
+      const second = await reader(again);
+      await waitFor(() => again.length >= 15, 'all 15 again');
+      await second.stop();
+    });
+
     run('shares partitions with a late joiner and still emits every result exactly once', async (_h, log) => {
       const input = topic(4);
       const output = topic(4);

@@ -65,7 +65,7 @@ export class EmbeddedConsumer implements Consumer {
       const outcome = await this.options.eachBatch(batch);
       await this.options.hooks?.beforeCommit?.(batch);
       if (!this.running) return;
-      const committed = await this.log.commitStep(this, generation, batch, outcome?.emit ?? undefined);
+      const committed = this.options.ephemeral ? this.log.owns(this, generation, batch, outcome?.emit) : await this.log.commitStep(this, generation, batch, outcome?.emit ?? undefined);
       if (committed) owned.position = batch.nextOffset;
       this.failures = 0;
     } catch {

@@ -170,12 +170,18 @@ export class EmbeddedEventLog implements EventLog {
    * partition in a rebalance is fenced here, synchronously, as Kafka fences a zombie producer.
    */
   async commitStep(member: EmbeddedConsumer, generation: number, batch: IncomingBatch, emit: readonly OutgoingRecord[] | undefined): Promise<boolean> {
-    const group = this.groups.get(member.groupId);
-    if (!group || group.generation !== generation || group.owners.get(partitionKey(batch.topic, batch.partition)) !== member) return false;
+    if (!this.owns(member, generation, batch)) return false;
     const entry: JournalEntry = { c: [{ g: member.groupId, t: batch.topic, p: batch.partition, o: batch.nextOffset }] };
     if (emit && emit.length > 0) entry.r = emit.map((r) => this.toStored(r));
     await this.append(entry);
     return true;
+  }
+
+  /** Whether `member` still owns the batch's partition in `generation`: an ephemeral group's "commit". */
+  owns(member: EmbeddedConsumer, generation: number, batch: IncomingBatch, emit?: readonly OutgoingRecord[]): boolean {
+    if (emit && emit.length > 0) throw new Error(`event log: the ephemeral group ${member.groupId} cannot emit records`);
+    const group = this.groups.get(member.groupId);
+    return group !== undefined && group.generation === generation && group.owners.get(partitionKey(batch.topic, batch.partition)) === member;
   }
 
   leaveGroup(member: EmbeddedConsumer): void {

@@ -34,7 +34,9 @@ export class KafkaEventLog implements EventLog {
     this.kafka = new Kafka({
       clientId: options.clientId,
       brokers: options.brokers,
-      logLevel: logLevel.NOTHING,
+      // kafkajs's own errors (a consumer crash, a broker lost) reach the service's log as warnings; the rest is noise.
+      logLevel: logLevel.ERROR,
+      logCreator: () => (entry) => options.onWarning?.(`kafkajs: ${entry.log.message}`, { namespace: entry.namespace, ...entry.log }),
       retry: { retries: 8, initialRetryTime: 100, maxRetryTime: 5000 },
     });
     this.admin = this.kafka.admin();
@@ -93,6 +95,9 @@ export class KafkaEventLog implements EventLog {
       maxWaitTimeInMs: this.options.maxWaitTimeInMs ?? 100,
       toTopicMessages: (records) => this.toTopicMessages(records),
       onStopped: (c) => this.consumers.delete(c),
+      deleteGroup: (groupId) => this.admin.deleteGroups([groupId]).then(() => undefined),
+      onBatchFailed: (groupId, batch, error) =>
+        this.options.onWarning?.('event log: a batch failed; it is delivered again', { groupId, topic: batch.topic, partition: batch.partition, offset: batch.records[0]?.offset, error: String(error) }),
     });
     this.consumers.add(consumer);
     await consumer.start();
@@ -114,13 +119,13 @@ export class KafkaEventLog implements EventLog {
 
   async endOffsets(topic: string): Promise<number[]> {
     await this.connect();
-    const offsets = await this.admin.fetchTopicOffsets(topic);
+    const offsets = await retryingRetriable(() => this.admin.fetchTopicOffsets(topic));
     return byPartition(offsets.map((o) => ({ partition: o.partition, offset: Number(o.high) })));
   }
 
   async committedOffsets(groupId: string, topic: string): Promise<number[]> {
     await this.connect();
-    const [result] = await this.admin.fetchOffsets({ groupId, topics: [topic] });
+    const [result] = await retryingRetriable(() => this.admin.fetchOffsets({ groupId, topics: [topic] }));
     return byPartition((result?.partitions ?? []).map((p) => ({ partition: p.partition, offset: Math.max(0, Number(p.offset)) })));
   }
 
@@ -160,6 +165,22 @@ export class KafkaEventLog implements EventLog {
       messages.push({ key: r.key, value: r.value, partition, headers: r.headers });
     }
     return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
+  }
+}
+
+/**
+ * kafkajs's admin retries only "unknown topic" and gives up at once on other retriable answers,
+ * such as "not the leader for that partition" from a broker that is still taking a new topic's
+ * leadership (seen in CI right after a test created its topics). Those pass within moments.
+ */
+async function retryingRetriable<T>(call: () => Promise<T>, attempts = 10): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (error) {
+      if (attempt >= attempts || (error as { retriable?: boolean }).retriable !== true) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
   }
 }
 

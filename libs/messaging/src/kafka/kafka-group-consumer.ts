@@ -6,7 +6,13 @@ export interface KafkaGroupConsumerSettings {
   maxWaitTimeInMs: number;
   toTopicMessages(records: readonly OutgoingRecord[]): Promise<{ topic: string; messages: Message[] }[]>;
   onStopped(consumer: KafkaGroupConsumer): void;
+  /** Removes a stopped ephemeral group from the cluster. */
+  deleteGroup(groupId: string): Promise<void>;
+  /** A batch's handling or commit failed; it is retried. */
+  onBatchFailed(groupId: string, batch: IncomingBatch, error: unknown): void;
 }
+
+const RETRY_BACKOFF_MS = [100, 300, 1000, 3000];
 
 /**
  * A consumer-group member on Kafka. Each batch's outcome is committed in one Kafka transaction
@@ -50,6 +56,8 @@ export class KafkaGroupConsumer implements Consumer {
       await this.consumer.disconnect();
       const producers = await Promise.all(this.producers.values());
       await Promise.all(producers.map((p) => p.disconnect()));
+      // Best effort: a group still being left by the coordinator is refused, and Kafka expires its offsets anyway.
+      if (this.options.ephemeral) await this.settings.deleteGroup(this.options.groupId).catch(() => undefined);
       this.settings.onStopped(this);
     })();
     return this.stopping;
@@ -63,15 +71,39 @@ export class KafkaGroupConsumer implements Consumer {
     for (let start = 0; start < all.length; start += size) {
       if (!isRunning() || isStale()) return;
       const slice = toIncomingBatch(all.slice(start, start + size), batch.topic, batch.partition);
-      const outcome = await this.options.eachBatch(slice);
-      await this.commit(slice, outcome?.emit ?? []);
+      if (!(await this.handleUntilCommitted(slice, payload))) return;
       resolveOffset(String(slice.nextOffset - 1));
       await heartbeat();
     }
   }
 
+  /**
+   * Hands the batch over and commits its outcome, again after a pause for as long as that fails
+   * (a broker call timing out, a database restarting): a batch is never skipped, as on the
+   * embedded log. kafkajs's own recovery from a failed eachBatch tears the member down and may not
+   * bring it back (seen in CI: an engine stopped consuming after one failed read). False when the
+   * partition is no longer ours (stopping, or a rebalance): its next owner takes the batch.
+   */
+  private async handleUntilCommitted(slice: IncomingBatch, { isRunning, isStale, heartbeat }: EachBatchPayload): Promise<boolean> {
+    for (let failures = 0; ; failures++) {
+      try {
+        const outcome = await this.options.eachBatch(slice);
+        await this.commit(slice, outcome?.emit ?? []);
+        return true;
+      } catch (error) {
+        if (!isRunning() || isStale()) return false;
+        this.settings.onBatchFailed(this.options.groupId, slice, error);
+        await new Promise((resolve) => setTimeout(resolve, RETRY_BACKOFF_MS[Math.min(failures, RETRY_BACKOFF_MS.length - 1)]));
+        // Throws while the group rebalances: kafkajs then re-joins and hands the batch to its owner.
+        await heartbeat();
+        if (!isRunning() || isStale()) return false;
+      }
+    }
+  }
+
   private async commit(batch: IncomingBatch, emit: readonly OutgoingRecord[]): Promise<void> {
     const offsets = { topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: String(batch.nextOffset) }] }] };
+    if (emit.length > 0 && this.options.ephemeral) throw new Error(`event log: the ephemeral group ${this.options.groupId} cannot emit records`);
     if (emit.length === 0) {
       await this.options.hooks?.beforeCommit?.(batch);
       await this.consumer.commitOffsets(offsets.topics[0]!.partitions.map((p) => ({ topic: batch.topic, ...p })));

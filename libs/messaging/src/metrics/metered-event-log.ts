@@ -8,8 +8,8 @@ import type { Consumer, ConsumerOptions, EventLog, IncomingRecord, OutgoingRecor
  * and topic (a group's rate is the service's operations/s: the matching engine's group counts
  * engine operations), records published per topic, and at each scrape the lag of every group
  * this process consumes, per partition: the topic's end offset minus the group's position.
- * Position is what this process consumed last, else the group's committed offset; a partition
- * with neither (a group reading from the end that has seen nothing yet) reports no lag.
+ * Position is the later of what this process consumed last and the group's committed offset; a
+ * partition with neither (a group reading from the end that has seen nothing yet) reports no lag.
  */
 export class MeteredEventLog implements EventLog {
   private readonly consumed: Counter<'group' | 'topic'>;
@@ -38,7 +38,9 @@ export class MeteredEventLog implements EventLog {
       for (const [topic, positions] of topics) {
         const [ends, committed] = await Promise.all([this.inner.endOffsets(topic), this.inner.committedOffsets(group, topic)]);
         ends.forEach((end, partition) => {
-          const position = positions.get(partition) ?? (committed[partition] || undefined);
+          // The later of the two: a partition handed to another replica in a rebalance leaves this
+          // process's position behind, while the group's commits move on.
+          const position = Math.max(positions.get(partition) ?? 0, committed[partition] ?? 0) || undefined;
           if (position !== undefined) lags.push({ group, topic, partition, lag: Math.max(0, end - position) });
         });
       }

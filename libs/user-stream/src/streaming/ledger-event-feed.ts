@@ -29,6 +29,7 @@ export class LedgerEventFeed {
       groupId: `user-stream.${hostname()}.${process.pid}.${randomUUID()}`,
       topics: [this.topic],
       fromBeginning: false,
+      ephemeral: true,
       eachBatch: async (batch) => {
         const first = batch.records[0];
         const expected = next[batch.partition] ?? 0;
