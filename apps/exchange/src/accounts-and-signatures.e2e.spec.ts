@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { accountSchema, balanceFlowSchema } from '@exchange/api-gateway';
+import { HeaderNames, Topics } from '@exchange/contracts';
 import { errorBodySchema, ManualClock } from '@exchange/platform';
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
 import { http } from '../../../test/support/http-client';
@@ -45,6 +46,24 @@ describe('accounts, API keys and signed requests on the embedded exchange', () =
       expect((await adminCall(base, token, 'POST', '/admin/v1/deposits', { accountId: alice.mainAccountId, asset: 'USDT', amount: '-5' })).body).toMatchObject({ code: -1100 });
       expect((await adminCall(base, token, 'POST', '/admin/v1/deposits', { accountId: '999', asset: 'USDT', amount: '5' })).body).toMatchObject({ code: -1130 });
       expect((await adminCall(base, token, 'POST', '/admin/v1/api-keys', { accountId: alice.mainAccountId, permissions: ['admin'] })).body).toMatchObject({ code: -1130 });
+    });
+  });
+
+  describe('operator audit', () => {
+    it('records every operator call on operator.audit with its outcome and the request id, answered or refused', async () => {
+      const call = (path: string, body: unknown, requestId: string) =>
+        http(base, 'POST', path, { body: JSON.stringify(body), headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-request-id': requestId } });
+      const [granted, refused] = [`audit-ok-${Date.now()}`, `audit-refused-${Date.now()}`];
+      expect((await call('/admin/v1/api-keys', { accountId: alice.mainAccountId, permissions: ['read'] }, granted)).status).toBe(200);
+      expect((await call('/admin/v1/deposits', { accountId: alice.mainAccountId, asset: 'USDT', amount: '-5' }, refused)).body).toMatchObject({ code: -1100 });
+
+      const records: { headers: Record<string, string>; payload: Record<string, unknown> }[] = [];
+      await exchange.infrastructure.eventLog.read(Topics.operatorAudit.name, 0, 0, async (batch) => {
+        for (const r of batch) records.push({ headers: r.headers, payload: (JSON.parse(r.value) as { payload: Record<string, unknown> }).payload });
+      });
+      const of = (id: string) => records.filter((r) => r.headers[HeaderNames.correlationId] === id).map((r) => r.payload);
+      expect(of(granted)).toEqual([expect.objectContaining({ actor: 'admin', correlationId: granted, method: 'POST', path: '/admin/v1/api-keys', status: 200 })]);
+      expect(of(refused)).toEqual([expect.objectContaining({ correlationId: refused, path: '/admin/v1/deposits', status: 400, code: -1100, body: { accountId: alice.mainAccountId, asset: 'USDT', amount: '-5' } })]);
     });
   });
 
@@ -111,7 +130,9 @@ describe('accounts, API keys and signed requests on the embedded exchange', () =
       expect((await adminCall(base, token, 'DELETE', `/admin/v1/api-keys/${creds.apiKey}`)).status).toBe(200);
       expect(await signedRequest(base, 'GET', '/openapi/v1/account', creds, { timestamp: now() })).toMatchObject({ status: 401, body: { code: -2015 } });
       const listed = await adminCall<{ apiKey: string }[]>(base, token, 'GET', `/admin/v1/api-keys?accountId=${alice.mainAccountId}`);
-      expect(listed.body.map((k) => k.apiKey)).toEqual([alice.key.apiKey]);
+      // The revoked key is gone from the list; alice's own key (and any other live one) stays.
+      expect(listed.body.map((k) => k.apiKey)).toContain(alice.key.apiKey);
+      expect(listed.body.map((k) => k.apiKey)).not.toContain(creds.apiKey);
       expect(JSON.stringify(listed.body)).not.toContain('secret');
     });
 

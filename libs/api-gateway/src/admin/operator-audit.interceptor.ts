@@ -1,16 +1,17 @@
 import { type CallHandler, type ExecutionContext, Inject, Injectable, type NestInterceptor } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { catchError, from, mergeMap, type Observable, throwError } from 'rxjs';
-import { Topics } from '@exchange/contracts';
+import { HeaderNames, Topics } from '@exchange/contracts';
 import type { EventLog } from '@exchange/messaging';
-import { ApiError, CLOCK, type Clock, EVENT_LOG, LOGGER, type Logger } from '@exchange/platform';
+import { ApiError, CLOCK, type Clock, currentCorrelationId, EVENT_LOG, LOGGER, type Logger } from '@exchange/platform';
 import { randomUUID } from 'node:crypto';
 
 const SECRET_FIELDS = new Set(['secretKey', 'secret', 'password']);
 
 /**
  * The audit trail of the operator API: who called what, when, and how it ended, one record per
- * call on `operator.audit`, written before the answer leaves. Secrets in bodies are masked.
+ * call on `operator.audit`, written before the answer leaves, with the request's correlation id.
+ * Secrets in bodies are masked.
  */
 @Injectable()
 export class OperatorAuditInterceptor implements NestInterceptor {
@@ -23,18 +24,21 @@ export class OperatorAuditInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const started = this.clock.now();
+    // The request's X-Request-Id, so an audit record leads to the request's log lines and what the call caused on the topics.
+    const correlationId = currentCorrelationId();
     const record = (outcome: { status: number; code?: number }): Promise<void> =>
       this.log
         .publish([
           {
             topic: Topics.operatorAudit.name,
             key: 'admin',
+            ...(correlationId ? { headers: { [HeaderNames.correlationId]: correlationId } } : {}),
             value: JSON.stringify({
               type: 'OperatorCallRecorded',
               v: 1,
               id: randomUUID(),
               ts: started,
-              payload: { actor: 'admin', ip: request.ip, userAgent: request.headers['user-agent'] ?? '', method: request.method, path: request.url, body: mask(request.body), ...outcome },
+              payload: { actor: 'admin', correlationId: correlationId ?? '', ip: request.ip, userAgent: request.headers['user-agent'] ?? '', method: request.method, path: request.url, body: mask(request.body), ...outcome },
             }),
           },
         ])

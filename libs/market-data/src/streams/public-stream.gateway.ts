@@ -3,11 +3,11 @@ import type { Duplex } from 'node:stream';
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { ApiError, CLOCK, type Clock, ErrorCode } from '@exchange/platform';
+import { ApiError, CLOCK, type Clock, ErrorCode, Metrics } from '@exchange/platform';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { MarketReader } from '../reading/market-reader';
 import { isStreamTopic } from './stream-frames';
-import { StreamHub } from './stream-hub';
+import { MAX_BUFFERED_BYTES, StreamHub } from './stream-hub';
 
 export const PUBLIC_STREAM_PATH = '/openapi/quote/ws/v1';
 const PING_EVERY_MS = 30_000;
@@ -39,8 +39,11 @@ export class PublicStreamGateway implements OnModuleInit, OnApplicationShutdown 
     private readonly adapterHost: HttpAdapterHost,
     private readonly reader: MarketReader,
     @Inject(CLOCK) clock: Clock,
+    @Inject(Metrics) metrics: Metrics,
   ) {
-    this.hub = new StreamHub(reader.fold, () => clock.now());
+    const slow = metrics.counter('market_data_stream_slow_consumers_total', `Public stream sockets dropped because their unsent frames passed ${MAX_BUFFERED_BYTES} bytes`);
+    metrics.gauge('market_data_stream_sockets', 'Open public stream sockets', [], (g) => g.set(this.server.clients.size));
+    this.hub = new StreamHub(reader.fold, () => clock.now(), () => slow.inc());
     reader.onChanges((changes) => this.hub.publish(changes));
   }
 

@@ -17,6 +17,7 @@ export class StreamHub {
   constructor(
     private readonly fold: MarketFold,
     private readonly now: () => number,
+    private readonly onSlowConsumer: () => void = () => undefined,
   ) {}
 
   get socketCount(): number {
@@ -64,6 +65,7 @@ export class StreamHub {
     if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
       this.forget(socket);
       socket.terminate();
+      this.onSlowConsumer();
       return;
     }
     socket.send(text);
