@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
 import { type Markets, Topics } from '@exchange/contracts';
 import { type EventLog, partitionForKey } from '@exchange/messaging';
-import { CONFIG, type Config, DATABASE, dataSourceProviders, EVENT_LOG, MARKETS, type RunningDatabase, schemaName } from '@exchange/platform';
+import { CONFIG, type Config, DATABASE, dataSourceProviders, EVENT_LOG, MARKETS, type RunningDatabase } from '@exchange/platform';
 import type { DataSource } from 'typeorm';
 import { MarketFold } from './domain';
 import { HistoryWriter } from './history/history-writer.processor';
 import { MarketHistoryStore } from './history/market-history.store';
-import { openMarketDataSource } from './history/open-market-data-source';
+import { marketDataSchema, openMarketDataSource } from './history/open-market-data-source';
 import { PublicRoutesRegistrar } from './http/public-routes.registrar';
 import { MARKET_DATA_SETTINGS, marketDataSettings } from './market-data.settings';
 import { GeneralController } from './public/general.controller';
@@ -24,7 +24,7 @@ const ORDER_EVENT_PARTITIONS = Symbol('ORDER_EVENT_PARTITIONS');
   controllers: [GeneralController],
   providers: [
     { provide: MARKET_DATA_SETTINGS, inject: [CONFIG], useFactory: marketDataSettings },
-    { provide: MARKET_DATA_SCHEMA, inject: [CONFIG], useFactory: (config: Config) => schemaName(config, 'market_data') },
+    { provide: MARKET_DATA_SCHEMA, inject: [CONFIG], useFactory: (config: Config) => marketDataSchema(config) },
     ...dataSourceProviders(MARKET_DATA_SOURCE, [DATABASE, MARKET_DATA_SCHEMA], (database: RunningDatabase, schema: string) => openMarketDataSource(database.url, schema)),
     { provide: MarketHistoryStore, inject: [MARKET_DATA_SOURCE, MARKET_DATA_SCHEMA], useFactory: (dataSource: DataSource, schema: string) => new MarketHistoryStore(dataSource, schema) },
     { provide: ORDER_EVENT_PARTITIONS, inject: [EVENT_LOG], useFactory: (log: EventLog) => log.partitionCount(Topics.orderEvents.name) },

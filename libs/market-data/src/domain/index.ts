@@ -8,3 +8,4 @@ export * from './scaled-decimal';
 export * from './symbol-market';
 export * from './ticker-window';
 export * from './partition-cut';
+export * from './market-state-hash';

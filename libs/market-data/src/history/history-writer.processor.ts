@@ -5,6 +5,7 @@ import { CLOCK, type Clock, EVENT_LOG, LOGGER, type Logger, MARKETS } from '@exc
 import { type MarketChange, MarketFold, takeCut } from '../domain';
 import { MARKET_DATA_SETTINGS, type MarketDataSettings } from '../market-data.settings';
 import { parseOrderEvent } from '../reading/order-event.parser';
+import { historyBatchOf } from './history-batch';
 import { type HistoryBatch, MarketHistoryStore } from './market-history.store';
 import { loadStoredPartitions } from './stored-start';
 
@@ -121,18 +122,11 @@ export class HistoryWriter implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   private batchOf(partition: number, state: WriterPartition): HistoryBatch {
-    const commit: HistoryBatch = { partition, expectedOffset: state.committed, nextOffset: state.folded, eventTime: state.fold.clock(partition).eventTime, trades: [], klines: [] };
-    const klines = new Map<string, HistoryBatch['klines'][number]>();
-    for (const change of state.pending) {
-      if (change.kind === 'diffDepth') state.updatesSinceCut += 1;
-      else if (change.kind === 'trade') commit.trades.push({ market: state.fold.symbols.get(change.symbol)!, trade: change.trade });
-      // A candle touched several times is written once, as it stands now.
-      else if (change.kind === 'kline') klines.set(`${change.symbol}|${change.interval}|${change.kline.openTime}`, { market: state.fold.symbols.get(change.symbol)!, interval: change.interval, kline: change.kline });
-    }
-    commit.klines = [...klines.values()];
+    const { batch, bookUpdates } = historyBatchOf(state.fold, partition, state.pending, state.committed, state.folded);
+    state.updatesSinceCut += bookUpdates;
     // Also when the book is quiet: the clock ticks keep coming, and a new replica reads all events after the cut.
-    if (state.updatesSinceCut >= this.settings.cutEveryUpdates || this.clock.now() - state.cutAt >= this.settings.cutEveryMs) commit.cut = takeCut(state.fold, partition, state.folded);
-    return commit;
+    if (state.updatesSinceCut >= this.settings.cutEveryUpdates || this.clock.now() - state.cutAt >= this.settings.cutEveryMs) batch.cut = takeCut(state.fold, partition, state.folded);
+    return batch;
   }
 
   private step(partition: number, state: WriterPartition, work: () => Promise<void>): Promise<void> {

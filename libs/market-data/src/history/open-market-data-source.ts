@@ -1,9 +1,14 @@
-import { openDataSource } from '@exchange/platform';
+import { openDataSource, schemaName } from '@exchange/platform';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { CreateMarketDataTables1767398400000 } from './migrations/1767398400000-create-market-data-tables';
 
 export const marketDataMigrations = [CreateMarketDataTables1767398400000];
+
+/** The live schema market data's history is kept in, after the configured prefix. */
+export function marketDataSchema(config: { DATABASE_SCHEMA_PREFIX?: string }): string {
+  return schemaName(config, 'market_data');
+}
 
 /**
  * Market data scales out: replicas start together and would race to run the same migrations, so

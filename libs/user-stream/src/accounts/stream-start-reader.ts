@@ -8,6 +8,9 @@ export interface AccountStart {
   seq: number;
 }
 
+/** Where an account's stream starts: the ledger's tables for a replica, the journal's account openings for a replay. */
+export type StreamStarts = Pick<StreamStartReader, 'start'>;
+
 /**
  * What a stream needs from the ledger's projections when a socket opens: where the account's
  * stream starts (its flags and its user's sequence, read in one statement: one snapshot; the
@@ -21,21 +24,32 @@ export class StreamStartReader {
   ) {}
 
   async start(accountId: string): Promise<AccountStart | undefined> {
-    const [row] = (await this.dataSource.query(
-      `SELECT a.user_id, a.can_trade, a.can_withdraw, a.can_deposit, u.seq
-       FROM "${this.schema}".accounts a JOIN "${this.schema}".users u ON u.user_id = a.user_id WHERE a.account_id = $1`,
-      [accountId],
-    )) as Record<string, unknown>[];
-    if (!row) return undefined;
-    return {
-      userId: String(row.user_id),
-      flags: { canTrade: Boolean(row.can_trade), canWithdraw: Boolean(row.can_withdraw), canDeposit: Boolean(row.can_deposit) },
-      seq: Number(row.seq),
-    };
+    const [row] = (await this.dataSource.query(`${this.selectStarts()} WHERE a.account_id = $1`, [accountId])) as Record<string, unknown>[];
+    return row && startOf(row);
+  }
+
+  /** Every account's start as `start` reads one, by account id, in one statement (one snapshot): what a replica beginning now would stream from. */
+  async everyStart(): Promise<Map<string, AccountStart>> {
+    const rows = (await this.dataSource.query(this.selectStarts())) as Record<string, unknown>[];
+    return new Map(rows.map((row) => [String(row.account_id), startOf(row)]));
   }
 
   async isApiKeyLive(apiKey: string): Promise<boolean> {
     const rows = (await this.dataSource.query(`SELECT 1 FROM "${this.schema}".api_keys WHERE api_key = $1 AND revoked_at IS NULL`, [apiKey])) as unknown[];
     return rows.length > 0;
   }
+
+  /** Accounts of no user (the ledger's fee accounts) have no stream: the join leaves them out. */
+  private selectStarts(): string {
+    return `SELECT a.account_id, a.user_id, a.can_trade, a.can_withdraw, a.can_deposit, u.seq
+       FROM "${this.schema}".accounts a JOIN "${this.schema}".users u ON u.user_id = a.user_id`;
+  }
+}
+
+function startOf(row: Record<string, unknown>): AccountStart {
+  return {
+    userId: String(row.user_id),
+    flags: { canTrade: Boolean(row.can_trade), canWithdraw: Boolean(row.can_withdraw), canDeposit: Boolean(row.can_deposit) },
+    seq: Number(row.seq),
+  };
 }

@@ -59,8 +59,12 @@ function changedBalances(balances: readonly BalanceAfter[], accountId: string, p
   const changes: BalanceChange[] = [];
   for (const b of balances) {
     if (b.accountId !== accountId) continue;
-    const places = precisionOf(b.asset);
-    changes.push({ a: b.asset, f: new Decimal(b.free).toFixed(places, Decimal.ROUND_DOWN), l: new Decimal(b.locked).toFixed(places, Decimal.ROUND_DOWN) });
+    changes.push(streamedBalance(b, precisionOf(b.asset)));
   }
   return changes;
+}
+
+/** A balance as outboundAccountInfo's B carries it: free and locked at the asset's precision, rounded down (never more than the ledger holds). */
+export function streamedBalance(balance: Pick<BalanceAfter, 'asset' | 'free' | 'locked'>, places: number): BalanceChange {
+  return { a: balance.asset, f: new Decimal(balance.free).toFixed(places, Decimal.ROUND_DOWN), l: new Decimal(balance.locked).toFixed(places, Decimal.ROUND_DOWN) };
 }

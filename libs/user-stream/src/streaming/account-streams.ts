@@ -1,5 +1,5 @@
 import type { LedgerJournalEvent, Markets } from '@exchange/contracts';
-import type { StreamStartReader } from '../accounts/stream-start-reader';
+import type { StreamStarts } from '../accounts/stream-start-reader';
 import { type AccountStreamState, nextEventTime, streamLedgerEvent } from '../domain/account-stream';
 import type { StreamFrame } from '../domain/stream-frames';
 
@@ -12,6 +12,11 @@ export interface AccountStream {
   userId: string;
   state: AccountStreamState;
   sinks: Set<FrameSink>;
+}
+
+/** The places an asset's amounts are streamed with: the asset's precision, 8 for an asset the markets do not list. */
+export function streamedPlaces(markets: Markets, asset: string): number {
+  return markets.asset(asset)?.precision ?? 8;
 }
 
 /** An account without sockets is forgotten once its last E is this far behind the clock (so E never goes back). */
@@ -28,7 +33,7 @@ export class AccountStreams {
   private readonly loading = new Map<string, Promise<AccountStream | undefined>>();
 
   constructor(
-    private readonly reader: StreamStartReader,
+    private readonly reader: StreamStarts,
     private readonly markets: Markets,
     private readonly onFrame: (frame: StreamFrame) => void = () => undefined,
   ) {}
@@ -94,7 +99,7 @@ export class AccountStreams {
     for (const sink of stream.sinks) sink.deliver(data);
   }
 
-  private readonly precisionOf = (asset: string): number => this.markets.asset(asset)?.precision ?? 8;
+  private readonly precisionOf = (asset: string): number => streamedPlaces(this.markets, asset);
 
   private async load(accountId: string): Promise<AccountStream | undefined> {
     const start = await this.reader.start(accountId);

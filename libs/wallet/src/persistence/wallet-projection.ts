@@ -35,6 +35,16 @@ export async function loadStateFor(db: Db, schema: string, commands: readonly Wa
   return state;
 }
 
+/** Every record of the wallet's tables, as one state: what a replay compares. */
+export async function loadWalletState(db: { query(sql: string): Promise<unknown> }, schema: string): Promise<WalletState> {
+  const s = `"${schema}"`;
+  const state = initialWalletState();
+  for (const { record } of (await db.query(`SELECT record FROM ${s}.withdrawals`)) as { record: WithdrawalRecord }[]) state.withdrawals.set(record.withdrawalId, record);
+  for (const { record } of (await db.query(`SELECT record FROM ${s}.deposits`)) as { record: DepositRecord }[]) state.deposits.set(depositKey(record), record);
+  for (const { record } of (await db.query(`SELECT record FROM ${s}.withdrawal_addresses`)) as { record: WithdrawalAddressEntry }[]) state.addresses.set(record.id, record);
+  return state;
+}
+
 export async function writeProjection(db: Db, schema: string, events: readonly WalletEvent[]): Promise<void> {
   const s = `"${schema}"`;
   const withdrawals = new Map<string, WithdrawalRecord>();

@@ -1,14 +1,12 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { type LedgerInput, Topics, type WalletCommand, type WalletEvent, type WithdrawalRecord } from '@exchange/contracts';
+import { Topics, type WalletCommand, type WithdrawalRecord } from '@exchange/contracts';
 import { type EventLog } from '@exchange/messaging';
 import { openDataSource } from '@exchange/platform';
 import type { DataSource } from 'typeorm';
-import { publishLedgerCommands } from '../../../../test/support/ledger-events';
+import { readWalletEvents, requestHeldWithdrawal } from '../../../../test/support/wallet-events';
 import { startTestExchange, type TestExchange } from '../../../../test/support/test-exchange';
 import { waitFor } from '../../../../test/support/wait-for';
-import { writeProjection } from '../persistence/wallet-projection';
-import { walletMigrations } from '../wallet.module';
 import { WALLET_DATA_SOURCE, WALLET_SCHEMA } from './wallet.tokens';
 
 let n = 0;
@@ -19,18 +17,10 @@ async function publishWallet(log: EventLog, commands: WalletCommand[]): Promise<
   await log.publish(commands.map((c) => ({ topic: Topics.walletCommands.name, key: c.payload.userId, value: JSON.stringify(c) })));
 }
 
-async function readWalletEvents(log: EventLog): Promise<WalletEvent[]> {
-  const events: WalletEvent[] = [];
-  for (let p = 0; p < (await log.partitionCount(Topics.walletEvents.name)); p++) {
-    await log.read(Topics.walletEvents.name, p, 0, async (records) => void events.push(...records.map((r) => JSON.parse(r.value) as WalletEvent)));
-  }
-  return events;
-}
-
 /**
  * The wallet without the gateway, on the event log (CI's Kafka when set) and PostgreSQL: the
  * ledger hands it a held withdrawal through its outbox, chain reports and redelivered commands are
- * decided once, and its tables rebuild from wallet.events alone.
+ * decided once (its rebuild from wallet.events: tools/replay/wallet).
  */
 describe('wallet pipeline on the event log and PostgreSQL', () => {
   let exchange: TestExchange;
@@ -49,18 +39,7 @@ describe('wallet pipeline on the event log and PostgreSQL', () => {
   it('tracks what the ledger held, decides each command id once, and settles through the ledger', async () => {
     const log = exchange.infrastructure.eventLog;
     const user = { userId: '71', accountId: '7101' };
-    await publishLedgerCommands(log, [
-      { type: 'CreateUser', v: 1, id: id(), ts: 1, payload: { userId: '71', name: 'w', accountIds: ['7101', '7102', '7103'] } },
-      { type: 'CreditDeposit', v: 1, id: id(), ts: 1, payload: { ...user, depositId: '1', asset: 'ETH', amount: '10' } },
-    ]);
-    const request: LedgerInput = {
-      type: 'RequestWithdrawal',
-      v: 1,
-      id: id(),
-      ts: 1,
-      payload: { ...user, withdrawalId: '710001', clientOrderId: 'p-1', asset: 'ETH', chainType: 'ETH', address: '0xdead', addressExt: '', quantity: '3', fee: '0.005' },
-    };
-    await log.publish([{ topic: Topics.ledgerCommands.name, key: '71', value: JSON.stringify(request) }]);
+    await requestHeldWithdrawal(log, user, '710001');
     await waitFor(async () => (await withdrawal('710001'))?.status === 1, 'the wallet to track the held withdrawal');
 
     const approve = walletCommand('ApproveWithdrawal', { userId: '71', withdrawalId: '710001' });
@@ -84,33 +63,6 @@ describe('wallet pipeline on the event log and PostgreSQL', () => {
       expect(b).toEqual({ free: '6.995', locked: '0' });
     } finally {
       await ledgerDb.destroy();
-    }
-  });
-
-  it('rebuilds the same tables from wallet.events into an empty schema', async () => {
-    const log = exchange.infrastructure.eventLog;
-    await publishWallet(log, [
-      walletCommand('ReportDeposit', { userId: '72', accountId: '7201', asset: 'BTC', chainType: 'BTC', address: 'ex1a', addressTag: '', fromAddress: 'x', fromAddressTag: '', txid: 't1', quantity: '1', confirmations: 5 }),
-      walletCommand('AddWithdrawalAddress', { userId: '72', accountId: '7201', entryId: '9901', tokenId: 'BTC', chainType: 'BTC', address: 'bc1q', addressExt: '' }),
-      walletCommand('AddWithdrawalAddress', { userId: '72', accountId: '7201', entryId: '9902', tokenId: 'ETH', chainType: 'ETH', address: '0x1', addressExt: '' }),
-      walletCommand('RemoveWithdrawalAddress', { userId: '72', entryId: '9901' }),
-    ]);
-    await waitFor(async () => (await readWalletEvents(log)).some((e) => e.type === 'WithdrawalAddressRemoved'), 'the commands to be decided and published');
-    const rebuiltSchema = `${schema}_rebuilt`;
-    const rebuilt = await openDataSource({ url: exchange.infrastructure.database!.url, schema: rebuiltSchema, entities: [], migrations: walletMigrations });
-    try {
-      const events = await readWalletEvents(log);
-      await rebuilt.transaction((m) => writeProjection(m.queryRunner!, rebuiltSchema, events));
-      for (const sql of [
-        'SELECT withdrawal_id, status, record FROM $S.withdrawals ORDER BY 1',
-        'SELECT deposit_id, deposit_key, status, record FROM $S.deposits ORDER BY 1',
-        'SELECT id, record FROM $S.withdrawal_addresses ORDER BY 1',
-      ]) {
-        expect(await rebuilt.query(sql.replace('$S', `"${rebuiltSchema}"`))).toEqual(await db.query(sql.replace('$S', `"${schema}"`)));
-      }
-    } finally {
-      await rebuilt.query(`DROP SCHEMA "${rebuiltSchema}" CASCADE`);
-      await rebuilt.destroy();
     }
   });
 });
