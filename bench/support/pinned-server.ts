@@ -6,7 +6,9 @@ const root = resolve(__dirname, '../..');
 
 /** Starts a server script pinned to `core`; resolves once its stdout contains `readyText`. */
 export function startPinnedServer(script: string, core: number, env: NodeJS.ProcessEnv, readyText: string): Promise<ChildProcess> {
-  const node = [process.execPath, 'scripts/run.js', script];
+  // BENCH_PROFILE_DIR=<dir>: the server writes a V8 CPU profile there when it stops (open it in Chrome DevTools).
+  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_PROFILE_DIR)}`] : [];
+  const node = [process.execPath, ...profile, 'scripts/run.js', script];
   const command = taskset() ? [taskset()!, '-c', String(core), ...node] : node;
   return new Promise((done, fail) => {
     const child = spawn(command[0]!, command.slice(1), { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });

@@ -1,16 +1,16 @@
 import type { EventLog } from '@exchange/messaging';
 import { assertNothingLostOrDoubled, openRunEventLog, waitUntilSettled } from '../support/distributed-checks';
 import { type DistributedExchange, distributedSuiteRuns, startDistributedExchange } from '../support/distributed-exchange';
-import { createFundedUser, type TestUser } from '../support/exchange-actors';
+import { createFundedUser, freeBalance, type TestUser } from '../support/exchange-actors';
 import { http, type HttpAnswer } from '../support/http-client';
-import { signedRequest } from '../support/signed-client';
+import { adminCall, signedRequest } from '../support/signed-client';
 import { waitFor } from '../support/wait-for';
 
 const runs = distributedSuiteRuns('kill -9 of single services in the distributed topology');
 
 /**
  * kill -9 of one service (the matching engine, then the ledger) in the middle of a burst of
- * crossing orders sent through the edge, then a restart of that process alone. The other
+ * crossing orders sent through the edge, and of the wallet amid withdrawals and deposits, then a restart of that process alone. The other
  * services keep running throughout, as they would in production. Afterwards nothing may be
  * lost or doubled: no order, trade, settlement or unit of money.
  */
@@ -72,7 +72,50 @@ const runs = distributedSuiteRuns('kill -9 of single services in the distributed
     await killInTheMiddleOfABurst('ledger');
   }, 240_000);
 
-  it('keeps trading after both restarts', async () => {
+  it('recovers from a kill -9 of the wallet amid withdrawals and deposits: each happens once, retried with the same ids', async () => {
+    const admin = <T>(method: string, path: string, body?: unknown) => adminCall<T>(exchange.edgeUrl, exchange.adminToken, method, path, body);
+    const user = await createFundedUser(exchange.edgeUrl, exchange.adminToken, { ETH: '100' });
+    await admin('POST', '/admin/v1/withdrawal-addresses', { accountId: user.mainAccountId, tokenId: 'ETH', address: '0xkill' });
+    // 0.5 ETH is below ETH's automatic-approval bound: each goes straight to the chain (status 5).
+    const withdraw = (i: number) =>
+      signedRequest<{ orderId?: string }>(exchange.edgeUrl, 'POST', '/openapi/v1/withdraw', user.key, {
+        query: { tokenId: 'ETH', address: '0xkill', withdrawalQuantity: '0.5', clientOrderId: `kill-w-${i}` },
+        recvWindow: 60_000,
+      }).catch(() => undefined);
+    const deposit = (i: number) => admin('POST', '/admin/v1/deposits', { accountId: user.mainAccountId, asset: 'ETH', amount: '1', txid: `kill-d-${i}` }).catch(() => undefined);
+    let replies = 0;
+    const requests = Array.from({ length: 20 }, (_, i) => [withdraw(i), deposit(i)].map((p) => p.finally(() => replies++))).flat();
+    await waitFor(() => replies >= 5, 'the first answers', 60_000);
+    const [wallet] = exchange.replicas('wallet');
+    await exchange.kill(wallet!);
+    expect(replies).toBeLessThan(40);
+    await exchange.restart(wallet!);
+    await Promise.all(requests);
+
+    // What a client does after a timeout or a 5xx: the same request again, until it is answered.
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      await waitFor(async () => (await deposit(i))?.status === 200, `deposit ${i} answered`, 60_000, 500);
+      let orderId: string | undefined;
+      await waitFor(async () => Boolean((orderId = (await withdraw(i))?.body.orderId)), `withdrawal ${i} answered`, 60_000, 500);
+      ids.push(orderId!);
+    }
+    expect(new Set(ids).size).toBe(20);
+    for (const id of ids) {
+      await waitFor(async () => (await admin<{ status: number }>('POST', `/admin/v1/chain/withdrawals/${id}/confirm`)).body.status === 6, `withdrawal ${id} mined`, 30_000, 250);
+    }
+    const withdrawals = await signedRequest<{ status: number }[]>(exchange.edgeUrl, 'GET', '/openapi/v1/withdrawalOrders', user.key, { query: { limit: '100' } });
+    expect(withdrawals.body.map((w) => w.status)).toEqual(Array(20).fill(6));
+    const deposits = await signedRequest<unknown[]>(exchange.edgeUrl, 'GET', '/openapi/v1/depositOrders', user.key, { query: { limit: '100' } });
+    // The funding deposit and the 20, each credited once.
+    expect(deposits.body).toHaveLength(21);
+    // 100 + 20 × 1 − 20 × (0.5 + 0.005 fee)
+    await waitFor(async () => (await freeBalance(exchange.edgeUrl, user, 'ETH')) === '109.90000000', 'the balance after every deposit and withdrawal', 30_000);
+    await waitUntilSettled(exchange, log);
+    await assertNothingLostOrDoubled(exchange, log, answered);
+  }, 240_000);
+
+  it('keeps trading after the restarts', async () => {
     const maker = await createFundedUser(exchange.edgeUrl, exchange.adminToken, { BTC: '1' });
     const taker = await createFundedUser(exchange.edgeUrl, exchange.adminToken, { USDT: '100000' });
     const sell = await signedRequest(exchange.edgeUrl, 'POST', '/openapi/v1/order', maker.key, { query: { symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', price: '50000', quantity: '1' } });

@@ -1,19 +1,20 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Topics } from '@exchange/contracts';
 import Decimal from 'decimal.js';
 import type { EventLog } from '@exchange/messaging';
 import { openRunEventLog, waitUntilSettled } from '../support/distributed-checks';
 import { type DistributedExchange, distributedSuiteRuns, startDistributedExchange } from '../support/distributed-exchange';
-import { createFundedUser, type TestUser } from '../support/exchange-actors';
+import { createFundedUser, freeBalance, type TestUser } from '../support/exchange-actors';
 import { http } from '../support/http-client';
+import { metricsReport } from '../support/metrics-report';
+import { samples } from '../support/prometheus-text';
 import { adminCall, signedRequest } from '../support/signed-client';
 import { StreamClient } from '../support/stream-client';
 import { waitFor } from '../support/wait-for';
 
 type Json = Record<string, unknown>;
-type Account = { balances: { asset: string; free: string; locked: string }[] };
 
 const runs = distributedSuiteRuns('distributed exchange behind nginx');
 
@@ -26,8 +27,6 @@ const runs = distributedSuiteRuns('distributed exchange behind nginx');
   let exchange: DistributedExchange;
   let seller: TestUser;
   let buyer: TestUser;
-  const free = async (baseUrl: string, user: TestUser, asset: string): Promise<string | undefined> =>
-    (await signedRequest<Account>(baseUrl, 'GET', '/openapi/v1/account', user.key)).body.balances?.find((b) => b.asset === asset)?.free;
 
   beforeAll(async () => {
     exchange = await startDistributedExchange();
@@ -70,12 +69,12 @@ const runs = distributedSuiteRuns('distributed exchange behind nginx');
     });
     expect(buy).toMatchObject({ status: 200, body: { status: 'FILLED', executedQty: '1.5', cummulativeQuoteQty: '4500' } });
     // The buyer's own reads reflect the fill at once through the edge (it hashes to one replica).
-    expect(await free(exchange.edgeUrl, buyer, 'ETH')).toBe('1.49850000');
+    expect(await freeBalance(exchange.edgeUrl, buyer, 'ETH')).toBe('1.49850000');
 
     // Both gateway replicas follow the ledger: each converges to the same balances for both users.
     for (const gateway of exchange.replicas('api-gateway')) {
-      await waitFor(async () => (await free(gateway.url, seller, 'USDT')) === '4495.50000000', `the seller's settlement on ${gateway.name}`, 30_000);
-      await waitFor(async () => (await free(gateway.url, buyer, 'USDT')) === '95500.00000000', `the buyer's settlement on ${gateway.name}`, 30_000);
+      await waitFor(async () => (await freeBalance(gateway.url, seller, 'USDT')) === '4495.50000000', `the seller's settlement on ${gateway.name}`, 30_000);
+      await waitFor(async () => (await freeBalance(gateway.url, buyer, 'USDT')) === '95500.00000000', `the buyer's settlement on ${gateway.name}`, 30_000);
     }
     const order = await signedRequest<Json>(exchange.edgeUrl, 'GET', '/openapi/v1/order', seller.key, { query: { origClientOrderId: 'edge-sell' } });
     expect(order.body).toMatchObject({ status: 'PARTIALLY_FILLED', executedQty: '1.5', isWorking: true });
@@ -83,7 +82,7 @@ const runs = distributedSuiteRuns('distributed exchange behind nginx');
     expect(trades.body).toEqual([expect.objectContaining({ price: '3000', qty: '1.5', isBuyer: true, isMaker: false, commissionAsset: 'ETH' })]);
     const canceled = await signedRequest<Json>(exchange.edgeUrl, 'DELETE', '/openapi/v1/order', seller.key, { query: { origClientOrderId: 'edge-sell' } });
     expect(canceled.body).toMatchObject({ status: 'CANCELED' });
-    expect(await free(exchange.edgeUrl, seller, 'ETH')).toBe('8.50000000');
+    expect(await freeBalance(exchange.edgeUrl, seller, 'ETH')).toBe('8.50000000');
   }, 90_000);
 
   it('answers the same market data from both replicas after the trade', async () => {
@@ -118,7 +117,7 @@ const runs = distributedSuiteRuns('distributed exchange behind nginx');
   it('withdraws through the edge to a whitelisted address, through the audits and the chain, with exact balances', async () => {
     const admin = <T = Json>(method: string, path: string, body?: unknown) => adminCall<T>(exchange.edgeUrl, exchange.adminToken, method, path, body);
     expect((await admin('POST', '/admin/v1/withdrawal-addresses', { accountId: seller.mainAccountId, tokenId: 'ETH', address: '0xexternal' })).status).toBe(200);
-    const before = await free(exchange.edgeUrl, seller, 'ETH');
+    const before = await freeBalance(exchange.edgeUrl, seller, 'ETH');
     const requested = await signedRequest<{ orderId: string; status: number }>(exchange.edgeUrl, 'POST', '/openapi/v1/withdraw', seller.key, {
       query: { tokenId: 'ETH', address: '0xexternal', withdrawalQuantity: '3', clientOrderId: 'edge-w-1' },
     });
@@ -133,7 +132,7 @@ const runs = distributedSuiteRuns('distributed exchange behind nginx');
     expect(detail.body).toMatchObject({ status: 6, quantity: '3', isInternalTransfer: false });
     // quantity + fee (0.005 ETH) left the account.
     const expected = new Decimal(before!).minus('3.005').toFixed(8);
-    await waitFor(async () => (await free(exchange.edgeUrl, seller, 'ETH')) === expected, 'the debit of the withdrawal', 30_000);
+    await waitFor(async () => (await freeBalance(exchange.edgeUrl, seller, 'ETH')) === expected, 'the debit of the withdrawal', 30_000);
   }, 90_000);
 
   it('carries the X-Request-Id of an order through every topic it touches and into the logs', async () => {
@@ -158,23 +157,54 @@ const runs = distributedSuiteRuns('distributed exchange behind nginx');
     expect(gateway?.app).toBe('api-gateway');
   });
 
+  it('shares one order-rate limit between the gateway replicas through Redis', async () => {
+    const burst = await createFundedUser(exchange.edgeUrl, exchange.adminToken, { USDT: '1000' });
+    const gateways = exchange.replicas('api-gateway');
+    const before = await rateLimitRejections(exchange);
+    // Sent at once, alternately to each replica: more than two one-second windows of the 20-per-second limit could accept.
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        signedRequest<Json>(gateways[i % gateways.length]!.url, 'POST', '/openapi/v1/order', burst.key, {
+          query: { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'IOC', price: '1000', quantity: '0.01', newClientOrderId: `burst-${i}` },
+        }),
+      ),
+    );
+    const accepted = answers.filter((a) => a.status === 200);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(accepted.length + refused.length).toBe(60);
+    expect(accepted.length).toBeGreaterThanOrEqual(20);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const a of accepted) expect(a.body).toMatchObject({ status: 'CANCELED' });
+    for (const r of refused) expect([r.body.code, Number(r.headers.get('retry-after'))]).toEqual([-1015, expect.any(Number)]);
+    expect((await rateLimitRejections(exchange)) - before).toBe(refused.length);
+    // Every IOC ended below the market: nothing stays locked.
+    expect(await freeBalance(exchange.edgeUrl, burst, 'USDT')).toBe('1000.00000000');
+  }, 60_000);
+
   it('serves Prometheus metrics on every app: requests by route and code, consumer lag, consumed records', async () => {
     const text = async (url: string): Promise<string> => (await http<string>(url, 'GET', '/metrics')).body;
     const gateways = (await Promise.all(exchange.replicas('api-gateway').map((g) => text(g.url)))).join('\n');
     expect(samples(gateways, 'http_request_duration_seconds_count', { method: 'POST', route: '/openapi/v1/order', status: '200' }).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
-    // Each gateway polls the pipeline's lag: settled, it is at most a commit marker per partition.
-    const lags = samples(gateways, 'gateway_pipeline_lag', {});
-    expect(lags).toHaveLength(2);
-    for (const lag of lags) expect(lag).toBeLessThan(20);
+    expect(samples(gateways, 'gateway_pipeline_lag', {})).toHaveLength(2);
+    // Each gateway polls the pipeline's lag; right after the burst above it may still count it. Settled, it is at most a commit marker per partition.
+    await waitFor(async () => {
+      const lags = samples((await Promise.all(exchange.replicas('api-gateway').map((g) => text(g.url)))).join('\n'), 'gateway_pipeline_lag', {});
+      return lags.length === 2 && lags.every((lag) => lag < 20);
+    }, 'both gateways to see the pipeline settled');
     const ledger = await text(exchange.replicas('ledger')[0]!.url);
     expect(samples(ledger, 'event_log_consumer_lag', { group: 'ledger', topic: 'ledger.commands' }).length).toBeGreaterThan(0);
     expect(samples(ledger, 'ledger_batch_commit_seconds_count', {})[0]).toBeGreaterThan(0);
     const engine = await text(exchange.replicas('matching-engine')[0]!.url);
     expect(samples(engine, 'event_log_consumed_records_total', { group: 'matching-engine', topic: 'order.commands' })[0]).toBeGreaterThan(0);
     for (const p of exchange.processes) expect(samples(await text(p.url), 'process_cpu_seconds_total', { service: p.app })).toHaveLength(1);
+    // Open sockets: every market-data replica and the user stream count theirs.
+    for (const p of exchange.replicas('market-data')) expect(samples(await text(p.url), 'market_data_stream_sockets', {})).toHaveLength(1);
+    expect(samples(await text(exchange.replicas('user-stream')[0]!.url), 'user_stream_sockets', {})).toHaveLength(1);
+    // What an operator would see after the session above, for the run's log.
+    console.log(`metrics after the trading session:\n${await metricsReport(exchange.processes)}`);
   });
 
-  it('rebuilds the ledger and the matching engine from their journals with the replay CLI, equal to the live state', async () => {
+  it('rebuilds every service (ledger, matching engine, market data, wallet, user streams) from its journal with the replay CLI, equal to the live state', async () => {
     const log: EventLog = openRunEventLog(exchange);
     try {
       await waitUntilSettled(exchange, log);
@@ -198,6 +228,26 @@ const runs = distributedSuiteRuns('distributed exchange behind nginx');
     expect(books.stdout).toMatch(/ok {7}order\.events\/\d+: [1-9]\d* events equal to the live journal/);
     expect(books.stdout).not.toContain('MISMATCH');
 
+    // The market-data replicas keep serving: the rebuild reads up to the checkpoints their history writer stored.
+    const market = await replay(exchange, 'market-data');
+    expect(market.code).toBe(0);
+    expect(market.stdout).toMatch(/market-data: rebuilt [1-9]\d* events in [\d.]+ s \(\d+ events\/s\) into d[0-9a-f]+_market_data_rebuilt/);
+    expect(market.stdout).toMatch(/ok {7}state hash: rebuilt ([0-9a-f]{64}) live \1/);
+    expect(market.stdout).toMatch(/ok {7}fold hash: rebuilt ([0-9a-f]{64}) live-start \1/);
+    expect(market.stdout).toMatch(/ok {7}rows of trades: rebuilt ([1-9]\d*) live \1/);
+
+    const wallet = await replay(exchange, 'wallet');
+    expect(wallet.code).toBe(0);
+    expect(wallet.stdout).toMatch(/wallet: rebuilt [1-9]\d* events in [\d.]+ s \(\d+ events\/s\) into d[0-9a-f]+_wallet_rebuilt/);
+    expect(wallet.stdout).toMatch(/ok {7}state hash: rebuilt ([0-9a-f]{64}) live \1/);
+    expect(wallet.stdout).toMatch(/ok {7}rows of withdrawals: rebuilt [1-9]\d* live [1-9]\d*/);
+
+    const streams = await replay(exchange, 'user-stream', '--into', join(exchange.workDir, 'replay-user-stream'));
+    expect(streams.code).toBe(0);
+    expect(streams.stdout).toMatch(/user-stream: rebuilt [1-9]\d* events in [\d.]+ s \(\d+ events\/s\) into /);
+    expect(streams.stdout).toMatch(/ok {7}state hash: rebuilt ([0-9a-f]{64}) live \1/);
+    expect(streams.stdout).toMatch(/ok {7}accounts: rebuilt ([1-9]\d*) live \1/);
+
     // Switching the ledger to its rebuilt copy: the ledger restarts on it and keeps serving.
     const [ledgerProcess] = exchange.replicas('ledger');
     await exchange.kill(ledgerProcess!, 'SIGTERM');
@@ -209,7 +259,7 @@ const runs = distributedSuiteRuns('distributed exchange behind nginx');
     const transfer = await signedRequest<Json>(exchange.edgeUrl, 'POST', '/openapi/v1/transfer', buyer.key, { query: { tokenId: 'USDT', amount: '1', toAccountType: 3 } });
     expect(transfer.status).toBe(200);
     // 95,500 after the trade, 100 locked by the traced order, 1 transferred.
-    expect(await free(exchange.edgeUrl, buyer, 'USDT')).toBe('95399.00000000');
+    expect(await freeBalance(exchange.edgeUrl, buyer, 'USDT')).toBe('95399.00000000');
   }, 240_000);
 });
 
@@ -236,14 +286,9 @@ async function tracedRecords(log: EventLog, correlationId: string): Promise<stri
   return found;
 }
 
-/** Values of the samples of a metric whose labels include `labels` (Prometheus text format). */
-function samples(text: string, name: string, labels: Record<string, string>): number[] {
-  const values: number[] = [];
-  for (const line of text.split('\n')) {
-    const match = /^([a-z_]+)\{(.*)\} (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const found = Object.fromEntries([...match[2]!.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.entries(labels).every(([k, v]) => found[k] === v)) values.push(Number(match[3]));
-  }
-  return values;
+/** Requests the gateways refused for a rate limit, summed over both replicas. */
+async function rateLimitRejections(exchange: DistributedExchange): Promise<number> {
+  let total = 0;
+  for (const gateway of exchange.replicas('api-gateway')) total += samples((await http<string>(gateway.url, 'GET', '/metrics')).body, 'rate_limit_rejections_total').reduce((a, b) => a + b, 0);
+  return total;
 }

@@ -21,13 +21,16 @@ const ENGINE_GROUP = 'matching-engine';
  */
 export async function waitUntilSettled(exchange: DistributedExchange, log: EventLog): Promise<void> {
   const ledger = `"${exchange.schemaPrefix}ledger"`;
+  const wallet = `"${exchange.schemaPrefix}wallet"`;
   const db = await openDataSource({ url: exchange.databaseUrl, schema: `${exchange.schemaPrefix}ledger`, entities: [], migrations: [], readOnly: true });
   try {
     let last = '';
     await waitFor(
       async () => {
         const [ends, committed] = await Promise.all([log.endOffsets(Topics.orderCommands.name), log.committedOffsets(ENGINE_GROUP, Topics.orderCommands.name)]);
-        const [row] = await db.query(`SELECT (SELECT coalesce(sum(next_offset), 0) FROM ${ledger}.checkpoints)::text AS applied, (SELECT count(*) FROM ${ledger}.outbox)::int AS outbox`);
+        const [row] = await db.query(
+          `SELECT (SELECT coalesce(sum(next_offset), 0) FROM ${ledger}.checkpoints)::text AS applied, (SELECT count(*) FROM ${ledger}.outbox)::int + (SELECT count(*) FROM ${wallet}.outbox)::int AS outbox`,
+        );
         const progress = `${row.applied}/${row.outbox}/${committed.join(',')}`;
         const settled = progress === last && row.outbox === 0 && ends.every((end, p) => (committed[p] ?? 0) === end);
         last = progress;

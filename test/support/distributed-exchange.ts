@@ -33,6 +33,8 @@ export interface DistributedExchange {
   /** nginx, running docker-compose's edge configuration. */
   edgeUrl: string;
   adminToken: string;
+  /** The run's folder: process logs, nginx's configuration and logs, files a test writes. */
+  workDir: string;
   namespace: string;
   schemaPrefix: string;
   databaseUrl: string;
@@ -111,6 +113,7 @@ export async function startDistributedExchange(options: DistributedOptions = {})
   const edge = startNginx(nginx, dir, edgePort, services, processes);
   const exchange: DistributedExchange = {
     edgeUrl: `http://127.0.0.1:${edgePort}`,
+    workDir: dir,
     adminToken: run.adminToken,
     namespace: run.namespace,
     schemaPrefix: run.schemaPrefix,

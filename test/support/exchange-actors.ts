@@ -1,5 +1,5 @@
 import type { Credentials } from './signed-client';
-import { adminCall } from './signed-client';
+import { adminCall, signedRequest } from './signed-client';
 
 export interface TestUser {
   userId: string;
@@ -20,4 +20,10 @@ export async function createFundedUser(baseUrl: string, adminToken: string, depo
     if (deposit.status !== 200) throw new Error(`deposit: ${deposit.status} ${JSON.stringify(deposit.body)}`);
   }
   return { userId: user.body.userId, mainAccountId, accounts: user.body.accounts, key: { apiKey: key.body.apiKey, secretKey: key.body.secretKey } };
+}
+
+/** The user's free balance of `asset` as GET /openapi/v1/account answers it (undefined when the account has none). */
+export async function freeBalance(baseUrl: string, user: TestUser, asset: string): Promise<string | undefined> {
+  const account = await signedRequest<{ balances?: { asset: string; free: string }[] }>(baseUrl, 'GET', '/openapi/v1/account', user.key);
+  return account.body.balances?.find((b) => b.asset === asset)?.free;
 }
