@@ -43,7 +43,7 @@ export interface ReplayResult {
 /**
  * A service the CLI can rebuild: fold its journal into a fresh copy, compare that copy with the
  * live state, and (where the service reads its state from a copy it can be pointed at) switch to
- * it. market-data and wallet plug in by adding a target to replay-targets.ts.
+ * it. A service joins by adding a target to replay-targets.ts.
  */
 export interface ReplayTarget {
   service: string;
