@@ -80,8 +80,13 @@ describe('deploy manifests and docker-compose.yml against the code', () => {
     );
   });
 
-  it('autoscales market-data and mounts the markets file where MARKETS_FILE points', () => {
-    expect(resources.find((r) => r.kind === 'HorizontalPodAutoscaler')?.metadata.name).toBe('market-data');
+  it('autoscales the replicated readers (market-data, user-stream), each HPA on an existing Deployment, and mounts the markets file where MARKETS_FILE points', () => {
+    const autoscalers = resources.filter((r) => r.kind === 'HorizontalPodAutoscaler');
+    expect(autoscalers.map((r) => r.metadata.name).sort()).toEqual(['market-data', 'user-stream']);
+    for (const hpa of autoscalers) {
+      const target = (hpa as unknown as { spec: { scaleTargetRef: { kind: string; name: string } } }).spec.scaleTargetRef;
+      expect(resources.some((r) => r.kind === target.kind && r.metadata.name === target.name)).toBe(true);
+    }
     const configMap = resources.find((r) => r.kind === 'ConfigMap' && r.metadata.name === 'exchange-config')!;
     expect(configMap.data?.MARKETS_FILE).toBe('/etc/exchange/markets.json');
     const kustomization = readFileSync(join(k8sDir, 'kustomization.yaml'), 'utf8');
