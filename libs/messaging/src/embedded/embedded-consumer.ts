@@ -86,7 +86,7 @@ export class EmbeddedConsumer implements Consumer {
       const records = this.log.slice(owned.topic, owned.partition, owned.position, this.options.maxBatchSize ?? DEFAULT_MAX_BATCH);
       if (records.length === 0) continue;
       this.cursor = (this.cursor + i + 1) % this.owned.length;
-      const batch: IncomingBatch = { topic: owned.topic, partition: owned.partition, records, nextOffset: owned.position + records.length };
+      const batch: IncomingBatch = { topic: owned.topic, partition: owned.partition, records, nextOffset: records[records.length - 1]!.offset + 1 };
       return { owned, batch };
     }
     return undefined;

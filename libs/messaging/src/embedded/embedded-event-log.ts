@@ -1,12 +1,18 @@
+import { existsSync, mkdirSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TopicDefinition } from '@exchange/contracts';
 import type { Consumer, ConsumerOptions, EventLog, IncomingBatch, IncomingRecord, OutgoingRecord } from '../event-log.port';
 import { partitionForKey } from '../partitioning/murmur2-partitioner';
 import { EmbeddedConsumer } from './embedded-consumer';
+import { ConsumerGroups } from './consumer-groups';
 import { encodeFrame, type FsyncPolicy, JournalWriter, recoverJournal } from './journal-file';
+import { LruCache } from './lru-cache';
+import { type CachedValue, PartitionLog, type SegmentSettings } from './partition-log';
+import { cleanPartition, cleanupPolicyOf } from './segment-cleaner';
+import { isWalFile, LEGACY_JOURNAL_FILE, type Manifest, readManifest, walFileName, writeManifest } from './segment-manifest';
 import { Signal } from './signal';
 
-/** One frame of the journal: topic definitions, appended records and offset commits, all optional. */
+/** One frame of the write-ahead log: topic definitions, appended records and offset commits, all optional. */
 interface JournalEntry {
   d?: TopicDefinition[];
   r?: StoredRecord[];
@@ -29,55 +35,91 @@ interface StoredCommit {
 
 interface TopicState {
   definition: TopicDefinition;
-  partitions: IncomingRecord[][];
-}
-
-interface GroupState {
-  members: EmbeddedConsumer[];
-  generation: number;
-  owners: Map<string, EmbeddedConsumer>;
+  partitions: PartitionLog[];
+  /** Per partition: the compacted range, so an unchanged partition is not rescanned. */
+  cleaned: { compactedThrough?: number }[];
 }
 
 export interface EmbeddedEventLogOptions {
-  /** Folder of the journal file. */
+  /** Folder of the log: manifest.json, the write-ahead log, segments/<topic>-<partition>/. */
   dir: string;
   /** 'always': a publish or commit resolves after fdatasync (the default); 'never': the OS decides. */
   fsync?: FsyncPolicy;
+  /** A segment is sealed and a new one started past this size, unless the topic sets segment.bytes. */
+  segmentBytes?: number;
+  /** One sparse-index entry per this many bytes of records. */
+  indexIntervalBytes?: number;
+  /** Bound of the decoded records and indexes held in memory for reads behind the tail. */
+  cacheBytes?: number;
+  /** A checkpoint (segments synced, manifest rewritten, write-ahead log restarted) past this size. */
+  walBytes?: number;
+  /** How often retention and compaction run (0: only through maintain()). */
+  maintenanceIntervalMs?: number;
   now?: () => number;
   onWarning?: (message: string, details: Record<string, unknown>) => void;
 }
 
-const partitionKey = (topic: string, partition: number): string => `${topic}\u0000${partition}`;
+const MiB = 2 ** 20;
 const commitKey = (group: string, topic: string, partition: number): string => `${group}\u0000${topic}\u0000${partition}`;
+const partitionDir = (dir: string, topic: string, partition: number): string => join(dir, 'segments', `${encodeURIComponent(topic)}-${partition}`);
 
 /**
- * Kafka's semantics in one process, on one journal file: partitions by murmur2 of the key, order
- * per partition, consumer groups whose committed offsets survive a restart, replay from any
- * offset, and an atomic "append these records and commit this offset" step. Everything is held in
- * memory and rebuilt from the journal at open, which suits the single-machine default.
+ * Kafka's semantics in one process: partitions by murmur2 of the key, order per partition, consumer
+ * groups whose committed offsets survive a restart, replay from any offset, retention and
+ * compaction per topic, and an atomic "append these records and commit this offset" step.
+ *
+ * Every step is one framed, checksummed entry of a write-ahead log (the atomic unit, group-committed
+ * with one fdatasync); once durable, its records are appended to per-partition segment files. A
+ * checkpoint syncs the segments, rewrites the manifest (segments and committed offsets) and starts a
+ * new write-ahead log, so opening reads the manifest, the active segments' indexes and the log's
+ * short tail, never the history; older records are read from disk through a bounded cache.
  */
-export class EmbeddedEventLog implements EventLog {
+export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
   private readonly topics = new Map<string, TopicState>();
   private readonly committed = new Map<string, number>();
-  private readonly groups = new Map<string, GroupState>();
-  private readonly consumers = new Set<EmbeddedConsumer>();
+  private readonly cache: LruCache<CachedValue>;
+  private readonly settings: SegmentSettings;
+  private readonly walBytes: number;
+  private writer!: JournalWriter;
+  private manifest: Manifest;
+  private checkpointQueued = false;
+  private timer: NodeJS.Timeout | undefined;
   private closing: Promise<void> | undefined;
   /** Woken on every append, commit, rebalance and stop. */
   readonly changed = new Signal();
 
   private constructor(
-    private readonly writer: JournalWriter,
-    private readonly now: () => number,
-  ) {}
+    private readonly options: EmbeddedEventLogOptions,
+    manifest: Manifest,
+  ) {
+    super();
+    this.manifest = manifest;
+    this.cache = new LruCache(options.cacheBytes ?? 64 * MiB);
+    this.settings = { segmentBytes: options.segmentBytes ?? 64 * MiB, indexIntervalBytes: options.indexIntervalBytes ?? 8192 };
+    this.walBytes = options.walBytes ?? 16 * MiB;
+  }
 
   static async open(options: EmbeddedEventLogOptions): Promise<EmbeddedEventLog> {
-    const path = join(options.dir, 'journal.log');
+    mkdirSync(options.dir, { recursive: true });
+    const stored = readManifest(options.dir);
+    const legacy = !stored && existsSync(join(options.dir, LEGACY_JOURNAL_FILE));
+    const manifest: Manifest = stored ?? { v: 1, generation: 1, wal: legacy ? LEGACY_JOURNAL_FILE : walFileName(1), topics: [], segments: {}, commits: [] };
+    if (!stored && !legacy) writeManifest(options.dir, manifest);
+    const log = new EmbeddedEventLog(options, manifest);
+    log.restore();
+    const path = join(options.dir, manifest.wal);
     const recovered = recoverJournal<JournalEntry>(path);
     if (recovered.tornBytes > 0) {
       options.onWarning?.('event log: cut a torn frame at the end of the journal', { path, tornBytes: recovered.tornBytes });
     }
-    const log = new EmbeddedEventLog(await JournalWriter.open(path, options.fsync ?? 'always'), options.now ?? Date.now);
     for (const entry of recovered.entries) log.apply(entry);
+    log.writer = await JournalWriter.open(path, options.fsync ?? 'always');
+    if (legacy || log.writer.bytes >= log.walBytes) await log.writer.exclusive(() => log.checkpoint([]));
+    const every = options.maintenanceIntervalMs ?? 60_000;
+    if (every > 0) {
+      log.timer = setInterval(() => void log.maintain().catch((error: unknown) => options.onWarning?.('event log: maintenance failed; it runs again later', { error: String(error) })), every);
+      log.timer.unref();
+    }
     return log;
   }
 
@@ -93,26 +135,26 @@ export class EmbeddedEventLog implements EventLog {
   async consume(options: ConsumerOptions): Promise<Consumer> {
     for (const topic of options.topics) this.topicState(topic);
     const consumer = new EmbeddedConsumer(this, options);
-    this.consumers.add(consumer);
-    this.joinGroup(consumer);
+    this.join(consumer);
     consumer.start();
     return consumer;
   }
 
   async read(topic: string, partition: number, fromOffset: number, onBatch: (records: IncomingRecord[]) => Promise<void>, untilOffset?: number): Promise<number> {
-    const records = this.partition(topic, partition);
-    const end = Math.min(untilOffset ?? records.length, records.length);
+    const log = this.partition(topic, partition);
+    const end = Math.min(untilOffset ?? log.end, log.end);
     let offset = fromOffset;
     while (offset < end) {
-      const batch = records.slice(offset, Math.min(offset + 1000, end));
+      const batch = log.read(offset, Math.min(1000, end - offset)).filter((r) => r.offset < end);
+      if (batch.length === 0) break;
       await onBatch(batch);
-      offset += batch.length;
+      offset = batch[batch.length - 1]!.offset + 1;
     }
     return Math.max(offset, fromOffset);
   }
 
   async endOffsets(topic: string): Promise<number[]> {
-    return this.topicState(topic).partitions.map((p) => p.length);
+    return this.topicState(topic).partitions.map((p) => p.end);
   }
 
   async committedOffsets(groupId: string, topic: string): Promise<number[]> {
@@ -123,10 +165,26 @@ export class EmbeddedEventLog implements EventLog {
     return this.topicState(topic).definition.partitions;
   }
 
+  /** Retention and compaction now, then a checkpoint; also what the maintenance timer runs. */
+  maintain(): Promise<void> {
+    return this.writer.exclusive(async () => {
+      const now = (this.options.now ?? Date.now)();
+      const obsolete: string[] = [];
+      for (const state of this.topics.values()) {
+        const policy = cleanupPolicyOf(state.definition.config);
+        state.partitions.forEach((p, i) => obsolete.push(...cleanPartition(p, policy, now, this.manifest.generation + 1, state.cleaned[i]!).map((f) => join(p.dir, f))));
+      }
+      await this.checkpoint(obsolete);
+    });
+  }
+
   close(): Promise<void> {
     this.closing ??= (async () => {
-      await Promise.all([...this.consumers].map((c) => c.stop()));
+      clearInterval(this.timer);
+      await this.stopConsumers();
+      await this.writer.exclusive(() => this.checkpoint([])).catch((error: unknown) => this.options.onWarning?.('event log: no checkpoint at close; the next start replays the journal', { error: String(error) }));
       await this.writer.close();
+      for (const state of this.topics.values()) for (const p of state.partitions) p.close();
     })();
     return this.closing;
   }
@@ -135,29 +193,15 @@ export class EmbeddedEventLog implements EventLog {
 
   /** Records from `offset`, at most `max`; empty when the consumer is at the end. */
   slice(topic: string, partition: number, offset: number, max: number): IncomingRecord[] {
-    return this.partition(topic, partition).slice(offset, offset + max);
+    return this.partition(topic, partition).read(offset, max);
   }
 
   endOffset(topic: string, partition: number): number {
-    return this.partition(topic, partition).length;
+    return this.partition(topic, partition).end;
   }
 
   committedOffset(groupId: string, topic: string, partition: number): number | undefined {
     return this.committed.get(commitKey(groupId, topic, partition));
-  }
-
-  /** The partitions this member owns in its group's current generation. */
-  assignmentOf(member: EmbeddedConsumer): { generation: number; partitions: { topic: string; partition: number }[] } {
-    const group = this.groups.get(member.groupId);
-    const partitions: { topic: string; partition: number }[] = [];
-    if (!group) return { generation: -1, partitions };
-    for (const topic of member.topics) {
-      const state = this.topicState(topic);
-      for (let p = 0; p < state.definition.partitions; p++) {
-        if (group.owners.get(partitionKey(topic, p)) === member) partitions.push({ topic, partition: p });
-      }
-    }
-    return { generation: group.generation, partitions };
   }
 
   /** Waits until every step queued so far is applied, so committed offsets are final. */
@@ -177,44 +221,59 @@ export class EmbeddedEventLog implements EventLog {
     return true;
   }
 
-  /** Whether `member` still owns the batch's partition in `generation`: an ephemeral group's "commit". */
-  owns(member: EmbeddedConsumer, generation: number, batch: IncomingBatch, emit?: readonly OutgoingRecord[]): boolean {
-    if (emit && emit.length > 0) throw new Error(`event log: the ephemeral group ${member.groupId} cannot emit records`);
-    const group = this.groups.get(member.groupId);
-    return group !== undefined && group.generation === generation && group.owners.get(partitionKey(batch.topic, batch.partition)) === member;
-  }
-
-  leaveGroup(member: EmbeddedConsumer): void {
-    this.consumers.delete(member);
-    const group = this.groups.get(member.groupId);
-    if (!group) return;
-    group.members = group.members.filter((m) => m !== member);
-    this.rebalance(group);
+  protected partitionsOf(topic: string): number {
+    return this.topicState(topic).definition.partitions;
   }
 
   // --- internals ---
 
-  private joinGroup(member: EmbeddedConsumer): void {
-    let group = this.groups.get(member.groupId);
-    if (!group) {
-      group = { members: [], generation: 0, owners: new Map() };
-      this.groups.set(member.groupId, group);
+  private restore(): void {
+    const segmentsDir = join(this.options.dir, 'segments');
+    mkdirSync(segmentsDir, { recursive: true });
+    for (const file of readdirSync(this.options.dir)) {
+      if ((isWalFile(file) || file === LEGACY_JOURNAL_FILE) && file !== this.manifest.wal) unlinkSync(join(this.options.dir, file));
     }
-    group.members.push(member);
-    this.rebalance(group);
+    const known = new Set<string>();
+    for (const definition of this.manifest.topics) {
+      const partitions = Array.from({ length: definition.partitions }, (_, p) => {
+        const dir = partitionDir(this.options.dir, definition.name, p);
+        known.add(dir);
+        return PartitionLog.restore(dir, definition.name, p, this.manifest.segments[`${definition.name}/${p}`] ?? [], this.settingsOf(definition), this.cache);
+      });
+      this.topics.set(definition.name, { definition, partitions, cleaned: partitions.map(() => ({})) });
+    }
+    for (const dir of readdirSync(segmentsDir)) if (!known.has(join(segmentsDir, dir))) rmSync(join(segmentsDir, dir), { recursive: true, force: true });
+    for (const [g, t, p, o] of this.manifest.commits) this.committed.set(commitKey(g, t, p), o);
   }
 
-  /** Round-robin of each topic's partitions over the members subscribed to it, in join order. */
-  private rebalance(group: GroupState): void {
-    group.generation += 1;
-    group.owners.clear();
-    const topics = new Set(group.members.flatMap((m) => m.topics));
-    for (const topic of topics) {
-      const members = group.members.filter((m) => m.topics.includes(topic));
-      const count = this.topicState(topic).definition.partitions;
-      for (let p = 0; p < count && members.length > 0; p++) group.owners.set(partitionKey(topic, p), members[p % members.length]!);
-    }
-    this.changed.notify();
+  /**
+   * Syncs every segment, names a new write-ahead log in a rewritten manifest, and moves to it: from
+   * here on a restart replays only what follows. Runs exclusively, between journal writes.
+   */
+  private async checkpoint(obsolete: string[]): Promise<void> {
+    this.checkpointQueued = false;
+    for (const state of this.topics.values()) for (const p of state.partitions) p.sync();
+    const previous = join(this.options.dir, this.manifest.wal);
+    const generation = this.manifest.generation + 1;
+    const next: Manifest = {
+      v: 1,
+      generation,
+      wal: walFileName(generation),
+      topics: [...this.topics.values()].map((s) => s.definition),
+      segments: Object.fromEntries([...this.topics.values()].flatMap((s) => s.partitions.map((p) => [`${p.topic}/${p.partition}`, p.segments.map((m) => ({ ...m }))]))),
+      commits: [...this.committed].map(([key, o]) => {
+        const [g, t, p] = key.split('\u0000') as [string, string, string];
+        return [g, t, Number(p), o];
+      }),
+    };
+    await this.writer.rotate(join(this.options.dir, next.wal), () => writeManifest(this.options.dir, next));
+    this.manifest = next;
+    for (const file of [previous, ...obsolete]) rmSync(file, { force: true });
+  }
+
+  private settingsOf(definition: TopicDefinition): SegmentSettings {
+    const segmentBytes = Number(definition.config['segment.bytes'] ?? this.settings.segmentBytes);
+    return { ...this.settings, segmentBytes };
   }
 
   private append(entry: JournalEntry): Promise<void> {
@@ -223,15 +282,25 @@ export class EmbeddedEventLog implements EventLog {
 
   private apply(entry: JournalEntry): void {
     for (const definition of entry.d ?? []) {
-      if (!this.topics.has(definition.name)) {
-        this.topics.set(definition.name, { definition, partitions: Array.from({ length: definition.partitions }, () => []) });
-      }
+      if (this.topics.has(definition.name)) continue;
+      const partitions = Array.from({ length: definition.partitions }, (_, p) => PartitionLog.create(partitionDir(this.options.dir, definition.name, p), definition.name, p, this.settingsOf(definition), this.cache));
+      this.topics.set(definition.name, { definition, partitions, cleaned: partitions.map(() => ({})) });
     }
+    const touched = new Set<PartitionLog>();
     for (const r of entry.r ?? []) {
-      const records = this.partition(r.t, r.p);
-      records.push({ topic: r.t, partition: r.p, offset: records.length, key: r.k, value: r.v, headers: r.h ?? {}, timestamp: r.ts });
+      const log = this.partition(r.t, r.p);
+      log.append({ k: r.k, v: r.v, h: r.h, ts: r.ts });
+      touched.add(log);
     }
+    for (const log of touched) log.flush();
     for (const c of entry.c ?? []) this.committed.set(commitKey(c.g, c.t, c.p), c.o);
+    if (this.writer && !this.checkpointQueued && this.writer.bytes >= this.walBytes) {
+      this.checkpointQueued = true;
+      this.writer.exclusive(() => this.checkpoint([])).catch((error: unknown) => {
+        this.checkpointQueued = false;
+        this.options.onWarning?.('event log: checkpoint failed; the journal keeps growing until one succeeds', { error: String(error) });
+      });
+    }
     this.changed.notify();
   }
 
@@ -241,7 +310,7 @@ export class EmbeddedEventLog implements EventLog {
     if (!Number.isInteger(partition) || partition < 0 || partition >= count) {
       throw new Error(`event log: partition ${partition} does not exist in ${record.topic}`);
     }
-    const stored: StoredRecord = { t: record.topic, p: partition, k: record.key, v: record.value, ts: this.now() };
+    const stored: StoredRecord = { t: record.topic, p: partition, k: record.key, v: record.value, ts: (this.options.now ?? Date.now)() };
     if (record.headers && Object.keys(record.headers).length > 0) stored.h = record.headers;
     return stored;
   }
@@ -252,9 +321,9 @@ export class EmbeddedEventLog implements EventLog {
     return state;
   }
 
-  private partition(topic: string, partition: number): IncomingRecord[] {
-    const records = this.topicState(topic).partitions[partition];
-    if (!records) throw new Error(`event log: partition ${partition} does not exist in ${topic}`);
-    return records;
+  private partition(topic: string, partition: number): PartitionLog {
+    const log = this.topicState(topic).partitions[partition];
+    if (!log) throw new Error(`event log: partition ${partition} does not exist in ${topic}`);
+    return log;
   }
 }

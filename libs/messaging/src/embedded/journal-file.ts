@@ -1,14 +1,17 @@
-import { closeSync, ftruncateSync, openSync, readFileSync, existsSync, mkdirSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
+import { CorruptEventLogError, EventLogUnavailableError } from '../event-log-errors';
 
 /**
- * An append-only file of framed entries: [u32 length][u32 crc32][payload]. One frame is one atomic
- * step of the log (records, offset commits, or both): a crash mid-write leaves a torn last frame,
- * which recovery detects by its length or checksum and cuts off, so a step is either whole or absent.
+ * Files of framed entries: [u32 length][u32 crc32][JSON payload]. In the write-ahead log one frame
+ * is one atomic step of the log (records, offset commits, or both): a crash mid-write leaves a torn
+ * last frame, which recovery detects by its length or checksum and cuts off, so a step is either
+ * whole or absent. A bad frame with a whole frame after it is not a torn write but damage, and
+ * recovery stops there rather than cut good steps. Segment files use the same framing per record.
  */
-const HEADER_BYTES = 8;
+export const HEADER_BYTES = 8;
 
 export interface RecoveredJournal<T> {
   entries: T[];
@@ -23,24 +26,40 @@ export function recoverJournal<T>(path: string): RecoveredJournal<T> {
   }
   const data = readFileSync(path);
   const entries: T[] = [];
-  let position = 0;
-  while (position + HEADER_BYTES <= data.length) {
-    const length = data.readUInt32LE(position);
-    const checksum = data.readUInt32LE(position + 4);
-    const end = position + HEADER_BYTES + length;
-    if (end > data.length) break;
-    const payload = data.subarray(position + HEADER_BYTES, end);
-    if (crc32(payload) !== checksum) break;
-    entries.push(JSON.parse(payload.toString('utf8')) as T);
-    position = end;
-  }
+  const position = decodeFrames(data, 0, data.length, (payload) => entries.push(JSON.parse(payload.toString('utf8')) as T));
   const tornBytes = data.length - position;
   if (tornBytes > 0) {
+    const damage = nextWholeFrame(data, position + 1);
+    if (damage !== undefined) throw new CorruptEventLogError(path, position, `a bad frame lies before a whole one at byte ${damage}`);
     const fd = openSync(path, 'r+');
     ftruncateSync(fd, position);
     closeSync(fd);
   }
   return { entries, tornBytes };
+}
+
+/** Calls `onFrame` for each whole frame of data[from, to); returns where the whole frames end. */
+export function decodeFrames(data: Buffer, from: number, to: number, onFrame: (payload: Buffer, at: number) => void): number {
+  let position = from;
+  while (position + HEADER_BYTES <= to) {
+    const length = data.readUInt32LE(position);
+    const end = position + HEADER_BYTES + length;
+    if (end > to) break;
+    const payload = data.subarray(position + HEADER_BYTES, end);
+    if (crc32(payload) !== data.readUInt32LE(position + 4)) break;
+    onFrame(payload, position);
+    position = end;
+  }
+  return position;
+}
+
+function nextWholeFrame(data: Buffer, from: number): number | undefined {
+  for (let at = from; at + HEADER_BYTES <= data.length; at++) {
+    const length = data.readUInt32LE(at);
+    if (length === 0 || at + HEADER_BYTES + length > data.length) continue;
+    if (crc32(data.subarray(at + HEADER_BYTES, at + HEADER_BYTES + length)) === data.readUInt32LE(at + 4)) return at;
+  }
+  return undefined;
 }
 
 export function encodeFrame(entry: unknown): Buffer {
@@ -54,39 +73,65 @@ export function encodeFrame(entry: unknown): Buffer {
 
 export type FsyncPolicy = 'always' | 'never';
 
-interface PendingWrite {
-  frame: Buffer;
-  onDurable: () => void;
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
+type QueueItem =
+  | { kind: 'frame'; frame: Buffer; onDurable: () => void; resolve: () => void; reject: (error: unknown) => void }
+  | { kind: 'task'; run: () => Promise<void>; resolve: () => void; reject: (error: unknown) => void };
+type PendingWrite = Extract<QueueItem, { kind: 'frame' }>;
 
 /**
  * Group commit: frames queued while a write is in flight go out together in the next write, with
  * one fdatasync for all of them. `onDurable` runs in queue order once the frame is on disk (with
- * fsync 'always'), so readers never see a step that a crash could still take back.
+ * fsync 'always'), so readers never see a step that a crash could still take back. Exclusive tasks
+ * (checkpoints, retention) run between writes, never beside one.
  */
 export class JournalWriter {
-  private queue: PendingWrite[] = [];
+  private queue: QueueItem[] = [];
   private flushing: Promise<void> | undefined;
-  /** After a failed write the file may end in a partial frame; appending behind it would bury good frames. */
+  /** Set when the log's state may no longer match the file: every later append is refused. */
   private failure: unknown;
 
   private constructor(
-    private readonly handle: FileHandle,
+    private handle: FileHandle,
     private readonly fsync: FsyncPolicy,
+    private size: number,
   ) {}
 
   static async open(path: string, fsync: FsyncPolicy): Promise<JournalWriter> {
-    return new JournalWriter(await open(path, 'a'), fsync);
+    const handle = await open(path, 'a');
+    return new JournalWriter(handle, fsync, (await handle.stat()).size);
+  }
+
+  /** Bytes in the current file. */
+  get bytes(): number {
+    return this.size;
   }
 
   append(frame: Buffer, onDurable: () => void): Promise<void> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
-    return new Promise((resolve, reject) => {
-      this.queue.push({ frame, onDurable, resolve, reject });
-      this.flushing ??= this.flush();
-    });
+    return new Promise((resolve, reject) => this.enqueue({ kind: 'frame', frame, onDurable, resolve, reject }));
+  }
+
+  /** Runs `run` alone, after the writes queued before it and before those queued after. */
+  exclusive(run: () => Promise<void>): Promise<void> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => this.enqueue({ kind: 'task', run, resolve, reject }));
+  }
+
+  /**
+   * Continues in a new file, from an exclusive task: the file is opened first, then `commit` makes
+   * it the one a restart reads (if it throws, nothing changed), then the old one is let go.
+   */
+  async rotate(path: string, commit: () => void): Promise<void> {
+    const next = await open(path, 'a');
+    try {
+      commit();
+    } catch (error) {
+      await next.close();
+      throw error;
+    }
+    await this.handle.close();
+    this.handle = next;
+    this.size = 0;
   }
 
   /** Resolves once everything queued so far is written and applied. */
@@ -99,24 +144,58 @@ export class JournalWriter {
     await this.handle.close();
   }
 
+  private enqueue(item: QueueItem): void {
+    this.queue.push(item);
+    this.flushing ??= this.flush();
+  }
+
   private async flush(): Promise<void> {
     while (this.queue.length > 0) {
-      const batch = this.queue;
-      this.queue = [];
+      const first = this.queue[0]!;
+      if (first.kind === 'task') {
+        this.queue.shift();
+        await first.run().then(first.resolve, first.reject);
+        continue;
+      }
+      const end = this.queue.findIndex((item) => item.kind === 'task');
+      const batch = this.queue.splice(0, end < 0 ? this.queue.length : end) as PendingWrite[];
+      const written = await this.write(batch);
+      if (!written) continue;
       try {
-        await this.handle.write(batch.length === 1 ? batch[0]!.frame : Buffer.concat(batch.map((w) => w.frame)));
-        if (this.fsync === 'always') await this.handle.datasync();
+        for (const w of batch) w.onDurable();
       } catch (error) {
-        this.failure = error;
-        for (const w of [...batch, ...this.queue]) w.reject(error);
-        this.queue = [];
+        // The frames are durable but the log's view of them is not: refuse appends until a restart replays them.
+        this.fail(error);
+        for (const w of batch) w.reject(error);
         break;
       }
-      for (const w of batch) {
-        w.onDurable();
-        w.resolve();
-      }
+      for (const w of batch) w.resolve();
     }
     this.flushing = undefined;
+  }
+
+  /** Writes and syncs a batch; on failure cuts what was half written, so appends can resume once space returns. */
+  private async write(batch: PendingWrite[]): Promise<boolean> {
+    const bytes = batch.length === 1 ? batch[0]!.frame : Buffer.concat(batch.map((w) => w.frame));
+    try {
+      await this.handle.write(bytes);
+      if (this.fsync === 'always') await this.handle.datasync();
+      this.size += bytes.length;
+      return true;
+    } catch (error) {
+      const refused = new EventLogUnavailableError(`event log: the journal cannot be written (${(error as NodeJS.ErrnoException).code ?? String(error)}); nothing of this append was acknowledged`, { cause: error });
+      try {
+        await this.handle.truncate(this.size);
+      } catch {
+        this.fail(refused);
+      }
+      for (const w of batch) w.reject(refused);
+      return false;
+    }
+  }
+
+  private fail(error: unknown): void {
+    this.failure = error;
+    for (const item of this.queue.splice(0)) item.reject(error);
   }
 }
