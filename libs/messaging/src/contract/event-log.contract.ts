@@ -10,8 +10,16 @@ import type { EventLogHarness } from './event-log-harness';
 
 const workspaceRoot = resolve(__dirname, '../../../..');
 
-function topic(partitions: number): TopicDefinition {
-  return { name: `contract-${randomUUID()}`, partitions, key: 'userId', config: {} };
+function topic(partitions: number, config: Record<string, string> = {}): TopicDefinition {
+  return { name: `contract-${randomUUID()}`, partitions, key: 'userId', config };
+}
+
+async function values(log: EventLog, topicName: string, partition = 0, from = 0): Promise<{ offset: number; key: string; value: string }[]> {
+  const out: { offset: number; key: string; value: string }[] = [];
+  await log.read(topicName, partition, from, async (batch) => {
+    out.push(...batch.map((r) => ({ offset: r.offset, key: r.key, value: r.value })));
+  });
+  return out;
 }
 
 function records(topicName: string, count: number, keys: number, from = 0): { topic: string; key: string; value: string }[] {
@@ -132,6 +140,69 @@ export function describeEventLogContract(name: string, makeHarness: () => Promis
       });
       expect(tail.map((r) => r.value)).toEqual(['20', '21', '22', '23', '24']);
       expect(await log.endOffsets(t.name)).toEqual([25]);
+    });
+
+    run('reads an old offset after a restart, and a group resumes there', async (harness, log) => {
+      const t = topic(1, harness.segmentConfig?.(2048) ?? {});
+      const group = `g-${randomUUID()}`;
+      await log.createTopics([t]);
+      for (let chunk = 0; chunk < 10; chunk++) await log.publish(records(t.name, 50, 7, chunk * 50));
+      await log.close();
+
+      const reopened = await harness.open();
+      try {
+        expect(await reopened.endOffsets(t.name)).toEqual([500]);
+        expect((await values(reopened, t.name, 0, 3)).slice(0, 3)).toEqual([3, 4, 5].map((i) => ({ offset: i, key: `k${i % 7}`, value: String(i) })));
+        const all = await values(reopened, t.name);
+        expect(all.map((r) => r.value)).toEqual(Array.from({ length: 500 }, (_, i) => String(i)));
+        const seen: IncomingRecord[] = [];
+        await collect(reopened, group, t.name, seen);
+        await waitFor(() => seen.length >= 500, 'a group to read all 500 from the beginning');
+        expect(seen.map((r) => r.offset)).toEqual(Array.from({ length: 500 }, (_, i) => i));
+      } finally {
+        await reopened.close();
+      }
+    });
+
+    run('deletes whole segments past a size retention, never a part of one', async (harness, log) => {
+      if (!harness.maintain || !harness.segmentConfig) return;
+      const t = topic(1, { ...harness.segmentConfig(1024), 'cleanup.policy': 'delete', 'retention.bytes': '4096' });
+      await log.createTopics([t]);
+      for (let chunk = 0; chunk < 20; chunk++) await log.publish(records(t.name, 10, 3, chunk * 10));
+      const before = await values(log, t.name);
+      await harness.maintain(log);
+      const after = await values(log, t.name);
+      expect(before).toHaveLength(200);
+      expect(after.length).toBeGreaterThan(0);
+      expect(after.length).toBeLessThan(200);
+      // What is left is a suffix: the newest records, at their offsets, with nothing missing.
+      expect(after).toEqual(before.slice(200 - after.length));
+      expect(await log.endOffsets(t.name)).toEqual([200]);
+      await log.publish(records(t.name, 1, 3, 200));
+      expect((await values(log, t.name)).pop()).toEqual({ offset: 200, key: 'k2', value: '200' });
+    });
+
+    run('compacts a topic to the latest record per key, offsets kept', async (harness, log) => {
+      if (!harness.maintain || !harness.segmentConfig) return;
+      const t = topic(1, { ...harness.segmentConfig(1024), 'cleanup.policy': 'compact' });
+      await log.createTopics([t]);
+      for (let chunk = 0; chunk < 20; chunk++) await log.publish(records(t.name, 10, 5, chunk * 10));
+      const before = await values(log, t.name);
+      await harness.maintain(log);
+      const after = await values(log, t.name);
+      expect(after.length).toBeLessThan(before.length);
+      const latest = new Map(before.map((r) => [r.key, r]));
+      // Every key's latest record survives at its offset, and nothing survives that was not there.
+      for (const r of latest.values()) expect(after).toContainEqual(r);
+      for (const r of after) expect(before[r.offset]).toEqual(r);
+      expect(after.map((r) => r.offset)).toEqual([...after.map((r) => r.offset)].sort((a, b) => a - b));
+      await log.close();
+      const reopened = await harness.open();
+      try {
+        expect(await values(reopened, t.name)).toEqual(after);
+      } finally {
+        await reopened.close();
+      }
     });
 
     run('lets two groups read the same topic independently', async (_h, log) => {

@@ -1,62 +1,180 @@
-import { appendFileSync, mkdtempSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitFor } from '../../../../test/support/wait-for';
 import { describeEventLogContract } from '../contract/event-log.contract';
-import { EmbeddedEventLog } from './embedded-event-log';
+import { CorruptEventLogError } from '../event-log-errors';
+import { EmbeddedEventLog, type EmbeddedEventLogOptions } from './embedded-event-log';
 import { encodeFrame } from './journal-file';
 
 describeEventLogContract('embedded', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'event-log-'));
+  // Small segments, index steps and cache, so every test also reads across segments and from disk.
   return {
-    open: () => EmbeddedEventLog.open({ dir, fsync: 'always' }),
+    open: () => EmbeddedEventLog.open({ dir, fsync: 'always', segmentBytes: 64 * 1024, indexIntervalBytes: 512, cacheBytes: 32 * 1024, maintenanceIntervalMs: 0 }),
     childEnv: { CONTRACT_LOG_KIND: 'embedded', CONTRACT_LOG_DIR: dir },
     exclusiveWriter: true,
+    maintain: (log) => (log as EmbeddedEventLog).maintain(),
+    segmentConfig: (bytes) => ({ 'segment.bytes': String(bytes) }),
   };
 });
 
-describe('embedded event log recovery', () => {
-  const definition = { name: 'recovery', partitions: 1, key: 'userId' as const, config: {} };
+const definition = { name: 'recovery', partitions: 1, key: 'userId' as const, config: {} };
+const walOf = (dir: string): string => join(dir, (JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { wal: string }).wal);
+const open = (dir: string, options: Partial<EmbeddedEventLogOptions> = {}): Promise<EmbeddedEventLog> => EmbeddedEventLog.open({ dir, maintenanceIntervalMs: 0, ...options });
 
+async function valuesOf(log: EmbeddedEventLog, topic = 'recovery'): Promise<string[]> {
+  const values: string[] = [];
+  await log.read(topic, 0, 0, async (batch) => {
+    values.push(...batch.map((r) => r.value));
+  });
+  return values;
+}
+
+describe('embedded event log recovery', () => {
   it('cuts a torn last frame and keeps every whole one before it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'event-log-torn-'));
-    const log = await EmbeddedEventLog.open({ dir });
+    const log = await open(dir);
     await log.createTopics([definition]);
     await log.publish([{ topic: 'recovery', key: 'a', value: 'one' }]);
-    await log.publish([{ topic: 'recovery', key: 'a', value: 'two' }]);
     await log.close();
-    const path = join(dir, 'journal.log');
+    // After the checkpoint of a clean close, a step the journal holds alone, then a torn one (a kill -9 mid-write).
+    const path = walOf(dir);
+    appendFileSync(path, encodeFrame({ r: [{ t: 'recovery', p: 0, k: 'a', v: 'two', ts: 0 }] }));
     const whole = statSync(path).size;
     const next = encodeFrame({ r: [{ t: 'recovery', p: 0, k: 'a', v: 'three', ts: 0 }] });
     appendFileSync(path, next.subarray(0, next.length - 3));
 
     const warnings: unknown[] = [];
-    const reopened = await EmbeddedEventLog.open({ dir, onWarning: (_m, details) => warnings.push(details) });
-    const values: string[] = [];
-    await reopened.read('recovery', 0, 0, async (batch) => {
-      values.push(...batch.map((r) => r.value));
-    });
-    expect(values).toEqual(['one', 'two']);
+    const reopened = await open(dir, { onWarning: (_m, details) => warnings.push(details) });
+    expect(await valuesOf(reopened)).toEqual(['one', 'two']);
     expect(warnings).toEqual([{ path, tornBytes: next.length - 3 }]);
     expect(statSync(path).size).toBe(whole);
     await reopened.publish([{ topic: 'recovery', key: 'a', value: 'three' }]);
     await reopened.close();
 
-    const again = await EmbeddedEventLog.open({ dir });
+    const again = await open(dir);
     expect(await again.endOffsets('recovery')).toEqual([3]);
+    expect(await valuesOf(again)).toEqual(['one', 'two', 'three']);
     await again.close();
   });
 
   it('refuses a frame whose checksum does not match, even when its length fits', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'event-log-crc-'));
-    const log = await EmbeddedEventLog.open({ dir });
+    const log = await open(dir);
     await log.createTopics([definition]);
     await log.close();
     const frame = encodeFrame({ r: [{ t: 'recovery', p: 0, k: 'a', v: 'x', ts: 0 }] });
     const at = frame.length - 2;
     frame.writeUInt8(frame.readUInt8(at) ^ 0xff, at);
-    appendFileSync(join(dir, 'journal.log'), frame);
-    const reopened = await EmbeddedEventLog.open({ dir });
+    appendFileSync(walOf(dir), frame);
+    const reopened = await open(dir);
     expect(await reopened.endOffsets('recovery')).toEqual([0]);
     await reopened.close();
+  });
+
+  it('stops the start on a damaged frame in the middle of the journal instead of cutting the good ones after it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'event-log-wal-middle-'));
+    const log = await open(dir);
+    await log.createTopics([definition]);
+    await log.close();
+    const path = walOf(dir);
+    const first = encodeFrame({ r: [{ t: 'recovery', p: 0, k: 'a', v: 'first', ts: 0 }] });
+    const second = encodeFrame({ r: [{ t: 'recovery', p: 0, k: 'a', v: 'second', ts: 0 }] });
+    first.writeUInt8(first.readUInt8(first.length - 1) ^ 0xff, first.length - 1);
+    appendFileSync(path, Buffer.concat([first, second]));
+    await expect(open(dir)).rejects.toThrow(new CorruptEventLogError(path, 0, `a bad frame lies before a whole one at byte ${first.length}`).message);
+    expect(statSync(path).size).toBe(first.length + second.length);
+  });
+
+  it('stops the start on a segment cut short in the middle of the history, naming its file and offset', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'event-log-segment-middle-'));
+    const log = await open(dir, { segmentBytes: 1024 });
+    await log.createTopics([definition]);
+    for (let i = 0; i < 100; i++) await log.publish([{ topic: 'recovery', key: 'a', value: `v${i}` }]);
+    await log.close();
+    const folder = join(dir, 'segments', 'recovery-0');
+    const segments = readdirSync(folder).filter((f) => f.endsWith('.log')).sort();
+    expect(segments.length).toBeGreaterThan(3);
+    const middle = join(folder, segments[1]!);
+    const size = statSync(middle).size;
+    truncateSync(middle, size - 10);
+    await expect(open(dir)).rejects.toThrow(`event log: ${middle} is corrupt at byte ${size - 10}`);
+    expect(statSync(middle).size).toBe(size - 10);
+  });
+
+  it('refuses to read a record whose checksum fails in an old segment, naming file and byte', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'event-log-segment-flip-'));
+    const log = await open(dir, { segmentBytes: 1024 });
+    await log.createTopics([definition]);
+    for (let i = 0; i < 100; i++) await log.publish([{ topic: 'recovery', key: 'a', value: `v${i}` }]);
+    await log.close();
+    const folder = join(dir, 'segments', 'recovery-0');
+    const middle = join(folder, readdirSync(folder).filter((f) => f.endsWith('.log')).sort()[1]!);
+    const bytes = readFileSync(middle);
+    bytes.writeUInt8(bytes.readUInt8(20) ^ 0xff, 20);
+    writeFileSync(middle, bytes);
+    const reopened = await open(dir);
+    await expect(valuesOf(reopened)).rejects.toThrow(`event log: ${middle} is corrupt at byte 0`);
+    await reopened.close();
+  });
+
+  it('deletes segments whose newest record is older than retention.ms, the quiet active one included', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'event-log-retention-'));
+    let now = 1_000_000;
+    const log = await open(dir, { segmentBytes: 512, now: () => now });
+    const ticks = { name: 'ticks', partitions: 1, key: 'symbol' as const, config: { 'cleanup.policy': 'delete', 'retention.ms': '60000' } };
+    await log.createTopics([ticks]);
+    for (let i = 0; i < 40; i++) await log.publish([{ topic: 'ticks', key: 's', value: `old${i}` }]);
+    now += 30_000;
+    for (let i = 0; i < 5; i++) await log.publish([{ topic: 'ticks', key: 's', value: `new${i}` }]);
+    now += 45_000;
+    await log.maintain();
+    const kept = await valuesOf(log, 'ticks');
+    const all = [...Array.from({ length: 40 }, (_, i) => `old${i}`), ...Array.from({ length: 5 }, (_, i) => `new${i}`)];
+    // Whole segments of only old records went; the one the new records share is kept whole.
+    expect(kept.length).toBeLessThan(45);
+    expect(kept).toEqual(all.slice(45 - kept.length));
+    now += 60_000;
+    await log.maintain();
+    expect(await valuesOf(log, 'ticks')).toEqual([]);
+    expect(await log.endOffsets('ticks')).toEqual([45]);
+    await log.close();
+    const reopened = await open(dir, { now: () => now });
+    expect(await reopened.endOffsets('ticks')).toEqual([45]);
+    expect(readdirSync(join(dir, 'segments', 'ticks-0')).filter((f) => f.endsWith('.log'))).toHaveLength(1);
+    await reopened.close();
+  });
+
+  it('keeps consumer-group commits in the manifest: two hundred commits leave no frame behind after a checkpoint', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'event-log-commits-'));
+    const log = await open(dir);
+    await log.createTopics([definition]);
+    const seen: string[] = [];
+    const consumer = await log.consume({ groupId: 'g', topics: ['recovery'], fromBeginning: true, maxBatchSize: 1, eachBatch: async (b) => void seen.push(...b.records.map((r) => r.value)) });
+    for (let i = 0; i < 200; i++) await log.publish([{ topic: 'recovery', key: 'a', value: `v${i}` }]);
+    await waitFor(async () => (await log.committedOffsets('g', 'recovery'))[0] === 200, 'all 200 committed one by one');
+    await consumer.stop();
+    await log.maintain();
+    expect(statSync(walOf(dir)).size).toBe(0);
+    await log.close();
+    const reopened = await open(dir);
+    expect(await reopened.committedOffsets('g', 'recovery')).toEqual([200]);
+    await reopened.close();
+  });
+
+  it('turns the single journal file of earlier versions into segments on first open', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'event-log-legacy-'));
+    const frames = [
+      encodeFrame({ d: [definition] }),
+      encodeFrame({ r: [0, 1, 2].map((i) => ({ t: 'recovery', p: 0, k: 'a', v: `old${i}`, ts: i })) }),
+      encodeFrame({ c: [{ g: 'g', t: 'recovery', p: 0, o: 2 }] }),
+    ];
+    writeFileSync(join(dir, 'journal.log'), Buffer.concat(frames));
+    const log = await open(dir);
+    expect(await valuesOf(log)).toEqual(['old0', 'old1', 'old2']);
+    expect(await log.committedOffsets('g', 'recovery')).toEqual([2]);
+    expect(existsSync(join(dir, 'journal.log'))).toBe(false);
+    await log.close();
   });
 });
