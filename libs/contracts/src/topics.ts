@@ -1,7 +1,12 @@
 /**
  * The topics of the system and how they are created. Partition counts bound the parallelism of
  * each consumer group; keys keep what must stay ordered in one partition (a user's ledger, a
- * symbol's book). Source-of-truth topics keep everything; snapshot topics are compacted.
+ * symbol's book). Retention is Kafka's settings, which the embedded log applies too: source-of-truth
+ * topics keep everything; snapshot topics are compacted to the latest record per key, in segments
+ * small enough (segment.bytes) that a closed one, the only kind a cleaner rewrites, comes soon.
+ * A derived or transient topic would take `retention.ms` or `retention.bytes` with
+ * `cleanup.policy: delete`; none exists yet (replies are read from ledger.events, and clock ticks
+ * stay in order.events, whose offsets market data's answers are a function of).
  */
 export interface TopicDefinition {
   name: string;
@@ -12,7 +17,7 @@ export interface TopicDefinition {
 }
 
 const keepForever = { 'retention.ms': '-1', 'cleanup.policy': 'delete' };
-const compacted = { 'cleanup.policy': 'compact' };
+const compacted = { 'cleanup.policy': 'compact', 'segment.bytes': String(16 * 1024 * 1024) };
 
 export const Topics = {
   ledgerCommands: { name: 'ledger.commands', partitions: 8, key: 'userId', config: keepForever },

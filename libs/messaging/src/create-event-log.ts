@@ -21,7 +21,15 @@ export async function createEventLog(config: Config, logger: Logger, metrics?: M
         replicationFactor: config.KAFKA_REPLICATION_FACTOR,
         onWarning,
       })
-    : await EmbeddedEventLog.open({ dir: join(config.DATA_DIR, 'event-log'), fsync: config.EVENT_LOG_FSYNC, onWarning });
+    : await EmbeddedEventLog.open({
+        dir: join(config.DATA_DIR, 'event-log'),
+        fsync: config.EVENT_LOG_FSYNC,
+        segmentBytes: config.EVENT_LOG_SEGMENT_BYTES,
+        cacheBytes: config.EVENT_LOG_CACHE_BYTES,
+        walBytes: config.EVENT_LOG_CHECKPOINT_BYTES,
+        maintenanceIntervalMs: config.EVENT_LOG_MAINTENANCE_MS,
+        onWarning,
+      });
   const namespaced = config.EVENT_LOG_NAMESPACE ? new NamespacedEventLog(adapter, config.EVENT_LOG_NAMESPACE) : adapter;
   const log = metrics ? new MeteredEventLog(namespaced, metrics) : namespaced;
   await log.createTopics(allTopics);

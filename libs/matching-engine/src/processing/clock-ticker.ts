@@ -3,10 +3,13 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import { type ClockTicked, HeaderNames, type Markets, Topics } from '@exchange/contracts';
 import { type EventLog, type OutgoingRecord, partitionForKey } from '@exchange/messaging';
 import { CLOCK, type Clock, CONFIG, type Config, EVENT_LOG, LOGGER, type Logger, MARKETS } from '@exchange/platform';
+import { TickSchedule } from './tick-schedule';
 
 /**
- * Publishes a ClockTicked per order.events partition every ENGINE_CLOCK_TICK_MS, so read models
- * anchored at event time (24 h tickers, merged-depth cuts) roll when no order moves. It runs
+ * Publishes a ClockTicked to an order.events partition, checked every ENGINE_CLOCK_TICK_MS, when
+ * market data needs one (see TickSchedule: after activity, when a trade leaves the 24 h window, and
+ * once per ENGINE_CLOCK_IDLE_TICK_MS otherwise), so read models anchored at event time (24 h
+ * tickers, merged-depth cuts) roll when no order moves, without journaling idle seconds. It runs
  * beside the book fold, never inside it: ticks change no book and are not decided from commands,
  * so the engine's determinism (same commands, same events) is untouched. A tick is keyed by the
  * first symbol of its partition and moves the time of every symbol there. Several engine replicas
@@ -18,6 +21,9 @@ import { CLOCK, type Clock, CONFIG, type Config, EVENT_LOG, LOGGER, type Logger,
 export class ClockTicker implements OnApplicationBootstrap, OnApplicationShutdown {
   private timer: NodeJS.Timeout | undefined;
   private sequence = 0;
+  private schedule: TickSchedule | undefined;
+  /** Each symbol's tick key: the symbol whose tick lands in its partition. */
+  private readonly keyOf = new Map<string, string>();
   /** Tick ids stay unique across restarts and replicas, also under a clock that stands still (tests). */
   private readonly nonce = randomBytes(4).toString('hex');
 
@@ -34,6 +40,8 @@ export class ClockTicker implements OnApplicationBootstrap, OnApplicationShutdow
     if (every <= 0 || !this.clock) return;
     const partitions = await this.log.partitionCount(Topics.orderEvents.name);
     const keys = tickKeys(this.markets.symbols.map((s) => s.symbol), partitions);
+    for (const { symbol } of this.markets.symbols) this.keyOf.set(symbol, keys.find((k) => partitionForKey(k, partitions) === partitionForKey(symbol, partitions))!);
+    this.schedule = new TickSchedule(every, this.config?.ENGINE_CLOCK_IDLE_TICK_MS ?? 60_000);
     this.timer = setInterval(() => void this.tick(keys), every);
     this.timer.unref();
   }
@@ -42,10 +50,18 @@ export class ClockTicker implements OnApplicationBootstrap, OnApplicationShutdow
     clearInterval(this.timer);
   }
 
+  /** What the engine just emitted for `symbol`: activity and trades the schedule ticks for. */
+  noteEvents(symbol: string, events: readonly { type: string; ts: number }[]): void {
+    const key = this.keyOf.get(symbol);
+    if (key !== undefined) this.schedule?.noteEvents(key, events);
+  }
+
   private async tick(keys: readonly string[]): Promise<void> {
     const ts = this.clock!.now();
+    const due = keys.filter((key) => this.schedule!.due(key, ts));
+    if (due.length === 0) return;
     this.sequence += 1;
-    const records: OutgoingRecord[] = keys.map((symbol) => {
+    const records: OutgoingRecord[] = due.map((symbol) => {
       const tick: ClockTicked = { type: 'ClockTicked', v: 1, id: `tick:${symbol}:${ts}:${this.nonce}:${this.sequence}`, ts, payload: { symbol } };
       return { topic: Topics.orderEvents.name, key: symbol, value: JSON.stringify(tick), headers: { [HeaderNames.messageId]: tick.id, [HeaderNames.messageType]: tick.type } };
     });

@@ -4,6 +4,7 @@ import { type BatchOutcome, ConsumeBatches, type EventLog, type IncomingBatch, t
 import { EVENT_LOG, LOGGER, type Logger } from '@exchange/platform';
 import { SymbolEngines } from '../books/symbol-engines';
 import { MATCHING_ENGINE_GROUP, MATCHING_ENGINE_SETTINGS, type MatchingEngineSettings } from '../matching-engine.settings';
+import { ClockTicker } from './clock-ticker';
 import { EngineSnapshotStore } from './engine-snapshot-store';
 import { parseOrderCommand } from './order-command.parser';
 import { outputRecords } from './output-records';
@@ -26,6 +27,7 @@ export class OrderCommandProcessor implements OnApplicationShutdown {
     private readonly engines: SymbolEngines,
     private readonly recovery: PartitionRecovery,
     private readonly snapshots: EngineSnapshotStore,
+    private readonly ticker: ClockTicker,
     @Inject(MATCHING_ENGINE_SETTINGS) private readonly settings: MatchingEngineSettings,
     @Inject(EVENT_LOG) private readonly log: EventLog,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -91,6 +93,7 @@ export class OrderCommandProcessor implements OnApplicationShutdown {
     const correlationId = record.headers[HeaderNames.correlationId];
     this.logger.debug({ correlationId, commandId: parsed.command.id, type: parsed.command.type, events: out?.events.length ?? 0 }, 'matching-engine: decided');
     if (out === undefined) return [];
+    this.ticker.noteEvents(out.symbol, out.events);
     return outputRecords(out, correlationId);
   }
 }

@@ -26,6 +26,14 @@ export const configSchema = z.object({
   /** Prefix of every topic and consumer group (`<namespace>.<topic>`): several exchanges on one cluster. */
   EVENT_LOG_NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]+$/).optional(),
   EVENT_LOG_FSYNC: z.enum(['always', 'never']).default('always'),
+  /** Embedded log: a partition's segment file is sealed and a new one started past this size (a topic's segment.bytes wins). */
+  EVENT_LOG_SEGMENT_BYTES: z.coerce.number().int().min(1024).default(64 * 1024 * 1024),
+  /** Embedded log: memory for records and indexes read back from segments (the tail of each partition is kept apart, one index step each). */
+  EVENT_LOG_CACHE_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
+  /** Embedded log: a checkpoint (segments synced, manifest rewritten, journal restarted) once the journal passes this size; bounds the replay at start. */
+  EVENT_LOG_CHECKPOINT_BYTES: z.coerce.number().int().min(1024).default(16 * 1024 * 1024),
+  /** Embedded log: how often retention and compaction run (ms; 0: never). */
+  EVENT_LOG_MAINTENANCE_MS: z.coerce.number().int().min(0).default(60_000),
   MARKETS_FILE: z.string().default('config/markets.json'),
   EXCHANGE_ID: z.string().default('301'),
   INSTANCE_ID: z.coerce.number().int().min(0).max(31).default(0),
@@ -45,8 +53,10 @@ export const configSchema = z.object({
   MAX_PIPELINE_LAG: z.coerce.number().int().min(0).default(50_000),
   /** Largest request body in bytes; a larger one is refused with 413 / -1100 before it is parsed. */
   MAX_REQUEST_BODY_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
-  /** The matching engine publishes a ClockTicked per order.events partition this often (ms; 0: never), so 24 h tickers roll for quiet symbols. */
+  /** The matching engine checks this often (ms; 0: never) whether an order.events partition needs a ClockTicked (after activity, when a trade leaves the 24 h window), so 24 h tickers roll for quiet symbols. */
   ENGINE_CLOCK_TICK_MS: z.coerce.number().int().min(0).default(1000),
+  /** A partition with nothing to roll still gets a ClockTicked this often (ms): it rolls windows of trades the engine did not see itself (before its start, another replica's). */
+  ENGINE_CLOCK_IDLE_TICK_MS: z.coerce.number().int().positive().default(60_000),
   /** Market data stores each partition's book cut at least this often (ms; also every 1000 book updates): new replicas start from it. */
   MARKET_DATA_CUT_INTERVAL_MS: z.coerce.number().int().min(0).default(10_000),
 });
