@@ -1,6 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { waitFor } from '../../../../test/support/wait-for';
 import { describeEventLogContract } from '../contract/event-log.contract';
 import { CorruptEventLogError } from '../event-log-errors';
@@ -177,4 +178,23 @@ describe('embedded event log recovery', () => {
     expect(existsSync(join(dir, 'journal.log'))).toBe(false);
     await log.close();
   });
+
+  it('refuses appends with a typed error when the disk is full, loses nothing acknowledged, and takes appends again once space returns', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'event-log-full-'));
+    // 64 KiB per file: the journal fills up long before a checkpoint would start a new one.
+    const out = execFileSync('bash', ['-c', `ulimit -f 64 && exec "${process.execPath}" scripts/run.js libs/messaging/src/embedded/disk-full-child.ts`], {
+      cwd: resolve(__dirname, '../../../..'),
+      env: { ...process.env, DISK_FULL_DIR: dir },
+      encoding: 'utf8',
+    });
+    const result = JSON.parse(out.trim().split('\n').pop()!) as { acked: number; refusedTyped: boolean; message: string; stillFull: boolean };
+    expect(result).toMatchObject({ refusedTyped: true, stillFull: true });
+    expect(result.message).toContain('EFBIG');
+    expect(result.acked).toBeGreaterThan(50);
+    return open(dir).then(async (log) => {
+      const values = await valuesOf(log, 'full');
+      await log.close();
+      expect(values.map((v) => Number(v.split(':')[0]))).toEqual(Array.from({ length: result.acked + 1 }, (_, i) => i));
+    });
+  }, 60_000);
 });

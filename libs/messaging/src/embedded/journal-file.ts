@@ -178,7 +178,8 @@ export class JournalWriter {
   private async write(batch: PendingWrite[]): Promise<boolean> {
     const bytes = batch.length === 1 ? batch[0]!.frame : Buffer.concat(batch.map((w) => w.frame));
     try {
-      await this.handle.write(bytes);
+      // A write may take only part of the bytes (a file-size limit, a disk filling up): go on until all are in or it fails.
+      for (let done = 0; done < bytes.length; ) done += (await this.handle.write(bytes, done)).bytesWritten;
       if (this.fsync === 'always') await this.handle.datasync();
       this.size += bytes.length;
       return true;

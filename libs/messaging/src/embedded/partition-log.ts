@@ -137,8 +137,8 @@ export class PartitionLog {
 
   /** Writes what append() buffered; called once per journal step. */
   flush(): void {
-    if (this.pending.length > 0) writeSync(this.activeFd, this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending));
-    if (this.pendingIndex.length > 0) writeSync(this.indexFd, Buffer.from(new Float64Array(this.pendingIndex).buffer));
+    if (this.pending.length > 0) writeAll(this.activeFd, this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending));
+    if (this.pendingIndex.length > 0) writeAll(this.indexFd, Buffer.from(new Float64Array(this.pendingIndex).buffer));
     this.pending = [];
     this.pendingIndex = [];
   }
@@ -333,6 +333,11 @@ export class PartitionLog {
   }
 }
 
+/** writeSync may take part of the bytes (a file-size limit, a disk filling up); the next call then throws. */
+function writeAll(fd: number, data: Buffer): void {
+  for (let done = 0; done < data.length; ) done += writeSync(fd, data, done);
+}
+
 function fstatSize(path: string): number {
   const fd = openSync(path, 'r');
   try {
@@ -352,7 +357,7 @@ function readIndex(path: string): Float64Array {
 function writeSynced(path: string, data: Buffer): void {
   const fd = openSync(path, 'w');
   try {
-    writeSync(fd, data);
+    writeAll(fd, data);
     fsyncSync(fd);
   } finally {
     closeSync(fd);

@@ -42,7 +42,8 @@ export function writeManifest(dir: string, manifest: Manifest): void {
   const temp = `${path}.tmp`;
   const fd = openSync(temp, 'w');
   try {
-    writeSync(fd, JSON.stringify(manifest));
+    const data = Buffer.from(JSON.stringify(manifest));
+    for (let done = 0; done < data.length; ) done += writeSync(fd, data, done);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
