@@ -83,6 +83,8 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
   private writer!: JournalWriter;
   private manifest: Manifest;
   private checkpointQueued = false;
+  /** Highest generation named so far (manifest, journal, compacted files): a new file never takes a used name. */
+  private generation: number;
   private timer: NodeJS.Timeout | undefined;
   private closing: Promise<void> | undefined;
   /** Woken on every append, commit, rebalance and stop. */
@@ -94,6 +96,7 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
   ) {
     super();
     this.manifest = manifest;
+    this.generation = manifest.generation;
     this.cache = new LruCache(options.cacheBytes ?? 64 * MiB);
     this.settings = { segmentBytes: options.segmentBytes ?? 64 * MiB, indexIntervalBytes: options.indexIntervalBytes ?? 8192 };
     this.walBytes = options.walBytes ?? 16 * MiB;
@@ -108,11 +111,10 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
     const log = new EmbeddedEventLog(options, manifest);
     log.restore();
     const path = join(options.dir, manifest.wal);
-    const recovered = recoverJournal<JournalEntry>(path);
+    const recovered = recoverJournal<JournalEntry>(path, (entry) => log.apply(entry));
     if (recovered.tornBytes > 0) {
       options.onWarning?.('event log: cut a torn frame at the end of the journal', { path, tornBytes: recovered.tornBytes });
     }
-    for (const entry of recovered.entries) log.apply(entry);
     log.writer = await JournalWriter.open(path, options.fsync ?? 'always');
     if (legacy || log.writer.bytes >= log.walBytes) await log.writer.exclusive(() => log.checkpoint([]));
     const every = options.maintenanceIntervalMs ?? 60_000;
@@ -170,9 +172,10 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
     return this.writer.exclusive(async () => {
       const now = (this.options.now ?? Date.now)();
       const obsolete: string[] = [];
+      const generation = ++this.generation;
       for (const state of this.topics.values()) {
         const policy = cleanupPolicyOf(state.definition.config);
-        state.partitions.forEach((p, i) => obsolete.push(...cleanPartition(p, policy, now, this.manifest.generation + 1, state.cleaned[i]!).map((f) => join(p.dir, f))));
+        state.partitions.forEach((p, i) => obsolete.push(...cleanPartition(p, policy, now, generation, state.cleaned[i]!).map((f) => join(p.dir, f))));
       }
       await this.checkpoint(obsolete);
     });
@@ -238,7 +241,9 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
       const partitions = Array.from({ length: definition.partitions }, (_, p) => {
         const dir = partitionDir(this.options.dir, definition.name, p);
         known.add(dir);
-        return PartitionLog.restore(dir, definition.name, p, this.manifest.segments[`${definition.name}/${p}`] ?? [], this.settingsOf(definition), this.cache);
+        const segments = this.manifest.segments[`${definition.name}/${p}`] ?? [];
+        if (segments.length === 0) return PartitionLog.create(dir, definition.name, p, this.settingsOf(definition), this.cache);
+        return PartitionLog.restore(dir, definition.name, p, segments, this.settingsOf(definition), this.cache);
       });
       this.topics.set(definition.name, { definition, partitions, cleaned: partitions.map(() => ({})) });
     }
@@ -254,7 +259,7 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
     this.checkpointQueued = false;
     for (const state of this.topics.values()) for (const p of state.partitions) p.sync();
     const previous = join(this.options.dir, this.manifest.wal);
-    const generation = this.manifest.generation + 1;
+    const generation = ++this.generation;
     const next: Manifest = {
       v: 1,
       generation,

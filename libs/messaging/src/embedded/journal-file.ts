@@ -1,4 +1,4 @@
-import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -19,23 +19,47 @@ export interface RecoveredJournal<T> {
   tornBytes: number;
 }
 
-export function recoverJournal<T>(path: string): RecoveredJournal<T> {
+const CHUNK_BYTES = 8 * 1024 * 1024;
+/** A torn tail is one group write at most; more bytes after a bad frame than this are damage, not a tear. */
+const MAX_TORN_BYTES = 64 * 1024 * 1024;
+
+/** Reads the journal in chunks (a journal of earlier versions may be far larger than memory should hold). */
+export function recoverJournal<T>(path: string, onEntry?: (entry: T) => void): RecoveredJournal<T> {
   if (!existsSync(path)) {
     mkdirSync(dirname(path), { recursive: true });
     return { entries: [], tornBytes: 0 };
   }
-  const data = readFileSync(path);
   const entries: T[] = [];
-  const position = decodeFrames(data, 0, data.length, (payload) => entries.push(JSON.parse(payload.toString('utf8')) as T));
-  const tornBytes = data.length - position;
-  if (tornBytes > 0) {
-    const damage = nextWholeFrame(data, position + 1);
-    if (damage !== undefined) throw new CorruptEventLogError(path, position, `a bad frame lies before a whole one at byte ${damage}`);
-    const fd = openSync(path, 'r+');
-    ftruncateSync(fd, position);
+  const take = onEntry ?? ((entry: T) => void entries.push(entry));
+  const fd = openSync(path, 'r+');
+  try {
+    const size = fstatSync(fd).size;
+    let position = 0;
+    let pending = Buffer.alloc(0);
+    while (position + pending.length < size) {
+      const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size - position - pending.length));
+      const read = readSync(fd, chunk, 0, chunk.length, position + pending.length);
+      if (read === 0) break;
+      pending = pending.length === 0 ? chunk.subarray(0, read) : Buffer.concat([pending, chunk.subarray(0, read)]);
+      const end = decodeFrames(pending, 0, pending.length, (payload) => take(JSON.parse(payload.toString('utf8')) as T));
+      position += end;
+      pending = pending.subarray(end);
+      // A whole frame that failed its checksum, or a length no tear could leave: stop reading, judge below.
+      if (pending.length > MAX_TORN_BYTES || (pending.length >= HEADER_BYTES && HEADER_BYTES + pending.readUInt32LE(0) <= pending.length)) break;
+    }
+    const tornBytes = size - position;
+    if (tornBytes > 0) {
+      if (tornBytes > MAX_TORN_BYTES) throw new CorruptEventLogError(path, position, `a bad frame with ${tornBytes} bytes after it`);
+      const rest = Buffer.allocUnsafe(tornBytes);
+      readSync(fd, rest, 0, tornBytes, position);
+      const damage = nextWholeFrame(rest, 1);
+      if (damage !== undefined) throw new CorruptEventLogError(path, position, `a bad frame lies before a whole one at byte ${position + damage}`);
+      ftruncateSync(fd, position);
+    }
+    return { entries, tornBytes };
+  } finally {
     closeSync(fd);
   }
-  return { entries, tornBytes };
 }
 
 /** Calls `onFrame` for each whole frame of data[from, to); returns where the whole frames end. */
