@@ -5,33 +5,13 @@ import type { Consumer, ConsumerOptions, EventLog, IncomingBatch, IncomingRecord
 import { partitionForKey } from '../partitioning/murmur2-partitioner';
 import { EmbeddedConsumer } from './embedded-consumer';
 import { ConsumerGroups } from './consumer-groups';
+import type { JournalEntry, StoredRecord } from './journal-entry';
 import { encodeFrame, type FsyncPolicy, JournalWriter, recoverJournal } from './journal-file';
 import { LruCache } from './lru-cache';
 import { type CachedValue, PartitionLog, type SegmentSettings } from './partition-log';
 import { cleanPartition, cleanupPolicyOf } from './segment-cleaner';
 import { isWalFile, LEGACY_JOURNAL_FILE, type Manifest, readManifest, walFileName, writeManifest } from './segment-manifest';
 import { Signal } from './signal';
-
-/** One frame of the write-ahead log: topic definitions, appended records and offset commits, all optional. */
-interface JournalEntry {
-  d?: TopicDefinition[];
-  r?: StoredRecord[];
-  c?: StoredCommit[];
-}
-interface StoredRecord {
-  t: string;
-  p: number;
-  k: string;
-  v: string;
-  h?: Record<string, string>;
-  ts: number;
-}
-interface StoredCommit {
-  g: string;
-  t: string;
-  p: number;
-  o: number;
-}
 
 interface TopicState {
   definition: TopicDefinition;

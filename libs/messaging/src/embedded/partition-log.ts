@@ -1,34 +1,13 @@
-import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { CorruptEventLogError } from '../event-log-errors';
 import type { IncomingRecord } from '../event-log.port';
 import { decodeFrames, encodeFrame } from './journal-file';
 import type { LruCache } from './lru-cache';
+import { fileSize, indexFileName, readIndex, type SegmentMeta, type SegmentRecord, type SegmentSettings, segmentFileName, writeAll, writeSegmentFile } from './segment-files';
 
-/** A segment as the manifest lists it. `next` is the offset after its range, records or not. */
-export interface SegmentMeta {
-  file: string;
-  base: number;
-  next: number;
-  bytes: number;
-  /** Append time of its newest record (0 when empty): retention by time compares this. */
-  maxTs: number;
-  sealed: boolean;
-}
-
-export interface SegmentSettings {
-  segmentBytes: number;
-  indexIntervalBytes: number;
-}
-
-/** A record as a segment stores it: its offset travels with it, so compaction keeps offsets. */
-export interface SegmentRecord {
-  o: number;
-  k: string;
-  v: string;
-  h?: Record<string, string>;
-  ts: number;
-}
+export type { SegmentMeta, SegmentRecord, SegmentSettings } from './segment-files';
+export { indexFileName } from './segment-files';
 
 /** Decoded records from one index entry to the next; `end` is the offset after its range. */
 export interface Block {
@@ -37,9 +16,6 @@ export interface Block {
 }
 export type CachedValue = Block | Float64Array;
 
-const INDEX_ENTRY_BYTES = 16;
-export const segmentFileName = (base: number, generation = 0): string => `${String(base).padStart(20, '0')}${generation > 0 ? `.c${generation}` : ''}.log`;
-export const indexFileName = (file: string): string => file.replace(/\.log$/, '.index');
 /** Memory a decoded block holds, roughly: UTF-16 strings and the record objects. */
 const blockCost = (bytes: number, records: number): number => bytes * 2 + records * 120;
 
@@ -84,7 +60,7 @@ export class PartitionLog {
     for (const segment of segments) {
       const path = join(dir, segment.file);
       if (!existsSync(path)) throw new CorruptEventLogError(path, 0, `the segment of offsets ${segment.base}..${segment.next - 1} is missing`);
-      const size = fstatSize(path);
+      const size = fileSize(path);
       if (segment.sealed ? size !== segment.bytes : size < segment.bytes) {
         throw new CorruptEventLogError(path, Math.min(size, segment.bytes), `it holds ${size} bytes where its checkpoint says ${segment.bytes} (offsets ${segment.base}..${segment.next - 1})`);
       }
@@ -206,24 +182,7 @@ export class PartitionLog {
 
   /** Writes `records` as a new sealed segment of [base, next), synced, beside the one it replaces. */
   writeSealed(base: number, next: number, records: SegmentRecord[], generation: number): SegmentMeta {
-    const file = segmentFileName(base, generation);
-    const frames: Buffer[] = [];
-    const index: number[] = [];
-    let bytes = 0;
-    let blockBytes = Infinity;
-    for (const record of records) {
-      const frame = encodeFrame(record);
-      if (blockBytes >= this.settings.indexIntervalBytes) {
-        index.push(record.o, bytes);
-        blockBytes = 0;
-      }
-      frames.push(frame);
-      bytes += frame.length;
-      blockBytes += frame.length;
-    }
-    writeSynced(join(this.dir, file), Buffer.concat(frames));
-    writeSynced(join(this.dir, indexFileName(file)), Buffer.from(new Float64Array(index).buffer));
-    return { file, base, next, bytes, maxTs: records.reduce((m, r) => Math.max(m, r.ts), 0), sealed: true };
+    return writeSegmentFile(this.dir, base, next, records, generation, this.settings.indexIntervalBytes);
   }
 
   private get active(): SegmentMeta {
@@ -330,36 +289,5 @@ export class PartitionLog {
 
   private toIncoming(r: SegmentRecord): IncomingRecord {
     return { topic: this.topic, partition: this.partition, offset: r.o, key: r.k, value: r.v, headers: r.h ?? {}, timestamp: r.ts };
-  }
-}
-
-/** writeSync may take part of the bytes (a file-size limit, a disk filling up); the next call then throws. */
-function writeAll(fd: number, data: Buffer): void {
-  for (let done = 0; done < data.length; ) done += writeSync(fd, data, done);
-}
-
-function fstatSize(path: string): number {
-  const fd = openSync(path, 'r');
-  try {
-    return fstatSync(fd).size;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function readIndex(path: string): Float64Array {
-  if (!existsSync(path)) throw new CorruptEventLogError(path, 0, 'the index of this segment is missing');
-  const data = readFileSync(path);
-  const whole = data.length - (data.length % INDEX_ENTRY_BYTES);
-  return new Float64Array(data.buffer.slice(data.byteOffset, data.byteOffset + whole));
-}
-
-function writeSynced(path: string, data: Buffer): void {
-  const fd = openSync(path, 'w');
-  try {
-    writeAll(fd, data);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
   }
 }

@@ -1,0 +1,89 @@
+import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { CorruptEventLogError } from '../event-log-errors';
+import { encodeFrame } from './journal-file';
+
+// The files of one partition's segments: names, the sparse index format (pairs of float64
+// offset, byte position) and whole-file writes that a short write cannot leave half done.
+
+/** A segment as the manifest lists it. `next` is the offset after its range, records or not. */
+export interface SegmentMeta {
+  file: string;
+  base: number;
+  next: number;
+  bytes: number;
+  /** Append time of its newest record (0 when empty): retention by time compares this. */
+  maxTs: number;
+  sealed: boolean;
+}
+
+export interface SegmentSettings {
+  segmentBytes: number;
+  indexIntervalBytes: number;
+}
+
+/** A record as a segment stores it: its offset travels with it, so compaction keeps offsets. */
+export interface SegmentRecord {
+  o: number;
+  k: string;
+  v: string;
+  h?: Record<string, string>;
+  ts: number;
+}
+
+const INDEX_ENTRY_BYTES = 16;
+export const segmentFileName = (base: number, generation = 0): string => `${String(base).padStart(20, '0')}${generation > 0 ? `.c${generation}` : ''}.log`;
+export const indexFileName = (file: string): string => file.replace(/\.log$/, '.index');
+
+/** Writes `records` as a new sealed segment of [base, next) with its index, both synced. */
+export function writeSegmentFile(dir: string, base: number, next: number, records: SegmentRecord[], generation: number, indexIntervalBytes: number): SegmentMeta {
+  const file = segmentFileName(base, generation);
+  const frames: Buffer[] = [];
+  const index: number[] = [];
+  let bytes = 0;
+  let blockBytes = Infinity;
+  for (const record of records) {
+    const frame = encodeFrame(record);
+    if (blockBytes >= indexIntervalBytes) {
+      index.push(record.o, bytes);
+      blockBytes = 0;
+    }
+    frames.push(frame);
+    bytes += frame.length;
+    blockBytes += frame.length;
+  }
+  writeSynced(join(dir, file), Buffer.concat(frames));
+  writeSynced(join(dir, indexFileName(file)), Buffer.from(new Float64Array(index).buffer));
+  return { file, base, next, bytes, maxTs: records.reduce((m, r) => Math.max(m, r.ts), 0), sealed: true };
+}
+
+/** writeSync may take part of the bytes (a file-size limit, a disk filling up); the next call then throws. */
+export function writeAll(fd: number, data: Buffer): void {
+  for (let done = 0; done < data.length; ) done += writeSync(fd, data, done);
+}
+
+export function fileSize(path: string): number {
+  const fd = openSync(path, 'r');
+  try {
+    return fstatSync(fd).size;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function readIndex(path: string): Float64Array {
+  if (!existsSync(path)) throw new CorruptEventLogError(path, 0, 'the index of this segment is missing');
+  const data = readFileSync(path);
+  const whole = data.length - (data.length % INDEX_ENTRY_BYTES);
+  return new Float64Array(data.buffer.slice(data.byteOffset, data.byteOffset + whole));
+}
+
+function writeSynced(path: string, data: Buffer): void {
+  const fd = openSync(path, 'w');
+  try {
+    writeAll(fd, data);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
