@@ -1,7 +1,7 @@
 // bench/event-log/journal-open: how opening the embedded journal grows with its history. Seeds
 // journals of N records (default 100k and 1M, BENCH_OPEN_SIZES=100000,1000000), opens each in a
 // fresh process, and prints the time to open, the RSS after opening, and the ratio between sizes.
-// Run: `node scripts/run.js bench/event-log/journal-open.bench.ts`.
+// Run: `npm run bench:journal-open`.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
