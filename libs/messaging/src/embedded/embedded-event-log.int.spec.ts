@@ -78,6 +78,7 @@ describe('embedded event log recovery', () => {
     const dir = mkdtempSync(join(tmpdir(), 'event-log-wal-middle-'));
     const log = await open(dir);
     await log.createTopics([definition]);
+    await log.maintain();
     await log.close();
     const path = walOf(dir);
     const first = encodeFrame({ r: [{ t: 'recovery', p: 0, k: 'a', v: 'first', ts: 0 }] });
@@ -93,6 +94,7 @@ describe('embedded event log recovery', () => {
     const log = await open(dir, { segmentBytes: 1024 });
     await log.createTopics([definition]);
     for (let i = 0; i < 100; i++) await log.publish([{ topic: 'recovery', key: 'a', value: `v${i}` }]);
+    await log.maintain();
     await log.close();
     const folder = join(dir, 'segments', 'recovery-0');
     const segments = readdirSync(folder).filter((f) => f.endsWith('.log')).sort();
@@ -109,6 +111,7 @@ describe('embedded event log recovery', () => {
     const log = await open(dir, { segmentBytes: 1024 });
     await log.createTopics([definition]);
     for (let i = 0; i < 100; i++) await log.publish([{ topic: 'recovery', key: 'a', value: `v${i}` }]);
+    await log.maintain();
     await log.close();
     const folder = join(dir, 'segments', 'recovery-0');
     const middle = join(folder, readdirSync(folder).filter((f) => f.endsWith('.log')).sort()[1]!);

@@ -40,6 +40,11 @@ export interface EmbeddedEventLogOptions {
 }
 
 const MiB = 2 ** 20;
+/**
+ * A clean stop checkpoints only a journal larger than this: a start replays a short one in
+ * moments, and a stop stays quick (the embedded default's shutdown races PostgreSQL's exit hook).
+ */
+const CLOSE_CHECKPOINT_BYTES = MiB;
 const commitKey = (group: string, topic: string, partition: number): string => `${group}\u0000${topic}\u0000${partition}`;
 const partitionDir = (dir: string, topic: string, partition: number): string => join(dir, 'segments', `${encodeURIComponent(topic)}-${partition}`);
 
@@ -165,7 +170,7 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
     this.closing ??= (async () => {
       clearInterval(this.timer);
       await this.stopConsumers();
-      await this.writer.exclusive(() => this.checkpoint([])).catch((error: unknown) => this.options.onWarning?.('event log: no checkpoint at close; the next start replays the journal', { error: String(error) }));
+      if (this.writer.bytes > CLOSE_CHECKPOINT_BYTES) await this.writer.exclusive(() => this.checkpoint([])).catch((error: unknown) => this.options.onWarning?.('event log: no checkpoint at close; the next start replays the journal', { error: String(error) }));
       await this.writer.close();
       for (const state of this.topics.values()) for (const p of state.partitions) p.close();
     })();

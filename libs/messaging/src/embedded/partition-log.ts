@@ -35,6 +35,8 @@ export class PartitionLog {
   private pendingIndex: number[] = [];
   /** Sealed since the last checkpoint: synced and closed there. */
   private unsynced: number[] = [];
+  /** Written since the last sync: a checkpoint leaves untouched partitions alone. */
+  private dirty = false;
 
   private constructor(
     readonly dir: string,
@@ -113,6 +115,7 @@ export class PartitionLog {
 
   /** Writes what append() buffered; called once per journal step. */
   flush(): void {
+    if (this.pending.length > 0 || this.pendingIndex.length > 0) this.dirty = true;
     if (this.pending.length > 0) writeAll(this.activeFd, this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending));
     if (this.pendingIndex.length > 0) writeAll(this.indexFd, Buffer.from(new Float64Array(this.pendingIndex).buffer));
     this.pending = [];
@@ -122,8 +125,11 @@ export class PartitionLog {
   /** Makes every segment written so far durable: what a checkpoint needs before it may drop the journal behind it. */
   sync(): void {
     this.flush();
-    fsyncSync(this.activeFd);
-    fsyncSync(this.indexFd);
+    if (this.dirty) {
+      fsyncSync(this.activeFd);
+      fsyncSync(this.indexFd);
+      this.dirty = false;
+    }
     for (const fd of this.unsynced.splice(0)) {
       fsyncSync(fd);
       closeSync(fd);
