@@ -59,7 +59,7 @@ describe('the embedded default (npm start)', () => {
     await waitFor(async () => (await http(base, 'GET', '/health/ready').catch(() => ({ status: 0 }))).status === 200, 'the exchange after kill -9', 60_000, 200);
     revived.child.kill('SIGTERM');
     expect(await exited(revived.child)).toBe(0);
-    expect(existsSync(join(dataDir, 'event-log', 'journal.log'))).toBe(true);
+    expect(existsSync(join(dataDir, 'event-log', 'manifest.json'))).toBe(true);
     expect(existsSync(join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true);
   }, 120_000);
 });
