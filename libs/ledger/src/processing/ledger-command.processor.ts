@@ -1,7 +1,7 @@
 import { Controller, Inject } from '@nestjs/common';
 import { HeaderNames, type LedgerInput, ledgerInputSchema, type LedgerJournalEvent, type Markets, type OrderCommand, type TrackWithdrawal, Topics } from '@exchange/contracts';
 import { ConsumeBatches, type IncomingBatch, type IncomingRecord, type OutgoingRecord } from '@exchange/messaging';
-import { CLOCK, type Clock, LOGGER, type Logger, MARKETS, Metrics } from '@exchange/platform';
+import { CLOCK, type Clock, CONFIG, type Config, LOGGER, type Logger, MARKETS, Metrics } from '@exchange/platform';
 import type { Counter, Histogram } from 'prom-client';
 import { decide } from '../domain/decide';
 import { orderCommandsFor } from '../domain/engine-commands';
@@ -33,7 +33,7 @@ export function flowIdOf(offset: number, partition: number, k: number): string {
  */
 @Controller()
 export class LedgerCommandProcessor {
-  private readonly state = initialLedgerState();
+  private readonly state: ReturnType<typeof initialLedgerState>;
   private readonly partitions = new Map<number, LoadedPartition>();
   private readonly commitSeconds: Histogram<string>;
   private readonly batchSize: Histogram<string>;
@@ -46,7 +46,9 @@ export class LedgerCommandProcessor {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(Metrics) metrics: Metrics,
+    @Inject(CONFIG) config: Config,
   ) {
+    this.state = initialLedgerState(config.RETRY_WINDOW_MS);
     this.commitSeconds = metrics.histogram('ledger_batch_commit_seconds', 'One PostgreSQL transaction per consumed batch', [], [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1]);
     this.batchSize = metrics.histogram('ledger_batch_commands', 'Commands per committed batch', [], [1, 2, 5, 10, 50, 100, 500, 1000, 5000]);
     this.decided = metrics.counter('ledger_commands_total', 'Commands decided, by type and outcome', ['type', 'outcome']);
@@ -60,6 +62,7 @@ export class LedgerCommandProcessor {
     const events: LedgerJournalEvent[] = [];
     const processed: { commandId: string; offset: number }[] = [];
     const correlationOf = new Map<string, string>();
+    const decidedAt = this.clock.now();
     for (const record of fresh) {
       const command = this.parse(record);
       if (!command || loaded.processedCommandIds.has(command.id)) continue;
@@ -77,8 +80,10 @@ export class LedgerCommandProcessor {
       events.push(...decided);
       this.decided.inc({ type: command.type, outcome: decided[0]?.type === 'CommandRejected' ? 'rejected' : 'applied' });
       processed.push({ commandId: command.id, offset: record.offset });
-      loaded.processedCommandIds.add(command.id);
+      loaded.processedCommandIds.add(command.id, decidedAt);
     }
+    const forgetProcessedBefore = decidedAt - this.state.clientIdWindowMs;
+    loaded.processedCommandIds.expire(forgetProcessedBefore);
     const stopTimer = this.commitSeconds.startTimer();
     try {
       await this.store.commitBatch({
@@ -88,6 +93,8 @@ export class LedgerCommandProcessor {
         nextOffset: batch.nextOffset,
         events,
         processed,
+        decidedAt,
+        forgetProcessedBefore,
         // The engine's commands leave with the events that decided them: same transaction.
         outbox: [
           ...events.map((e) => toOutgoing(e, correlationOf.get(e.id))),

@@ -34,6 +34,12 @@ export const configSchema = z.object({
   RATE_LIMIT_WEIGHT_PER_MINUTE: z.coerce.number().int().positive().default(1200),
   RATE_LIMIT_ORDERS_PER_SECOND: z.coerce.number().int().positive().default(20),
   RATE_LIMIT_ORDERS_PER_DAY: z.coerce.number().int().positive().default(200_000),
+  /**
+   * The retry window (ms): a final order keeps its client order id this long (a repeat gets -1141),
+   * and the ledger and the wallet remember a processed command id this long (a redelivered command
+   * is skipped). Memory and PostgreSQL hold what this window covers, not the whole history.
+   */
+  RETRY_WINDOW_MS: z.coerce.number().int().min(60_000).default(10 * 60 * 1000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   /** user-stream: how often one timer checks every socket (pings, pong timeouts, the 24 h cap, listenKey expiry). */
   USER_STREAM_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).max(30_000).default(1000),

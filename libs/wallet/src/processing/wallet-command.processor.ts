@@ -1,7 +1,7 @@
 import { Controller, Inject, type OnApplicationBootstrap } from '@nestjs/common';
 import { HeaderNames, type Markets, Topics, type WalletCommand, walletCommandSchema, type WalletEvent, type WithdrawalRecord, walletSettingsOf } from '@exchange/contracts';
 import { ConsumeBatches, type IncomingBatch, type IncomingRecord, type OutgoingRecord, readCheckpoint, writeBookkeeping } from '@exchange/messaging';
-import { CLOCK, type Clock, LOGGER, type Logger, MARKETS } from '@exchange/platform';
+import { CLOCK, type Clock, CONFIG, type Config, LOGGER, type Logger, MARKETS } from '@exchange/platform';
 import type { DataSource } from 'typeorm';
 import { CHAIN_ADAPTER, type ChainAdapter } from '../chain/chain-adapter.port';
 import { decide } from '../domain/decide';
@@ -34,6 +34,7 @@ export class WalletCommandProcessor implements OnApplicationBootstrap {
     @Inject(MARKETS) private readonly markets: Markets,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(CONFIG) private readonly config: Config,
   ) {}
 
   /** A crash between a commit and its broadcast loses nothing: every processing withdrawal is broadcast again. */
@@ -72,7 +73,17 @@ export class WalletCommandProcessor implements OnApplicationBootstrap {
         ...effects.flatMap((x) => x.ledger.map((c) => record(Topics.ledgerCommands.name, c.payload.userId, c))),
         ...effects.flatMap((x) => x.wallet.map((c) => record(Topics.walletCommands.name, c.payload.userId, c))),
       ];
-      await writeBookkeeping(runner, this.schema, { topic: batch.topic, partition: batch.partition, expectedOffset, nextOffset: batch.nextOffset, processed, outbox });
+      const decidedAt = this.clock.now();
+      await writeBookkeeping(runner, this.schema, {
+        topic: batch.topic,
+        partition: batch.partition,
+        expectedOffset,
+        nextOffset: batch.nextOffset,
+        processed,
+        decidedAt,
+        forgetProcessedBefore: decidedAt - this.config.RETRY_WINDOW_MS,
+        outbox,
+      });
       await writeProjection(runner, this.schema, events);
       return effects.flatMap((x) => x.broadcast);
     });
