@@ -74,18 +74,18 @@ const WALLET_READ_SOURCE = Symbol('WALLET_READ_SOURCE');
     },
     {
       provide: ApiKeyDirectory,
-      inject: [LedgerReader, SecretBox, LedgerClient],
-      useFactory: (reader: LedgerReader, box: SecretBox, ledger: LedgerClient) => {
-        const directory = new ApiKeyDirectory(reader, box);
+      inject: [LedgerReader, SecretBox, LedgerClient, CONFIG],
+      useFactory: (reader: LedgerReader, box: SecretBox, ledger: LedgerClient, config: Config) => {
+        const directory = new ApiKeyDirectory(reader, box, config.GATEWAY_CACHE_MAX_ENTRIES);
         ledger.onEvent((event) => directory.apply(event));
         return directory;
       },
     },
     {
       provide: AccountCache,
-      inject: [LedgerReader, LedgerClient],
-      useFactory: (reader: LedgerReader, ledger: LedgerClient) => {
-        const cache = new AccountCache(reader);
+      inject: [LedgerReader, LedgerClient, CONFIG],
+      useFactory: (reader: LedgerReader, ledger: LedgerClient, config: Config) => {
+        const cache = new AccountCache(reader, config.GATEWAY_CACHE_MAX_ENTRIES);
         ledger.onEvent((event) => cache.apply(event));
         return cache;
       },

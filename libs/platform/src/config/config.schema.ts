@@ -40,6 +40,8 @@ export const configSchema = z.object({
    * is skipped). Memory and PostgreSQL hold what this window covers, not the whole history.
    */
   RETRY_WINDOW_MS: z.coerce.number().int().min(60_000).default(10 * 60 * 1000),
+  /** api-gateway: accounts and API keys each cached per replica, least recently used out first. */
+  GATEWAY_CACHE_MAX_ENTRIES: z.coerce.number().int().min(100).default(100_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   /** user-stream: how often one timer checks every socket (pings, pong timeouts, the 24 h cap, listenKey expiry). */
   USER_STREAM_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).max(30_000).default(1000),
