@@ -1,6 +1,7 @@
 export * from './domain/decide';
 export * from './domain/ledger-state';
 export * from './domain/ledger-state-hash';
+export * from './domain/ledger-ids';
 export * from './ledger.module';
 export * from './persistence/ledger-projection';
 export * from './persistence/ledger-store';

@@ -12,7 +12,7 @@ import type {
   SetAccountFlags,
   TransferFunds,
 } from '@exchange/contracts';
-import { balanceOf, type LedgerState } from './ledger-state';
+import { type LedgerState, peekBalance } from './ledger-state';
 import { LedgerRejection, RejectCode } from './ledger-rejection';
 import { balanceAfter, type DecisionContext, type Draft, flow, parseAmount, requireAccountOf, requireAsset, requireUser, tradingContext, type TradingContext } from './ledger-decision';
 import { placeOrder, requestCancel } from './place-order';
@@ -119,7 +119,7 @@ function creditDeposit(command: CreditDeposit, state: LedgerState, ctx: Decision
   const { userId, accountId, depositId, asset } = command.payload;
   const account = requireAccountOf(state, userId, accountId);
   const amount = parseAmount(command.payload.amount, requireAsset(ctx, asset), 'amount');
-  const balance = balanceOf(account, asset);
+  const balance = peekBalance(account, asset);
   const after = { free: balance.free.plus(amount), locked: balance.locked };
   return [
     {
@@ -144,11 +144,11 @@ function transferFunds(command: TransferFunds, state: LedgerState, ctx: Decision
   const to = requireAccountOf(state, userId, toAccountId);
   if (fromAccountId === toAccountId) throw new LedgerRejection(RejectCode.INVALID_VALUE, 'The source and the destination account are the same.');
   const amount = parseAmount(command.payload.amount, requireAsset(ctx, asset), 'amount');
-  const fromBalance = balanceOf(from, asset);
+  const fromBalance = peekBalance(from, asset);
   if (fromBalance.free.lessThan(amount)) throw new LedgerRejection(RejectCode.INSUFFICIENT_BALANCE, `Insufficient ${asset} balance in account ${fromAccountId}.`);
   const flowType: FlowTypeName = 'USER_ACCOUNT_TRANSFER';
   const fromAfter = { free: fromBalance.free.minus(amount), locked: fromBalance.locked };
-  const toBalance = balanceOf(to, asset);
+  const toBalance = peekBalance(to, asset);
   const toAfter = { free: toBalance.free.plus(amount), locked: toBalance.locked };
   return [
     {

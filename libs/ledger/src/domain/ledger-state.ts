@@ -96,15 +96,6 @@ export function peekBalance(account: AccountState | undefined, asset: string): B
   return account?.balances.get(asset) ?? { free: new Money(0), locked: new Money(0) };
 }
 
-export function balanceOf(account: AccountState, asset: string): Balance {
-  let balance = account.balances.get(asset);
-  if (!balance) {
-    balance = { free: new Money(0), locked: new Money(0) };
-    account.balances.set(asset, balance);
-  }
-  return balance;
-}
-
 export function evolve(state: LedgerState, event: LedgerJournalEvent): LedgerState {
   const user = state.users.get(event.payload.userId);
   if (user) user.seq = event.payload.seq;

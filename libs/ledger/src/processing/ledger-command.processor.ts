@@ -4,6 +4,7 @@ import { ConsumeBatches, type IncomingBatch, type IncomingRecord, type OutgoingR
 import { CLOCK, type Clock, CONFIG, type Config, LOGGER, type Logger, MARKETS, Metrics } from '@exchange/platform';
 import type { Counter, Histogram } from 'prom-client';
 import { decide } from '../domain/decide';
+import { feeAccountIdOf, flowIdOf } from '../domain/ledger-ids';
 import { orderCommandsFor } from '../domain/engine-commands';
 import { walletCommandsFor } from '../domain/wallet-commands';
 import { evolve, initialLedgerState } from '../domain/ledger-state';
@@ -11,20 +12,6 @@ import { type LoadedPartition, LedgerStore } from '../persistence/ledger-store';
 import { OutboxRelay } from './outbox-relay';
 
 export const LEDGER_GROUP = 'ledger';
-
-/**
- * Each ledger partition credits fees to its own fee account (a fee is decided where the trade leg
- * is). Its id is far below any generated id (those count milliseconds since 2024 in high bits).
- */
-export function feeAccountIdOf(partition: number): string {
-  return String(partition + 1);
-}
-
-/** Flow ids come from the command's position in the log, so a rebuild reproduces them. */
-export function flowIdOf(offset: number, partition: number, k: number): string {
-  if (k >= 16 || partition >= 64) throw new Error('ledger: flow id space exceeded');
-  return String(offset * 1024 + partition * 16 + k + 1);
-}
 
 /**
  * The ledger's input: each batch of `ledger.commands` of one partition is decided in order,
