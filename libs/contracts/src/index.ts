@@ -1,5 +1,6 @@
 export * from './envelope/message';
 export * from './markets/markets';
+export * from './markets/contract-markets';
 export * from './markets/markets.schema';
 export * from './topics';
 export * from './ledger/balance-flow-types';
