@@ -12,3 +12,4 @@ export * from './ledger/ledger-trading-events';
 export * from './ledger/ledger-withdrawal-commands';
 export * from './ledger/ledger-withdrawal-events';
 export * from './wallet';
+export * from './contracts';
