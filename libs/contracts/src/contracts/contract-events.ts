@@ -98,6 +98,7 @@ export interface ContractOrderFilled {
     position: PositionAfter;
     balance: ContractBalanceAfter;
     feeAccount: ContractBalanceAfter;
+    /** PNL and FEE entries; a contracts account's `total` is free + locked + position margin. */
     flows: FlowEntry[];
   };
 }

@@ -1,4 +1,4 @@
-import type { ContractConfig, ContractEvent, ContractOrderRecord, FillContractOrder, FlowEntry } from '@exchange/contracts';
+import type { ContractEvent, ContractOrderRecord, FillContractOrder, FlowEntry } from '@exchange/contracts';
 import { Money, ZERO } from '../ledger-money';
 import { balanceAfter, type ContractContext, flowEntry, internal, isOpening, positionAfter, positionSideOf, requireContract, roundDown, roundUp, totalOf } from './contract-decision';
 import { openContractOrder } from './contract-orders';
@@ -62,7 +62,7 @@ export function fillContractOrder(command: FillContractOrder, state: ContractsSt
         pnl: settled.pnl.toFixed(),
         uncovered: settled.uncovered.toFixed(),
         order: { orderId: order.orderId, executedQty: executedQty.toFixed(), marginLeft: marginLeft.minus(share).toFixed(), status: done ? 'FILLED' : 'PARTIALLY_FILLED' },
-        position: positionAfter(settled.position, config as ContractConfig, ctx),
+        position: positionAfter(settled.position, config, ctx),
         balance: balanceAfter(p.accountId, settled.balance),
         feeAccount: balanceAfter(ctx.feeAccountId, feeAccountNow),
         flows,
