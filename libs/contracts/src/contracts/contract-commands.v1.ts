@@ -32,6 +32,8 @@ export const placeContractOrderV1 = messageV1(
     quantity: decimalField,
     /** OPEN orders only: 1 to the tier's maximum. */
     leverage: decimalField.optional(),
+    /** The markets configuration version the gateway checked the filters against. */
+    marketsVersion: z.number().int().positive(),
   }),
 );
 

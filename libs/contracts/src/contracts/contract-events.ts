@@ -55,6 +55,7 @@ export interface ContractOrderRecord {
   marginLeft: string;
   status: ContractOrderStatus;
   time: number;
+  marketsVersion: number;
 }
 
 /** The part of an order a fill or an end changes. */

@@ -77,6 +77,7 @@ export function placeContractOrder(command: PlaceContractOrder, state: Contracts
     marginLeft: lock.toFixed(),
     status: 'NEW',
     time: ctx.now,
+    marketsVersion: p.marketsVersion,
   };
   const balanceNow = { ...balance, free: balance.free.minus(lock), locked: balance.locked.plus(lock) };
   return [{ type: 'ContractOrderPlaced', payload: { order, balance: balanceAfter(p.accountId, balanceNow), position: positionAfter(after, config, ctx) } }];

@@ -52,7 +52,7 @@ export class ContractScenario {
   }
 
   order(accountId: string, orderId: string, side: ContractSide, quantity: string, price: string, leverage?: string, symbol = 'BTC-SWAP-USDT'): ContractDecision {
-    return this.when('PlaceContractOrder', { accountId, orderId, symbol, side, price, quantity, ...(leverage === undefined ? {} : { leverage }) });
+    return this.when('PlaceContractOrder', { accountId, orderId, symbol, side, price, quantity, marketsVersion: this.markets.version, ...(leverage === undefined ? {} : { leverage }) });
   }
 
   /** A trade between a resting maker and a taker: one fill per side, maker first, as the engine reports it. */

@@ -14,7 +14,7 @@ export function contractsStateHash(state: ContractsState): string {
   }
   for (const id of [...state.orders.keys()].sort()) {
     const o = state.orders.get(id)!;
-    hash.update(`o|${id}|${o.accountId}|${o.symbol}|${o.side}|${o.price}|${o.quantity}|${o.leverage}|${o.executedQty}|${o.marginLocked}|${o.marginLeft}|${o.status}|${o.time}\n`);
+    hash.update(`o|${id}|${o.accountId}|${o.symbol}|${o.side}|${o.price}|${o.quantity}|${o.leverage}|${o.executedQty}|${o.marginLocked}|${o.marginLeft}|${o.status}|${o.time}|${o.marketsVersion}\n`);
   }
   hash.update(`u|${state.uncovered.toFixed()}\n`);
   return hash.digest('hex');
