@@ -15,3 +15,7 @@ export * from './domain/place-order';
 export * from './domain/settle-trade';
 export * from './domain/wallet-commands';
 export * from './domain/withdrawals';
+export * from './domain/contracts/contract-decider';
+export * from './domain/contracts/contract-state';
+export * from './domain/contracts/contract-state-hash';
+export { type ContractContext } from './domain/contracts/contract-decision';

@@ -15,6 +15,7 @@ export const RejectCode = {
   CANCEL_REJECTED: -2011,
   NO_SUCH_ORDER: -2013,
   REJECTED_API_KEY: -2015,
+  CLOSE_EXCEEDS_AVAILABLE: -2022,
 } as const;
 
 export class LedgerRejection extends Error {

@@ -27,6 +27,8 @@ export const configSchema = z.object({
   EVENT_LOG_NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]+$/).optional(),
   EVENT_LOG_FSYNC: z.enum(['always', 'never']).default('always'),
   MARKETS_FILE: z.string().default('config/markets.json'),
+  /** Overrides every contract's funding interval of the markets file (ms), so tests and demos can fund in seconds. */
+  CONTRACT_FUNDING_INTERVAL_MS: z.coerce.number().int().positive().optional(),
   EXCHANGE_ID: z.string().default('301'),
   INSTANCE_ID: z.coerce.number().int().min(0).max(31).default(0),
   /** Set by Kubernetes; a StatefulSet pod's ordinal (`api-gateway-1`) becomes INSTANCE_ID when that is unset. */
