@@ -9,3 +9,4 @@ export * from './nest/event-log.server';
 export * from './outbox/batch-bookkeeping';
 export * from './outbox/outbox-relay';
 export * from './metrics/metered-event-log';
+export * from './outbox/poison-records';
