@@ -46,11 +46,23 @@ describe('poison records', () => {
     expect(steps).toEqual(['apply a,b → 12']);
   });
 
-  it('isolates the bad record, rejects it, and commits the others one by one up to the batch end', async () => {
+  it('isolates the bad record by halves, rejects it, and commits the others up to the batch end', async () => {
     const batch = batchOf(['a', 'bad', 'c']);
     const { steps, handling } = consumer((values, kind) => (kind === 'apply' && values.includes('bad') ? pgError('22021') : undefined));
     await applyIsolatingPoison(batch, batch.records, handling);
     expect(steps).toEqual(['apply a → 11', 'reject bad → 12', 'rejected: bad', 'apply c → 13']);
+  });
+
+  it('needs a few steps per bad record, not one per record', async () => {
+    const values = Array.from({ length: 1000 }, (_, i) => (i === 700 ? 'bad' : `r${i}`));
+    const batch = batchOf(values);
+    const { steps, handling } = consumer((part, kind) => (kind === 'apply' && part.includes('bad') ? pgError('22021') : undefined));
+    await applyIsolatingPoison(batch, batch.records, handling);
+    expect(steps.filter((s) => s.startsWith('apply')).length).toBeLessThanOrEqual(11);
+    expect(steps).toContain('reject bad → 711');
+    expect(steps[steps.length - 1]).toMatch(/ → 1010$/);
+    const applied = steps.filter((s) => s.startsWith('apply')).flatMap((s) => s.slice(6).split(' → ')[0]!.split(','));
+    expect(applied).toEqual(values.filter((v) => v !== 'bad'));
   });
 
   it('parks what cannot be rejected, or whose rejection fails too', async () => {

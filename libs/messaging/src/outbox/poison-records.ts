@@ -55,39 +55,47 @@ export interface PoisonHandling {
 
 /**
  * Applies a batch so that one bad record never blocks its partition. The batch goes as one step;
- * when that fails for a reason retrying cannot cure, its records go one step each, and a record
- * that still fails alone is decided as a rejection (the requester gets an answer) or, when no
- * rejection can be journaled, parked in the dead letters. The decision is committed like any
- * other, so a restart or a replay never meets the record again. A transient failure (at any
- * point) is thrown: the consumer retries the partition after its back-off, from the checkpoint,
- * and what was committed one by one is not applied twice.
+ * when that fails for a reason retrying cannot cure, it is split in halves, each applied as its
+ * own step and split again while it fails (a few steps per bad record, not one per record of a
+ * batch of thousands). A record that fails alone is decided as a rejection (the requester gets an
+ * answer) or, when no rejection can be journaled, parked in the dead letters. The decision is
+ * committed like any other, so a restart or a replay never meets the record again. A transient
+ * failure (at any point) is thrown: the consumer retries the partition after its back-off, from
+ * the checkpoint, and what was committed meanwhile is not applied twice.
  */
 export async function applyIsolatingPoison(batch: IncomingBatch, records: IncomingRecord[], handling: PoisonHandling): Promise<void> {
-  try {
-    await handling.apply(records, batch.nextOffset);
-    return;
-  } catch (error) {
-    if (!isDeterministicFailure(error)) throw error;
-  }
-  for (const [i, record] of records.entries()) {
-    const nextOffset = i === records.length - 1 ? batch.nextOffset : record.offset + 1;
+  const last = records[records.length - 1];
+  // A part ending inside the batch commits through its last record; the part ending the batch through the batch's end.
+  const nextOffsetAfter = (part: IncomingRecord[]): number => (part[part.length - 1] === last ? batch.nextOffset : part[part.length - 1]!.offset + 1);
+  const applyPart = async (part: IncomingRecord[]): Promise<void> => {
     let failure: unknown;
     try {
-      await handling.apply([record], nextOffset);
-      continue;
+      await handling.apply(part, nextOffsetAfter(part));
+      return;
     } catch (error) {
       if (!isDeterministicFailure(error)) throw error;
       failure = error;
     }
-    let rejected = false;
-    try {
-      rejected = await handling.reject(record, nextOffset, failure);
-    } catch (error) {
-      if (!isDeterministicFailure(error)) throw error;
+    if (part.length > 1) {
+      const half = Math.floor(part.length / 2);
+      await applyPart(part.slice(0, half));
+      await applyPart(part.slice(half));
+      return;
     }
-    if (!rejected) await handling.park(record, nextOffset, failure);
-    handling.decided(rejected ? 'rejected' : 'parked', record, failure);
+    await decidePoison(part[0]!, nextOffsetAfter(part), failure, handling);
+  };
+  if (records.length > 0) await applyPart(records);
+}
+
+async function decidePoison(record: IncomingRecord, nextOffset: number, failure: unknown, handling: PoisonHandling): Promise<void> {
+  let rejected = false;
+  try {
+    rejected = await handling.reject(record, nextOffset, failure);
+  } catch (error) {
+    if (!isDeterministicFailure(error)) throw error;
   }
+  if (!rejected) await handling.park(record, nextOffset, failure);
+  handling.decided(rejected ? 'rejected' : 'parked', record, failure);
 }
 
 /**
