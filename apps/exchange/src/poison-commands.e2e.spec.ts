@@ -6,7 +6,10 @@ import { LOGGER, type Logger } from '@exchange/platform';
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
 import { readLedgerEvents, publishLedgerCommands } from '../../../test/support/ledger-events';
 import { startTestExchange, type TestExchange } from '../../../test/support/test-exchange';
+import { checkNamed, replayContextOf } from '../../../test/support/replay-context';
 import { waitFor } from '../../../test/support/wait-for';
+import { ledgerReplay } from '../../../tools/replay/ledger/ledger-rebuild';
+import { walletReplay } from '../../../tools/replay/wallet/wallet-rebuild';
 import { readWalletEvents } from '../../../test/support/wallet-events';
 
 jest.setTimeout(90_000);
@@ -98,5 +101,14 @@ describe('poison commands on the consumers', () => {
     expect(await poisonCount('wallet_poison_records_total', 'rejected')).toBe(1);
     expect(await poisonCount('wallet_poison_records_total', 'parked')).toBe(1);
     expect(errors).toHaveBeenCalledWith(expect.objectContaining({ outcome: 'parked' }), 'wallet: poison record parked');
+  });
+
+  it('replays to the live state: the decisions about the poison were journaled like any other', async () => {
+    const { ctx } = replayContextOf(exchange.infrastructure);
+    for (const target of [ledgerReplay, walletReplay]) {
+      const result = await target.rebuild(ctx, { switch: false, force: false });
+      expect({ target: target.service, failed: result.checks.filter((c) => !c.ok) }).toEqual({ target: target.service, failed: [] });
+      expect(checkNamed(result.checks, 'state hash').ok).toBe(true);
+    }
   });
 });
