@@ -5,6 +5,7 @@ import { partitionForKey } from '@exchange/messaging';
 import { LOGGER, type Logger } from '@exchange/platform';
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
 import { readLedgerEvents, publishLedgerCommands } from '../../../test/support/ledger-events';
+import { adminCall } from '../../../test/support/signed-client';
 import { startTestExchange, type TestExchange } from '../../../test/support/test-exchange';
 import { checkNamed, replayContextOf } from '../../../test/support/replay-context';
 import { waitFor } from '../../../test/support/wait-for';
@@ -101,6 +102,26 @@ describe('poison commands on the consumers', () => {
     expect(await poisonCount('wallet_poison_records_total', 'rejected')).toBe(1);
     expect(await poisonCount('wallet_poison_records_total', 'parked')).toBe(1);
     expect(errors).toHaveBeenCalledWith(expect.objectContaining({ outcome: 'parked' }), 'wallet: poison record parked');
+  });
+
+  it('shows the dead letters to the operator and publishes one again on request', async () => {
+    const token = exchange.infrastructure.config.ADMIN_TOKEN!;
+    const listed = await adminCall<{ id: string; service: string; value: string; error: { message: string } }[]>(exchange.baseUrl, token, 'GET', '/admin/v1/dead-letters');
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((l) => [l.id, l.service, l.value])).toEqual([
+      ['0', 'ledger', '{"type":"NoSuchCommand","payload":{}}'],
+      ['1', 'wallet', 'not json'],
+    ]);
+    expect(listed.body[0]!.error.message).toContain('is not a ledger command');
+    expect((await adminCall(exchange.baseUrl, token, 'GET', '/admin/v1/dead-letters?fromId=1&limit=1')).body).toEqual([listed.body[1]]);
+    expect((await adminCall(exchange.baseUrl, token, 'POST', '/admin/v1/dead-letters/%00/redrive')).body).toMatchObject({ code: -1100 });
+    expect((await adminCall(exchange.baseUrl, token, 'POST', '/admin/v1/dead-letters/7/redrive')).body).toMatchObject({ code: -1130 });
+
+    // Still not a command: it comes back, is parked again, and the partition goes on.
+    expect((await adminCall(exchange.baseUrl, token, 'POST', '/admin/v1/dead-letters/0/redrive')).status).toBe(200);
+    await waitFor(async () => (await deadLetters()).length === 3, 'the re-driven record to be parked again');
+    expect((await deadLetters())[2]).toMatchObject({ service: 'ledger', value: '{"type":"NoSuchCommand","payload":{}}' });
+    expect(await poisonCount('ledger_poison_records_total', 'parked')).toBe(2);
   });
 
   it('replays to the live state: the decisions about the poison were journaled like any other', async () => {

@@ -47,3 +47,12 @@ export function assertPlainStrings(value: unknown, path = ''): void {
     assertPlainStrings(inner, name);
   }
 }
+
+/** An integer in [min, max] from an operator path or query (a log position, a count); undefined when absent. */
+export function intParam(name: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  assertPlainText(name, value, 64);
+  const n = Number(value);
+  if (!/^\d{1,16}$/.test(value) || n < min || n > max) throw ApiError.invalid(name, `expected an integer from ${min} to ${max}`);
+  return n;
+}

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
 import { ApiEndpoint } from '@exchange/platform';
 import { AdminTokenGuard } from './admin-token.guard';
-import { apiKeyParam, idParam, symbolParam } from './admin-params';
+import { apiKeyParam, idParam, intParam, symbolParam } from './admin-params';
 import { AdminService } from './admin.service';
 import {
   adminAccountSchema,
@@ -28,6 +28,7 @@ import {
 import { WalletAdminService } from '../wallet/wallet-admin.service';
 import { addressEntrySchema, adminDepositSchema, withdrawalOrderSchema } from '../wallet/wallet-views';
 import { OperatorAuditInterceptor } from './operator-audit.interceptor';
+import { deadLetterSchema, DeadLetterService } from './dead-letters.service';
 
 const empty = z.object({}).strict();
 
@@ -44,6 +45,7 @@ export class AdminController {
   constructor(
     @Inject(AdminService) private readonly admin: AdminService,
     @Inject(WalletAdminService) private readonly wallet: WalletAdminService,
+    @Inject(DeadLetterService) private readonly deadLetters: DeadLetterService,
   ) {}
 
   @Post('users')
@@ -167,5 +169,25 @@ export class AdminController {
   @ApiEndpoint({ summary: 'Set canTrade, canWithdraw, canDeposit (enforced, and reported as T, W, D)', ok: adminAccountSchema })
   setFlags(@Param('accountId') accountId: string, @Body() body: unknown) {
     return this.admin.setFlags(idParam('accountId', accountId), parseBody(flagsBody, body));
+  }
+
+  @Get('dead-letters')
+  @ApiEndpoint({
+    summary: 'Records the ledger or the wallet could neither apply nor reject, oldest first (README, Poison records)',
+    ok: z.array(deadLetterSchema),
+    query: [
+      { name: 'fromId', description: 'the first id to list (default 0)', type: 'integer' },
+      { name: 'limit', description: '1 to 500 (default 100)', type: 'integer' },
+    ],
+  })
+  listDeadLetters(@Query('fromId') fromId: string | undefined, @Query('limit') limit: string | undefined) {
+    return this.deadLetters.list(intParam('fromId', fromId, 0, Number.MAX_SAFE_INTEGER) ?? 0, intParam('limit', limit, 1, 500) ?? 100);
+  }
+
+  @Post('dead-letters/:id/redrive')
+  @HttpCode(200)
+  @ApiEndpoint({ summary: 'Publish a dead letter\'s command again to the topic it was parked from (applied once if it now can be)', ok: deadLetterSchema })
+  redriveDeadLetter(@Param('id') id: string) {
+    return this.deadLetters.redrive(intParam('id', id, 0, Number.MAX_SAFE_INTEGER) ?? -1);
   }
 }
