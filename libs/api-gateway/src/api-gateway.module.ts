@@ -27,6 +27,7 @@ import { AccountService } from './account/account.service';
 import { LedgerReader } from './account/ledger-reader';
 import { AdminController } from './admin/admin.controller';
 import { AdminService } from './admin/admin.service';
+import { DeadLetterService } from './admin/dead-letters.service';
 import { AdminTokenGuard } from './admin/admin-token.guard';
 import { OperatorAuditInterceptor } from './admin/operator-audit.interceptor';
 import { ApiKeyDirectory } from './auth/api-key-directory';
@@ -116,6 +117,7 @@ const WALLET_READ_SOURCE = Symbol('WALLET_READ_SOURCE');
       inject: [LedgerClient, WalletClient, WalletReader, MARKETS, IdGenerator, CLOCK],
       useFactory: (l: LedgerClient, w: WalletClient, r: WalletReader, m: Markets, ids: IdGenerator, clock: Clock) => new WalletService(l, w, r, m, ids, clock),
     },
+    { provide: DeadLetterService, inject: [EVENT_LOG], useFactory: (log: EventLog) => new DeadLetterService(log) },
     {
       provide: WalletAdminService,
       inject: [LedgerReader, WalletReader, WalletClient, MARKETS, IdGenerator, CLOCK],

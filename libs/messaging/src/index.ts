@@ -10,3 +10,4 @@ export * from './outbox/batch-bookkeeping';
 export * from './outbox/processed-ids';
 export * from './outbox/outbox-relay';
 export * from './metrics/metered-event-log';
+export * from './outbox/poison-records';

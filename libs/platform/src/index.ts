@@ -31,3 +31,4 @@ export * from './metrics/metrics';
 export * from './listen-keys/listen-key-store';
 export * from './listen-keys/redis-listen-key-store';
 export * from './http/correlation';
+export * from './http/plain-text';

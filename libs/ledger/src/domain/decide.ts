@@ -29,7 +29,6 @@ export { type DecisionContext, parseAmount, type TradingContext } from './ledger
 export function decide(command: LedgerCommand, state: LedgerState, ctx: DecisionContext): LedgerEvent[];
 export function decide(command: LedgerInput, state: LedgerState, ctx: TradingContext): LedgerJournalEvent[];
 export function decide(command: LedgerInput, state: LedgerState, ctx: DecisionContext): LedgerJournalEvent[] {
-  const userId = command.payload.userId;
   let drafts: Draft[];
   try {
     drafts = decideDrafts(command, state, ctx);
@@ -37,6 +36,20 @@ export function decide(command: LedgerInput, state: LedgerState, ctx: DecisionCo
     if (!(error instanceof LedgerRejection)) throw error;
     drafts = [{ type: 'CommandRejected', payload: { commandType: command.type, code: error.code, msg: error.message } }];
   }
+  return journaled(command, state, ctx.now, drafts);
+}
+
+/**
+ * The refusal of a command whose decision cannot be stored (a value PostgreSQL refuses, found
+ * when its batch failed to commit): journaled as any CommandRejected, so a replay folds the same
+ * state and the requester gets its answer.
+ */
+export function rejectionOf(command: LedgerInput, state: LedgerState, now: number, code: number, msg: string): LedgerJournalEvent[] {
+  return journaled(command, state, now, [{ type: 'CommandRejected', payload: { commandType: command.type, code, msg } }]);
+}
+
+function journaled(command: LedgerInput, state: LedgerState, now: number, drafts: Draft[]): LedgerJournalEvent[] {
+  const userId = command.payload.userId;
   let seq = state.users.get(userId)?.seq ?? 0;
   return drafts.map(
     (draft, index) =>
@@ -44,7 +57,7 @@ export function decide(command: LedgerInput, state: LedgerState, ctx: DecisionCo
         type: draft.type,
         v: 1,
         id: `${command.id}:${index}`,
-        ts: ctx.now,
+        ts: now,
         payload: { ...draft.payload, userId, seq: ++seq, commandId: command.id },
       }) as LedgerJournalEvent,
   );
