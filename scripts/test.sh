@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 
 echo "== typecheck"
 npx tsc -p tsconfig.json
+npx tsc -p apps/web/tsconfig.json
 echo "== lint"
 npm run --silent lint
 echo "== jest"

@@ -31,3 +31,5 @@ export * from './metrics/metrics';
 export * from './listen-keys/listen-key-store';
 export * from './listen-keys/redis-listen-key-store';
 export * from './http/correlation';
+export * from './web/web-build';
+export * from './web/web-routes';
