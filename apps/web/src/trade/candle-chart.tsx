@@ -17,8 +17,10 @@ const toBar = (t: number, o: string, h: string, l: string, c: string): Candlesti
 
 /**
  * Candles from REST klines, then merged with the kline stream. lightweight-charts (TradingView,
- * Apache-2.0) is loaded on demand in its own chunk so the page's first load does not wait for it;
- * its attribution logo stays on, as its licence asks.
+ * Apache-2.0) is loaded on demand in its own chunk so the page's first load does not wait for it.
+ * Its licence asks for the NOTICE attribution and a link to tradingview.com on the page: they are
+ * in the chart's heading and the footer. The library's own logo is off because it injects an
+ * inline <style>, which the pages' CSP (self only) refuses.
  */
 export function CandleChart({ symbol, kline }: { symbol: string; kline?: KlineItem }) {
   const host = useRef<HTMLDivElement>(null);
@@ -34,7 +36,7 @@ export function CandleChart({ symbol, kline }: { symbol: string; kline?: KlineIt
       if (cancelled || !host.current) return;
       chart = lib.createChart(host.current, {
         autoSize: true,
-        layout: { background: { color: '#131722' }, textColor: '#c8ccd6', attributionLogo: true },
+        layout: { background: { color: '#131722' }, textColor: '#c8ccd6', attributionLogo: false },
         grid: { vertLines: { color: '#1f2433' }, horzLines: { color: '#1f2433' } },
         timeScale: { timeVisible: true, secondsVisible: false },
       });
@@ -60,6 +62,9 @@ export function CandleChart({ symbol, kline }: { symbol: string; kline?: KlineIt
     <section class="panel chart" aria-label="Chart">
       <div class="chart-head">
         <h2>Chart · {KLINE_INTERVAL}</h2>
+        <a class="attribution" href="https://www.tradingview.com/" rel="noopener noreferrer">
+          by TradingView
+        </a>
         <p role="status" aria-label="Last candle">
           {last ? `${time(last.t)} O ${last.o} H ${last.h} L ${last.l} C ${last.c} V ${last.v}` : 'no trades yet'}
         </p>

@@ -83,11 +83,11 @@ export function TradeApp() {
         </main>
       )}
       <footer>
-        Candle charts by{' '}
+        Charts: TradingView Lightweight Charts™, Copyright (c) 2025 TradingView, Inc.,{' '}
         <a href="https://www.tradingview.com/" rel="noopener noreferrer">
-          TradingView
+          https://www.tradingview.com/
         </a>{' '}
-        Lightweight Charts™ (Apache-2.0).
+        (Apache-2.0).
       </footer>
     </>
   );

@@ -55,6 +55,8 @@ function html(title: string, scripts: string[], preloads: string[], styles: stri
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${title}</title>`,
+    // No favicon request (it would be a 404 on every visit).
+    '<link rel="icon" href="data:,">',
     ...styles.map((s) => `<link rel="stylesheet" href="/${s}">`),
     ...scripts.map((s) => `<script type="module" src="/${s}"></script>`),
     ...preloads.map((s) => `<link rel="modulepreload" href="/${s}">`),
