@@ -22,8 +22,8 @@ const common = {
   rootDir: __dirname,
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j)s$': swcTransform },
-  // Nest 12 ships as ES modules; Jest's CommonJS runtime needs them transpiled like our code.
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|file-type|strtok3|token-types|peek-readable|@tokenizer|uint8array-extras)/)'],
+  // Nest 12 (and cookie, under Fastify's inject) ship as ES modules; Jest's CommonJS runtime needs them transpiled like our code.
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|file-type|strtok3|token-types|peek-readable|@tokenizer|uint8array-extras|cookie)/)'],
   moduleNameMapper,
   roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/test', '<rootDir>/tools'],
 };

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { browserAvailable, launchBrowser, screenshot, type TestBrowser } from '../../../test/support/browser';
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
 import { adminCall, signedRequest } from '../../../test/support/signed-client';
-import { startWebExchange, type WebExchange } from './web-exchange';
+import { startWebExchange, type WebExchange } from '../../../test/support/web-exchange';
 
 jest.setTimeout(90_000);
 const run = browserAvailable('operator console in chromium') ? describe : describe.skip;

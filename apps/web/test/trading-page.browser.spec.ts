@@ -3,7 +3,7 @@ import { browserAvailable, launchBrowser, screenshot, type TestBrowser } from '.
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
 import { signedRequest } from '../../../test/support/signed-client';
 import { waitFor } from '../../../test/support/wait-for';
-import { startWebExchange, type WebExchange } from './web-exchange';
+import { startWebExchange, type WebExchange } from '../../../test/support/web-exchange';
 
 jest.setTimeout(90_000);
 const run = browserAvailable('trading page in chromium') ? describe : describe.skip;
@@ -53,7 +53,7 @@ run('the trading page', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await region('Balances').getByRole('row', { name: /USDT 10000\.0+ 0\.0+/ }).waitFor();
     await region('Open orders').waitFor();
-    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie);
+    const stored = await page.evaluate<string>('JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie');
     expect(stored).not.toContain(alice.key.secretKey);
   });
 

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ExchangeProcess, freePortBase, spawnExchange, waitUntilServing } from '../../../test/support/exchange-process';
-import { waitFor } from '../../../test/support/wait-for';
+import { type ExchangeProcess, freePortBase, spawnExchange, waitUntilServing } from './exchange-process';
+import { waitFor } from './wait-for';
 
 export interface WebExchange {
   exchange: ExchangeProcess;
