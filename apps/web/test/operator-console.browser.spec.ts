@@ -64,9 +64,14 @@ run('the operator console', () => {
     await screenshot(page, 'admin-approved');
   });
 
-  it('shows the API keys of an account', async () => {
+  it('shows the API keys and a deposit address of an account', async () => {
     await region('Users').getByRole('button', { name: new RegExp(`1/0: ${carol.mainAccountId}`) }).click();
-    await page.getByRole('group', { name: `API keys of account ${carol.mainAccountId}` }).getByText(carol.key.apiKey).waitFor();
+    const account = page.getByRole('group', { name: `Account ${carol.mainAccountId}` });
+    await account.getByRole('listitem').filter({ hasText: carol.key.apiKey }).waitFor();
+    await account.getByRole('textbox', { name: 'Token' }).fill('BTC');
+    await account.getByRole('button', { name: 'Show deposit address' }).click();
+    await account.getByRole('status').filter({ hasText: /^BTC \(BTC\): ex1/ }).waitFor();
+    await screenshot(page, 'admin-account');
   });
 
   it('loaded without a console error or a refused resource', () => {

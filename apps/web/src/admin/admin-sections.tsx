@@ -113,23 +113,60 @@ export function Users({ api, version, bump }: { api: OperatorApi; version: numbe
           ))}
         </tbody>
       </table>
-      {selected && (
-        <div aria-label={`API keys of account ${selected}`} role="group">
-          <h3>API keys of account {selected}</h3>
-          <ul>
-            {keys.map((k) => (
-              <li key={k.apiKey}>
-                <code>{k.apiKey}</code> {k.permissions.join(', ')}{' '}
-                <button type="button" class="secondary" onClick={() => void act(() => api.call('DELETE', `/admin/v1/api-keys/${k.apiKey}`).then(() => showKeys(selected)))}>
-                  Revoke
-                </button>
-              </li>
-            ))}
-            {keys.length === 0 && <li>No live keys.</li>}
-          </ul>
-        </div>
-      )}
+      {selected && <AccountTools api={api} accountId={selected} keys={keys} onKeysChanged={() => showKeys(selected)} act={act} />}
     </section>
+  );
+}
+
+/**
+ * One account's API keys (list, create, revoke: a new key's secret is shown once, here) and its
+ * deposit address per token (assigned on first request, as the operator API does).
+ */
+function AccountTools({ api, accountId, keys, onKeysChanged, act }: { api: OperatorApi; accountId: string; keys: ApiKeyRow[]; onKeysChanged(): void; act: (work: () => Promise<unknown>) => Promise<void> }) {
+  const [created, setCreated] = useState<{ apiKey: string; secretKey: string }>();
+  const [token, setToken] = useState('USDT');
+  const [address, setAddress] = useState<{ address: string; tokenId: string; chainType: string }>();
+  return (
+    <div role="group" aria-label={`Account ${accountId}`}>
+      <h3>API keys of account {accountId}</h3>
+      <ul>
+        {keys.map((k) => (
+          <li key={k.apiKey}>
+            <code>{k.apiKey}</code> {k.permissions.join(', ')}{' '}
+            <button type="button" class="secondary" onClick={() => void act(() => api.call('DELETE', `/admin/v1/api-keys/${k.apiKey}`).then(onKeysChanged))}>
+              Revoke
+            </button>
+          </li>
+        ))}
+        {keys.length === 0 && <li>No live keys.</li>}
+      </ul>
+      <button
+        type="button"
+        class="secondary"
+        onClick={() => void act(() => api.call<{ apiKey: string; secretKey: string }>('POST', '/admin/v1/api-keys', { accountId, permissions: ['read', 'trade', 'withdraw'] }).then((k) => (setCreated(k), onKeysChanged())))}
+      >
+        Create API key
+      </button>
+      {created && (
+        <p role="status">
+          New key <code>{created.apiKey}</code>, secret (shown once) <code>{created.secretKey}</code>
+        </p>
+      )}
+      <form class="inline" aria-label="Deposit address" onSubmit={(e) => (e.preventDefault(), void act(() => api.call<typeof address>('POST', '/admin/v1/deposit-addresses', { accountId, tokenId: token }).then(setAddress)))}>
+        <label>
+          Token
+          <input type="text" value={token} onInput={(e) => setToken(e.currentTarget.value.toUpperCase())} />
+        </label>
+        <button type="submit" class="secondary">
+          Show deposit address
+        </button>
+      </form>
+      {address && (
+        <p role="status">
+          {address.tokenId} ({address.chainType}): <code>{address.address}</code>
+        </p>
+      )}
+    </div>
   );
 }
 

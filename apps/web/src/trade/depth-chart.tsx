@@ -21,25 +21,33 @@ export function DepthChart({ bids, asks }: { bids: Level[]; asks: Level[] }) {
       </figure>
     );
   }
-  const lo = Math.min(...prices);
-  const hi = Math.max(...prices);
-  const x = (p: number) => (hi === lo ? WIDTH / 2 : ((p - lo) / (hi - lo)) * WIDTH);
+  // A margin around the levels, so a thin book (one level, one side) still shows as an area.
+  const pad = Math.max((Math.max(...prices) - Math.min(...prices)) * 0.1, Math.max(...prices) * 0.002);
+  const lo = Math.min(...prices) - pad;
+  const hi = Math.max(...prices) + pad;
+  const x = (p: number) => ((p - lo) / (hi - lo)) * WIDTH;
   const y = (q: number) => HEIGHT - (q / maxQty) * (HEIGHT - 10);
-  const area = (points: (readonly [number, number])[]) => {
+  // A step line from the best price outwards (bids to the left edge, asks to the right), closed to the axis.
+  const area = (points: (readonly [number, number])[], edge: number) => {
     if (points.length === 0) return '';
-    const steps = points.map(([p, q]) => `L${x(p).toFixed(1)},${y(q).toFixed(1)}`).join(' ');
-    const first = points[0]!;
-    const last = points[points.length - 1]!;
-    return `M${x(first[0]).toFixed(1)},${HEIGHT} ${steps} L${x(last[0]).toFixed(1)},${HEIGHT} Z`;
+    const f = (n: number) => n.toFixed(1);
+    let path = `M${f(x(points[0]![0]))},${HEIGHT}`;
+    let previous = HEIGHT;
+    for (const [p, q] of points) {
+      path += ` L${f(x(p))},${f(previous)} L${f(x(p))},${f(y(q))}`;
+      previous = y(q);
+    }
+    return `${path} L${edge},${f(previous)} L${edge},${HEIGHT} Z`;
   };
+
   return (
     <figure class="panel depth" aria-label="Depth chart">
       <figcaption>
         Depth · {bids[0]?.[0] ?? '—'} / {asks[0]?.[0] ?? '—'}
       </figcaption>
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} preserveAspectRatio="none" role="img" aria-label={`Depth: ${bids.length} bid levels, ${asks.length} ask levels`}>
-        <path d={area(b)} class="bid-area" />
-        <path d={area(a)} class="ask-area" />
+        <path d={area(b, 0)} class="bid-area" />
+        <path d={area(a, WIDTH)} class="ask-area" />
       </svg>
     </figure>
   );
