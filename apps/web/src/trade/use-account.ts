@@ -26,6 +26,9 @@ const KEEPALIVE_MS = 30 * 60_000;
 export function useAccount(api: SignedApi | undefined, symbol: string): { state: AccountState; refresh(): void } {
   const [state, setState] = useState<AccountState>(EMPTY);
   const reload = useRef<() => void>(() => undefined);
+  // The stream belongs to the API key; the order lists follow the chosen symbol.
+  const symbolRef = useRef(symbol);
+  symbolRef.current = symbol;
 
   useEffect(() => {
     if (!api) return;
@@ -33,6 +36,7 @@ export function useAccount(api: SignedApi | undefined, symbol: string): { state:
     const patch = (part: Partial<AccountState>) => setState((s) => ({ ...s, ...part }));
     const quietly = <T>(promise: Promise<T>, apply: (value: T) => void) => promise.then(apply).catch(() => undefined);
     const orders = () => {
+      const symbol = symbolRef.current;
       void quietly(api.call<Order[]>('GET', '/openapi/v1/openOrders', { symbol }), (openOrders) => patch({ openOrders }));
       void quietly(api.call<Order[]>('GET', '/openapi/v1/historyOrders', { symbol, limit: 50 }), (history) => patch({ history }));
       void quietly(api.call<MyTrade[]>('GET', '/openapi/v1/myTrades', { symbol, limit: 50 }), (trades) => patch({ trades: trades.slice().reverse() }));
@@ -45,6 +49,13 @@ export function useAccount(api: SignedApi | undefined, symbol: string): { state:
       void quietly(api.call<WithdrawalOrder[]>('GET', '/openapi/v1/withdrawalOrders', { limit: 20 }), (withdrawals) => patch({ withdrawals }));
       void quietly(api.call<DepositOrder[]>('GET', '/openapi/v1/depositOrders', { limit: 20 }), (deposits) => patch({ deposits }));
     };
+    // A burst of reports (a sweep through many levels) re-reads once, not once per frame: the
+    // REST reads weigh against the key's request limit.
+    const ordersSoon = coalesced(orders, 200);
+    const flowSoon = coalesced(() => {
+      void quietly(api.call<FlowEntry[]>('GET', '/openapi/v1/balance_flow', { limit: 30 }), (flow) => patch({ flow }));
+      wallet();
+    }, 200);
     reload.current = () => {
       orders();
       funds();
@@ -60,11 +71,10 @@ export function useAccount(api: SignedApi | undefined, symbol: string): { state:
         onState: (streaming) => patch({ streaming }),
         onMessage: (message) => {
           const event = message as { e?: string; B?: { a: string; f: string; l: string }[] };
-          if (event.e === 'executionReport') orders();
+          if (event.e === 'executionReport') ordersSoon();
           else if (event.e === 'outboundAccountInfo') {
             setState((s) => ({ ...s, balances: mergeBalances(s.balances, event.B ?? []) }));
-            void quietly(api.call<FlowEntry[]>('GET', '/openapi/v1/balance_flow', { limit: 30 }), (flow) => patch({ flow }));
-            wallet();
+            flowSoon();
           }
         },
       },
@@ -73,11 +83,27 @@ export function useAccount(api: SignedApi | undefined, symbol: string): { state:
     return () => {
       clearInterval(keepAlive);
       socket.close();
+      // Signing out ends the key's stream on every replica rather than leaving it to expire.
+      if (listenKey) void api.call('DELETE', '/openapi/v1/userDataStream', { listenKey }).catch(() => undefined);
+      reload.current = () => undefined;
       setState(EMPTY);
     };
-  }, [api, symbol]);
+  }, [api]);
+
+  useEffect(() => reload.current(), [symbol]);
 
   return { state, refresh: () => reload.current() };
+}
+
+/** Calls `fn` once, `ms` after the first of any number of calls in between. */
+function coalesced(fn: () => void, ms: number): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return () => {
+    timer ??= setTimeout(() => {
+      timer = undefined;
+      fn();
+    }, ms);
+  };
 }
 
 function mergeBalances(current: Balance[], changed: { a: string; f: string; l: string }[]): Balance[] {
