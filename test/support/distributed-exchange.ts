@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { allTopics } from '@exchange/contracts';
+import { ensureWebBuild } from '@exchange/platform';
 import { Kafka, logLevel } from 'kafkajs';
 import { parse } from 'yaml';
 import { assertBalanceInvariant } from './balance-invariant';
@@ -75,6 +76,8 @@ interface ComposeService {
 export async function startDistributedExchange(options: DistributedOptions = {}): Promise<DistributedExchange> {
   const nginx = nginxBinary();
   if (!nginx) throw new Error('nginx is not installed: run scripts/ensure-local-services.sh (installs Debian nginx-light)');
+  // The edge serves the pages from dist/web, as the image's build leaves them.
+  await ensureWebBuild({ root });
   const dir = mkdtempSync(join(tmpdir(), 'distributed-'));
   chmodSync(dir, 0o755);
   const hex = randomBytes(5).toString('hex');
@@ -240,6 +243,7 @@ function startNginx(binary: string, dir: string, port: number, services: Compose
       return addressesOf(service).map((address) => `server ${address};`).join(' ');
     })
     .replace(/listen 8080;/, `listen 127.0.0.1:${port};`)
+    .replace('/etc/nginx/exchange/edge-pages.conf', edgePagesConf(dir, join(root, 'dist/web')))
     .replaceAll('/etc/nginx/exchange/', `${deploy}/`);
   for (const temp of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, temp), { recursive: true });
   const conf = [
@@ -264,6 +268,13 @@ function startNginx(binary: string, dir: string, port: number, services: Compose
     if (code !== null && code !== 0) process.stderr.write(`nginx exited with ${String(code)}: ${stderr}\n`);
   });
   return { child, exited };
+}
+
+/** deploy/nginx/edge-pages.conf with the pages' directory where the edge's volume would be, written into `dir`; its path. */
+export function edgePagesConf(dir: string, webDir: string): string {
+  const path = join(dir, 'edge-pages.conf');
+  writeFileSync(path, readFileSync(join(root, 'deploy/nginx/edge-pages.conf'), 'utf8').replaceAll('/srv/exchange-web', webDir));
+  return path;
 }
 
 async function stopProcess(child: ChildProcess, exited: Promise<unknown>): Promise<void> {

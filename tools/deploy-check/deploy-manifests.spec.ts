@@ -93,4 +93,21 @@ describe('deploy manifests and docker-compose.yml against the code', () => {
     expect(kustomization).toContain('markets.json=../../config/markets.json');
     expect(kustomization).toContain('edge-routes.conf=../nginx/edge-routes.conf');
   });
+
+  it('has the edge serve the web pages in Kubernetes and compose, from the exchange image\'s dist/web', () => {
+    for (const conf of ['deploy/nginx/edge.docker.conf', 'deploy/k8s/edge.k8s.conf']) expect(readFileSync(conf, 'utf8')).toContain('include /etc/nginx/exchange/edge-pages.conf;');
+    expect(readFileSync('deploy/nginx/edge-pages.conf', 'utf8')).toContain('root /srv/exchange-web;');
+    expect(readFileSync(join(k8sDir, 'kustomization.yaml'), 'utf8')).toContain('edge-pages.conf=../nginx/edge-pages.conf');
+    const edge = workloads.find((w) => w.metadata.name === 'edge')!.spec!.template!.spec as unknown as {
+      initContainers: { image: string; command: string[]; volumeMounts: { mountPath: string }[] }[];
+      containers: { volumeMounts: { mountPath: string }[] }[];
+    };
+    expect(edge.initContainers[0]!.image).toMatch(/^exchange:/);
+    expect(edge.initContainers[0]!.command.join(' ')).toContain('/app/dist/web/');
+    expect(edge.containers[0]!.volumeMounts.map((m) => m.mountPath)).toEqual(expect.arrayContaining(['/srv/exchange-web', '/etc/nginx/exchange/edge-pages.conf']));
+    const composeEdge = compose.services.edge as unknown as { volumes: string[] };
+    expect(composeEdge.volumes).toEqual(expect.arrayContaining(['web-pages:/srv/exchange-web:ro', './deploy/nginx/edge-pages.conf:/etc/nginx/exchange/edge-pages.conf:ro']));
+    expect((compose.services['web-pages'] as unknown as { command: string[] }).command.join(' ')).toContain('cp -r dist/web/.');
+    expect(readFileSync('Dockerfile', 'utf8')).toContain('RUN npm run build:web');
+  });
 });

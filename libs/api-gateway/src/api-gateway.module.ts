@@ -26,6 +26,7 @@ import { AccountController } from './account/account.controller';
 import { AccountService } from './account/account.service';
 import { LedgerReader } from './account/ledger-reader';
 import { AdminController } from './admin/admin.controller';
+import { AdminListingsController } from './admin/admin-listings.controller';
 import { AdminService } from './admin/admin.service';
 import { DeadLetterService } from './admin/dead-letters.service';
 import { AdminTokenGuard } from './admin/admin-token.guard';
@@ -50,7 +51,7 @@ const WALLET_READ_SOURCE = Symbol('WALLET_READ_SOURCE');
 
 /** Signed private REST and the operator API: validation, signatures, rate limits, error mapping. */
 @Module({
-  controllers: [AccountController, AdminController, OrderController, UserDataStreamController, WalletController],
+  controllers: [AccountController, AdminController, AdminListingsController, OrderController, UserDataStreamController, WalletController],
   providers: [
     LedgerClient,
     AdminTokenGuard,

@@ -31,9 +31,14 @@ export async function createApp(infrastructure: Infrastructure, modules: Service
  * requests, consumers stopped after their batch in hand, adapters flushed and closed. A stop that
  * takes longer than SHUTDOWN_TIMEOUT_MS ends the process anyway, with a non-zero code.
  */
-export async function startApp(infrastructure: Infrastructure, modules: ServiceModule[]): Promise<NestFastifyApplication> {
+export async function startApp(
+  infrastructure: Infrastructure,
+  modules: ServiceModule[],
+  options: { beforeListen?: (app: NestFastifyApplication) => void | Promise<void> } = {},
+): Promise<NestFastifyApplication> {
   const { config, logger } = infrastructure;
   const app = await createApp(infrastructure, modules);
+  await options.beforeListen?.(app);
   await app.startAllMicroservices();
   await app.listen(config.PORT, config.HOST);
   logger.info({ port: config.PORT, service: infrastructure.service }, 'listening');

@@ -32,3 +32,5 @@ export * from './listen-keys/listen-key-store';
 export * from './listen-keys/redis-listen-key-store';
 export * from './http/correlation';
 export * from './http/plain-text';
+export * from './web/web-build';
+export * from './web/web-routes';
