@@ -31,3 +31,6 @@ export * from './metrics/metrics';
 export * from './listen-keys/listen-key-store';
 export * from './listen-keys/redis-listen-key-store';
 export * from './http/correlation';
+export * from './http/upgrade-router';
+export * from './http/client-ip';
+export * from './sockets/socket-guard';

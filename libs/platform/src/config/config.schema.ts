@@ -39,6 +39,10 @@ export const configSchema = z.object({
   USER_STREAM_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).max(30_000).default(1000),
   /** user-stream: a socket whose unsent frames pass this many bytes is a slow consumer and is dropped. */
   USER_STREAM_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1024).default(4 * 1024 * 1024),
+  /** Both streams: inbound messages one socket may send per second; a socket past it is closed with 1008. */
+  WS_MAX_MESSAGES_PER_SECOND: z.coerce.number().int().positive().default(20),
+  /** Both streams: open sockets per client address on one replica (behind the edge, the address of X-Forwarded-For from TRUSTED_PROXIES). */
+  WS_MAX_SOCKETS_PER_IP: z.coerce.number().int().positive().default(100),
   /** Commands one gateway replica may wait on at once; past it new commands get 503 / -1016 at once. */
   MAX_PENDING_REQUESTS: z.coerce.number().int().positive().default(10_000),
   /** Records the ledger and the matching engine may be behind on their inputs before new commands get 503 / -1016 (0: no bound). */
