@@ -66,3 +66,55 @@ export function parseRawAnswer(text: string): { status: number; headers: string;
   }
   return { status, headers: head, body };
 }
+
+/**
+ * A WebSocket client that never reads: after the handshake its socket is paused, so whatever the
+ * server writes piles up on the server's side, as with a client on a dead link or an attacker.
+ */
+export class NonReadingWebSocket {
+  private constructor(private readonly connection: RawConnection) {}
+
+  static async open(baseUrl: string, path: string): Promise<NonReadingWebSocket> {
+    const connection = await RawConnection.open(baseUrl);
+    connection.socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`);
+    await waitFor(() => connection.received().includes('\r\n\r\n') || connection.closed, `the handshake of ${path}`);
+    if (!connection.received().startsWith('HTTP/1.1 101')) throw new Error(`${path} refused the upgrade: ${connection.received()}`);
+    connection.socket.pause();
+    return new NonReadingWebSocket(connection);
+  }
+
+  get closed(): boolean {
+    return this.connection.closed || this.connection.socket.destroyed;
+  }
+
+  /** Sends `text` as masked frames until the server cuts the connection or `maxBytes` went out; returns the bytes sent. */
+  async flood(text: string, maxBytes: number): Promise<number> {
+    const one = maskedTextFrame(Buffer.from(text));
+    // Many frames per write: one write per 7-byte frame would measure the client, not the server.
+    const frame = Buffer.concat(Array.from({ length: Math.max(1, Math.floor(65536 / one.length)) }, () => one));
+    const socket = this.connection.socket;
+    let sent = 0;
+    while (!this.closed && sent < maxBytes) {
+      sent += frame.length;
+      if (!socket.write(frame)) {
+        await new Promise<void>((resolve) => {
+          socket.once('drain', resolve);
+          socket.once('close', resolve);
+        });
+      }
+    }
+    return sent;
+  }
+
+  destroy(): void {
+    this.connection.socket.destroy();
+  }
+}
+
+/** A client-to-server text frame (RFC 6455: clients mask every frame). */
+function maskedTextFrame(payload: Buffer): Buffer {
+  const mask = Buffer.from([0x12, 0x34, 0x56, 0x78]);
+  const length = payload.length < 126 ? Buffer.from([0x80 | payload.length]) : Buffer.from([0x80 | 126, payload.length >> 8, payload.length & 0xff]);
+  const masked = Buffer.from(payload.map((byte, i) => byte ^ mask[i % 4]!));
+  return Buffer.concat([Buffer.from([0x81]), length, mask, masked]);
+}
