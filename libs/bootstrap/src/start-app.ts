@@ -21,6 +21,8 @@ export async function createApp(infrastructure: Infrastructure, modules: Service
     trustedProxies: infrastructure.config.TRUSTED_PROXIES,
     bodyLimit: infrastructure.config.MAX_REQUEST_BODY_BYTES,
     metrics: infrastructure.metrics,
+    headersTimeoutMs: infrastructure.config.HTTP_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: infrastructure.config.HTTP_REQUEST_TIMEOUT_MS,
   });
   app.connectMicroservice({ strategy: new EventLogServer(infrastructure.eventLog) }, { inheritAppConfig: true });
   return app;

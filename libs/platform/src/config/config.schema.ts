@@ -39,6 +39,10 @@ export const configSchema = z.object({
   USER_STREAM_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).max(30_000).default(1000),
   /** user-stream: a socket whose unsent frames pass this many bytes is a slow consumer and is dropped. */
   USER_STREAM_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1024).default(4 * 1024 * 1024),
+  /** A connection that has not sent a request's headers this long after it began is answered 408 and closed (slowloris). */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  /** The same for a whole request, body included (at least HTTP_HEADERS_TIMEOUT_MS). */
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   /** Both streams: inbound messages one socket may send per second; a socket past it is closed with 1008. */
   WS_MAX_MESSAGES_PER_SECOND: z.coerce.number().int().positive().default(20),
   /** Both streams: open sockets per client address on one replica (behind the edge, the address of X-Forwarded-For from TRUSTED_PROXIES). */
