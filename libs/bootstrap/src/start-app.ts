@@ -1,7 +1,7 @@
 import { type DynamicModule, Module, type Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { EventLogServer } from '@exchange/messaging';
-import { createHttpApp } from '@exchange/platform';
+import { createHttpApp, startMetricsServer } from '@exchange/platform';
 import type { Infrastructure } from './infrastructure';
 import { InfrastructureModule } from './infrastructure.module';
 
@@ -38,7 +38,8 @@ export async function startApp(infrastructure: Infrastructure, modules: ServiceM
   const app = await createApp(infrastructure, modules);
   await app.startAllMicroservices();
   await app.listen(config.PORT, config.HOST);
-  logger.info({ port: config.PORT, service: infrastructure.service }, 'listening');
+  const metricsServer = await startMetricsServer(infrastructure.metrics, config.METRICS_PORT, config.HOST);
+  logger.info({ port: config.PORT, metrics: metricsServer.url, service: infrastructure.service }, 'listening');
 
   let stopping = false;
   const stop = (signal: string): void => {
@@ -53,6 +54,7 @@ export async function startApp(infrastructure: Infrastructure, modules: ServiceM
     void (async () => {
       try {
         await app.close();
+        await metricsServer.close();
         await infrastructure.close();
         logger.info('stopped');
         process.exit(0);

@@ -26,7 +26,7 @@ export * from './rate-limit/rate-limiter';
 export * from './rate-limit/redis-rate-limit-store';
 export * from './rate-limit/public-weight';
 export * from './database/data-source.providers';
-export * from './health/metrics.controller';
+export * from './metrics/metrics-server';
 export * from './metrics/metrics';
 export * from './listen-keys/listen-key-store';
 export * from './listen-keys/redis-listen-key-store';

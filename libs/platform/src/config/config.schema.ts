@@ -7,6 +7,8 @@ import { z } from 'zod';
 export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
+  /** Prometheus metrics (GET /metrics) are served on this port, never on PORT, the public one (0: any free port). */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   DATA_DIR: z.string().default('./data'),
   /** Proxies whose X-Forwarded-For names the client (per-IP limits): loopback and private ranges by default. */
   TRUSTED_PROXIES: z.string().default('127.0.0.0/8,::1/128,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16'),

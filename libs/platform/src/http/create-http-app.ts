@@ -100,7 +100,7 @@ function answerWhileClosing(adapter: FastifyAdapter): void {
 /**
  * Every request gets its correlation id (see correlation.ts) in the response header and in the
  * context its handler runs in, entered after the body is parsed (a parser's stream callbacks
- * would lose it), and one log line when it is answered (probes and scrapes excepted).
+ * would lose it), and one log line when it is answered (probes excepted).
  */
 function traceRequests(adapter: FastifyAdapter, logger: Logger): void {
   const fastify = adapter.getInstance();
@@ -111,7 +111,7 @@ function traceRequests(adapter: FastifyAdapter, logger: Logger): void {
   fastify.addHook('preValidation', (request, _reply, done) => runWithCorrelationId(request.id, done));
   fastify.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    if (route.startsWith('/health/') || route === '/metrics') return;
+    if (route.startsWith('/health/')) return;
     logger.info({ correlationId: request.id, method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
   });
 }
