@@ -47,6 +47,7 @@ const exchangeEnv = {
   PORT: String(port),
   DATA_DIR: dataDir,
   EMBEDDED_PG_PORT: String(port + 1),
+  METRICS_PORT: String(port + 2),
   ADMIN_TOKEN: adminToken,
   LOG_LEVEL: 'warn',
   DATABASE_URL: '',
@@ -87,11 +88,10 @@ function rssOf(pid: number): number {
   return Number(line?.split(/\s+/)[1] ?? 0) * 1024;
 }
 
-/** Heap used from the process's Prometheus metrics (wherever they are served), else NaN. */
+/** Heap used from the process's Prometheus metrics (on their own port), else NaN. */
 async function heapUsedOf(): Promise<number> {
-  const metricsUrl = process.env.SOAK_METRICS_URL ?? `${base}/metrics`;
   try {
-    const text = await (await fetch(metricsUrl, { headers: { authorization: `Bearer ${adminToken}` } })).text();
+    const text = await (await fetch(`http://127.0.0.1:${port + 2}/metrics`)).text();
     const line = text.split('\n').find((l) => l.startsWith('nodejs_heap_size_used_bytes'));
     return Number(line?.split(' ').pop());
   } catch {

@@ -25,6 +25,8 @@ export interface ServiceProcess {
   port: number;
   /** http://127.0.0.1:<port>, bypassing the edge. */
   url: string;
+  /** http://127.0.0.1:<METRICS_PORT>: GET /metrics, never served on `url`. */
+  metricsUrl: string;
   logFile: string;
   child: ChildProcess;
   exited: Promise<number | string | null>;
@@ -108,6 +110,7 @@ export async function startDistributedExchange(options: DistributedOptions = {})
         DATABASE_SCHEMA_PREFIX: run.schemaPrefix,
         KAFKA_CLIENT_ID: `${run.namespace}-${name.replace('#', '-')}`,
         PORT: String(await freePort()),
+        METRICS_PORT: String(await freePort()),
       };
       processes.push(spawnService(dir, name, service.app, env));
     }
@@ -209,7 +212,7 @@ function spawnService(dir: string, name: string, app: string, env: Record<string
   });
   closeSync(out);
   const exited = new Promise<number | string | null>((done) => child.once('exit', (code, signal) => done(signal ?? code)));
-  const p: ServiceProcess = { name, app, port: Number(env.PORT), url: `http://127.0.0.1:${env.PORT}`, logFile, child, exited };
+  const p: ServiceProcess = { name, app, port: Number(env.PORT), url: `http://127.0.0.1:${env.PORT}`, metricsUrl: `http://127.0.0.1:${env.METRICS_PORT}`, logFile, child, exited };
   spawnedEnv.set(p, env);
   return p;
 }

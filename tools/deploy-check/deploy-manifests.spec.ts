@@ -2,7 +2,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { allTopics } from '@exchange/contracts';
-import { configVariableNames, HEALTH_LIVE_PATH, HEALTH_READY_PATH } from '@exchange/platform';
+import { PUBLIC_STREAM_PATH } from '@exchange/market-data';
+import { USER_STREAM_PATH } from '@exchange/user-stream';
+import { configVariableNames, HEALTH_LIVE_PATH, HEALTH_READY_PATH, METRICS_PATH } from '@exchange/platform';
 
 /**
  * deploy/ and docker-compose.yml checked against the code, so a renamed variable, route, topic
@@ -18,6 +20,7 @@ interface Container {
   command?: string[];
   env?: { name: string }[];
   envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
+  ports?: { containerPort: number; name: string }[];
   readinessProbe?: { httpGet?: { path: string } };
   livenessProbe?: { httpGet?: { path: string } };
 }
@@ -25,7 +28,7 @@ interface Resource {
   kind: string;
   metadata: { name: string };
   data?: Record<string, string>;
-  spec?: { template?: { spec: { containers: Container[] } } };
+  spec?: { template?: { metadata?: { annotations?: Record<string, string> }; spec: { containers: Container[] } } };
 }
 
 const resources: Resource[] = readdirSync(k8sDir)
@@ -109,5 +112,26 @@ describe('deploy manifests and docker-compose.yml against the code', () => {
     expect(composeEdge.volumes).toEqual(expect.arrayContaining(['web-pages:/srv/exchange-web:ro', './deploy/nginx/edge-pages.conf:/etc/nginx/exchange/edge-pages.conf:ro']));
     expect((compose.services['web-pages'] as unknown as { command: string[] }).command.join(' ')).toContain('cp -r dist/web/.');
     expect(readFileSync('Dockerfile', 'utf8')).toContain('RUN npm run build:web');
+  });
+
+  it('serves metrics on METRICS_PORT, which Prometheus scrapes and no Service exposes', () => {
+    const configMap = resources.find((r) => r.kind === 'ConfigMap' && r.metadata.name === 'exchange-config')!;
+    const port = Number(configMap.data?.METRICS_PORT);
+    expect(port).toBeGreaterThan(0);
+    expect(port).not.toBe(Number(configMap.data?.PORT));
+    for (const w of workloads.filter((x) => x.metadata.name !== 'edge')) {
+      const template = w.spec!.template!;
+      expect({ name: w.metadata.name, ports: template.spec.containers[0]!.ports }).toEqual({ name: w.metadata.name, ports: expect.arrayContaining([{ containerPort: port, name: 'metrics' }]) });
+      expect(template.metadata?.annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(port), 'prometheus.io/path': METRICS_PATH });
+    }
+    const services = resources.filter((r) => r.kind === 'Service') as unknown as { spec: { ports: { port: number }[] } }[];
+    expect(services.flatMap((svc) => svc.spec.ports.map((p) => p.port))).not.toContain(port);
+    for (const s of Object.values(compose.services).filter((x) => x.command?.[0] === 'node')) expect(s.environment?.METRICS_PORT).toBe(String(port));
+  });
+
+  it('forwards upgrades at the edge only to the socket paths the streams serve', () => {
+    const routes = readFileSync('deploy/nginx/edge-routes.conf', 'utf8');
+    const upgrading = [...routes.matchAll(/location ([^{]+)\{([^}]*)\}/g)].filter((m) => /Upgrade/i.test(m[2]!)).map((m) => m[1]!.trim());
+    expect(upgrading.sort()).toEqual([USER_STREAM_PATH, `= ${PUBLIC_STREAM_PATH}`].sort());
   });
 });
