@@ -9,6 +9,9 @@ COPY config ./config
 COPY scripts ./scripts
 COPY apps ./apps
 COPY libs ./libs
+COPY tools/web ./tools/web
+# The web pages (dist/web): the embedded default serves them, the edge copies them (deploy/).
+RUN npm run build:web
 USER node
 EXPOSE 8080
 # Overridden per service, e.g. ["node", "scripts/run.js", "apps/ledger/src/main.ts"].

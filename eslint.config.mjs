@@ -12,7 +12,7 @@ export default [
   { ignores: ['**/node_modules/**', 'dist/**', 'data/**', '.nx/**', 'coverage/**', 'tools/kafka/**'] },
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     plugins: { '@nx': nx },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -31,6 +31,8 @@ export default [
             { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:messaging'] },
             { sourceTag: 'type:bootstrap', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:messaging'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:service', 'type:bootstrap', 'type:contracts', 'type:platform', 'type:messaging'] },
+            // The pages run in a browser: they may share the contracts' types, nothing with a server in it.
+            { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:contracts'], bannedExternalImports: [...infrastructure, '@exchange/platform', '@exchange/messaging'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
             { sourceTag: 'scope:exchange', onlyDependOnLibsWithTags: ['*'] },
             ...services.map((s) => ({ sourceTag: `scope:${s}`, onlyDependOnLibsWithTags: [`scope:${s}`, 'scope:shared'] })),

@@ -22,8 +22,8 @@ const common = {
   rootDir: __dirname,
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j)s$': swcTransform },
-  // Nest 12 ships as ES modules; Jest's CommonJS runtime needs them transpiled like our code.
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|file-type|strtok3|token-types|peek-readable|@tokenizer|uint8array-extras)/)'],
+  // Nest 12 (and cookie, under Fastify's inject) ship as ES modules; Jest's CommonJS runtime needs them transpiled like our code.
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|file-type|strtok3|token-types|peek-readable|@tokenizer|uint8array-extras|cookie)/)'],
   moduleNameMapper,
   roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/test', '<rootDir>/tools'],
 };
@@ -36,12 +36,14 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['**/*.spec.ts'], testPathIgnorePatterns: ['\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$', '/node_modules/'] },
+    { ...common, displayName: 'unit', testMatch: ['**/*.spec.ts'], testPathIgnorePatterns: ['\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$', '\\.browser\\.spec\\.ts$', '/node_modules/'] },
     // Starting an exchange on Kafka takes seconds, more on a loaded machine: jest's 5 s default is too tight for these tiers.
     { ...common, displayName: 'integration', testMatch: ['**/*.int.spec.ts'], testTimeout: 60_000 },
     { ...common, displayName: 'e2e', testMatch: ['**/*.e2e.spec.ts'], testTimeout: 60_000, testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/distributed/'] },
     // Six apps, nginx and the real services per file: run alone (--runInBand), after the other tiers,
     // so neither their CPU nor ours starves the other's timeouts on a two-core machine.
+    // A real Chromium driving the pages of a spawned `npm start` (README, Web pages); after e2e.
+    { ...common, displayName: 'browser', testMatch: ['**/*.browser.spec.ts'], testTimeout: 120_000 },
     { ...common, displayName: 'distributed', testMatch: ['<rootDir>/test/distributed/**/*.e2e.spec.ts'] },
   ],
 };

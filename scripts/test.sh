@@ -7,9 +7,12 @@ cd "$(dirname "$0")/.."
 
 echo "== typecheck"
 npx tsc -p tsconfig.json
+npx tsc -p apps/web/tsconfig.json
 echo "== lint"
 npm run --silent lint
 echo "== jest"
 npx jest --selectProjects unit integration e2e --maxWorkers=2 "$@"
+echo "== browser (the pages in Debian's chromium against npm start, one file at a time)"
+npx jest --selectProjects browser --runInBand "$@"
 echo "== distributed (six apps behind nginx, one file at a time)"
 npx jest --selectProjects distributed --runInBand --passWithNoTests "$@"

@@ -19,7 +19,7 @@ import { seedMarketJournal } from './seed-market-journal';
  * benchmarks on this shared machine linger in TIME-WAIT and make a listen fail.
  */
 const portBase = 20_000 + Math.floor(Math.random() * 50) * 200;
-const limitsRaised = { RATE_LIMIT_WEIGHT_PER_MINUTE: '1000000000', RATE_LIMIT_ORDERS_PER_SECOND: '1000000', RATE_LIMIT_ORDERS_PER_DAY: '1000000000' };
+const limitsRaised = { RATE_LIMIT_WEIGHT_PER_MINUTE: '1000000000', RATE_LIMIT_ORDERS_PER_SECOND: '1000000', RATE_LIMIT_ORDERS_PER_DAY: '1000000000', WS_MAX_SOCKETS_PER_IP: '1000000' };
 const describe = [
   'exchange: embedded default (embedded log with fsync always, embedded PostgreSQL), every service in one process; ' + Object.entries(limitsRaised).map(([k, v]) => `${k}=${v}`).join(' '),
   'market data seeded before start: BTCUSDT and ETHBTC books of 500 levels a side and 1,500 one-minute trades each',
@@ -57,7 +57,7 @@ async function fanout(): Promise<void> {
   console.log('  exchange: frames come from signed SELL LIMIT orders on ETHUSDT (autocannon on core 1, 20 connections), each changing a level; diffs of one folded batch form one frame');
   console.log('  ceiling: a bare ws server sending one frame of the same shape to every socket in a loop, pausing while a socket has over 4 MB unsent');
   await seedMarketJournal(join(dir, 'data'));
-  const exchange = await startPinnedServer('apps/exchange/src/main.ts', 0, { PORT: String(port), DATA_DIR: join(dir, 'data'), EMBEDDED_PG_PORT: String(port + 1), LOG_LEVEL: 'warn', DATABASE_URL: '', KAFKA_BROKERS: '', REDIS_URL: '', ...limitsRaised }, 'demo secret key');
+  const exchange = await startPinnedServer('apps/exchange/src/main.ts', 0, { PORT: String(port), DATA_DIR: join(dir, 'data'), EMBEDDED_PG_PORT: String(port + 1), LOG_LEVEL: 'warn', DATABASE_URL: '', KAFKA_BROKERS: '', REDIS_URL: '', METRICS_PORT: '0', ...limitsRaised }, 'demo secret key');
   const ours: FanoutResult[] = [];
   const ceiling: FanoutResult[] = [];
   try {

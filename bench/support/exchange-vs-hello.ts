@@ -68,7 +68,7 @@ export async function runExchangeVsHello(bench: ExchangeBenchmark): Promise<void
   const exchange = await startPinnedServer(
     'apps/exchange/src/main.ts',
     SERVER_CORE,
-    { PORT: String(exchangePort), DATA_DIR: join(dir, 'data'), EMBEDDED_PG_PORT: String(exchangePort + 1), LOG_LEVEL: 'warn', DATABASE_URL: '', KAFKA_BROKERS: '', REDIS_URL: '', ...bench.env },
+    { PORT: String(exchangePort), DATA_DIR: join(dir, 'data'), EMBEDDED_PG_PORT: String(exchangePort + 1), LOG_LEVEL: 'warn', DATABASE_URL: '', KAFKA_BROKERS: '', REDIS_URL: '', METRICS_PORT: '0', ...bench.env },
     'demo secret key',
   );
   const hello = await startPinnedServer('bench/support/hello-world-server.ts', SERVER_CORE, { PORT: String(helloPort) }, 'ready');

@@ -123,6 +123,9 @@ async function main(): Promise<void> {
     SECRET_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-user-stream-')),
     LOG_LEVEL: 'warn',
+    // Every benchmark socket comes from 127.0.0.1.
+    WS_MAX_SOCKETS_PER_IP: '1000000',
+    METRICS_PORT: '0',
   };
   console.log(`bench/user-stream: ${SOCKETS} sockets across ${ACCOUNTS} accounts (${SOCKETS / ACCOUNTS} per account, one listenKey each), bursts of ${EVENTS} TradeSettled events`);
   console.log(`  each event: an executionReport and an outboundAccountInfo to ${SOCKETS / ACCOUNTS} sockets = ${formatNumber(EXPECTED)} frames per burst; 1 warm-up + ${RUNS} measured bursts per side`);

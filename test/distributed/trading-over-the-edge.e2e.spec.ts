@@ -183,23 +183,23 @@ const runs = distributedSuiteRuns('distributed exchange behind nginx');
 
   it('serves Prometheus metrics on every app: requests by route and code, consumer lag, consumed records', async () => {
     const text = async (url: string): Promise<string> => (await http<string>(url, 'GET', '/metrics')).body;
-    const gateways = (await Promise.all(exchange.replicas('api-gateway').map((g) => text(g.url)))).join('\n');
+    const gateways = (await Promise.all(exchange.replicas('api-gateway').map((g) => text(g.metricsUrl)))).join('\n');
     expect(samples(gateways, 'http_request_duration_seconds_count', { method: 'POST', route: '/openapi/v1/order', status: '200' }).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     expect(samples(gateways, 'gateway_pipeline_lag', {})).toHaveLength(2);
     // Each gateway polls the pipeline's lag; right after the burst above it may still count it. Settled, it is at most a commit marker per partition.
     await waitFor(async () => {
-      const lags = samples((await Promise.all(exchange.replicas('api-gateway').map((g) => text(g.url)))).join('\n'), 'gateway_pipeline_lag', {});
+      const lags = samples((await Promise.all(exchange.replicas('api-gateway').map((g) => text(g.metricsUrl)))).join('\n'), 'gateway_pipeline_lag', {});
       return lags.length === 2 && lags.every((lag) => lag < 20);
     }, 'both gateways to see the pipeline settled');
-    const ledger = await text(exchange.replicas('ledger')[0]!.url);
+    const ledger = await text(exchange.replicas('ledger')[0]!.metricsUrl);
     expect(samples(ledger, 'event_log_consumer_lag', { group: 'ledger', topic: 'ledger.commands' }).length).toBeGreaterThan(0);
     expect(samples(ledger, 'ledger_batch_commit_seconds_count', {})[0]).toBeGreaterThan(0);
-    const engine = await text(exchange.replicas('matching-engine')[0]!.url);
+    const engine = await text(exchange.replicas('matching-engine')[0]!.metricsUrl);
     expect(samples(engine, 'event_log_consumed_records_total', { group: 'matching-engine', topic: 'order.commands' })[0]).toBeGreaterThan(0);
-    for (const p of exchange.processes) expect(samples(await text(p.url), 'process_cpu_seconds_total', { service: p.app })).toHaveLength(1);
+    for (const p of exchange.processes) expect(samples(await text(p.metricsUrl), 'process_cpu_seconds_total', { service: p.app })).toHaveLength(1);
     // Open sockets: every market-data replica and the user stream count theirs.
-    for (const p of exchange.replicas('market-data')) expect(samples(await text(p.url), 'market_data_stream_sockets', {})).toHaveLength(1);
-    expect(samples(await text(exchange.replicas('user-stream')[0]!.url), 'user_stream_sockets', {})).toHaveLength(1);
+    for (const p of exchange.replicas('market-data')) expect(samples(await text(p.metricsUrl), 'market_data_stream_sockets', {})).toHaveLength(1);
+    expect(samples(await text(exchange.replicas('user-stream')[0]!.metricsUrl), 'user_stream_sockets', {})).toHaveLength(1);
     // What an operator would see after the session above, for the run's log.
     console.log(`metrics after the trading session:\n${await metricsReport(exchange.processes)}`);
   });
@@ -289,6 +289,6 @@ async function tracedRecords(log: EventLog, correlationId: string): Promise<stri
 /** Requests the gateways refused for a rate limit, summed over both replicas. */
 async function rateLimitRejections(exchange: DistributedExchange): Promise<number> {
   let total = 0;
-  for (const gateway of exchange.replicas('api-gateway')) total += samples((await http<string>(gateway.url, 'GET', '/metrics')).body, 'rate_limit_rejections_total').reduce((a, b) => a + b, 0);
+  for (const gateway of exchange.replicas('api-gateway')) total += samples((await http<string>(gateway.metricsUrl, 'GET', '/metrics')).body, 'rate_limit_rejections_total').reduce((a, b) => a + b, 0);
   return total;
 }

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { allTopics } from '@exchange/contracts';
+import { ensureWebBuild } from '@exchange/platform';
 import { Kafka, logLevel } from 'kafkajs';
 import { parse } from 'yaml';
 import { assertBalanceInvariant } from './balance-invariant';
@@ -24,6 +25,8 @@ export interface ServiceProcess {
   port: number;
   /** http://127.0.0.1:<port>, bypassing the edge. */
   url: string;
+  /** http://127.0.0.1:<METRICS_PORT>: GET /metrics, never served on `url`. */
+  metricsUrl: string;
   logFile: string;
   child: ChildProcess;
   exited: Promise<number | string | null>;
@@ -75,6 +78,8 @@ interface ComposeService {
 export async function startDistributedExchange(options: DistributedOptions = {}): Promise<DistributedExchange> {
   const nginx = nginxBinary();
   if (!nginx) throw new Error('nginx is not installed: run scripts/ensure-local-services.sh (installs Debian nginx-light)');
+  // The edge serves the pages from dist/web, as the image's build leaves them.
+  await ensureWebBuild({ root });
   const dir = mkdtempSync(join(tmpdir(), 'distributed-'));
   chmodSync(dir, 0o755);
   const hex = randomBytes(5).toString('hex');
@@ -105,6 +110,7 @@ export async function startDistributedExchange(options: DistributedOptions = {})
         DATABASE_SCHEMA_PREFIX: run.schemaPrefix,
         KAFKA_CLIENT_ID: `${run.namespace}-${name.replace('#', '-')}`,
         PORT: String(await freePort()),
+        METRICS_PORT: String(await freePort()),
       };
       processes.push(spawnService(dir, name, service.app, env));
     }
@@ -206,7 +212,7 @@ function spawnService(dir: string, name: string, app: string, env: Record<string
   });
   closeSync(out);
   const exited = new Promise<number | string | null>((done) => child.once('exit', (code, signal) => done(signal ?? code)));
-  const p: ServiceProcess = { name, app, port: Number(env.PORT), url: `http://127.0.0.1:${env.PORT}`, logFile, child, exited };
+  const p: ServiceProcess = { name, app, port: Number(env.PORT), url: `http://127.0.0.1:${env.PORT}`, metricsUrl: `http://127.0.0.1:${env.METRICS_PORT}`, logFile, child, exited };
   spawnedEnv.set(p, env);
   return p;
 }
@@ -240,6 +246,7 @@ function startNginx(binary: string, dir: string, port: number, services: Compose
       return addressesOf(service).map((address) => `server ${address};`).join(' ');
     })
     .replace(/listen 8080;/, `listen 127.0.0.1:${port};`)
+    .replace('/etc/nginx/exchange/edge-pages.conf', edgePagesConf(dir, join(root, 'dist/web')))
     .replaceAll('/etc/nginx/exchange/', `${deploy}/`);
   for (const temp of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, temp), { recursive: true });
   const conf = [
@@ -264,6 +271,13 @@ function startNginx(binary: string, dir: string, port: number, services: Compose
     if (code !== null && code !== 0) process.stderr.write(`nginx exited with ${String(code)}: ${stderr}\n`);
   });
   return { child, exited };
+}
+
+/** deploy/nginx/edge-pages.conf with the pages' directory where the edge's volume would be, written into `dir`; its path. */
+export function edgePagesConf(dir: string, webDir: string): string {
+  const path = join(dir, 'edge-pages.conf');
+  writeFileSync(path, readFileSync(join(root, 'deploy/nginx/edge-pages.conf'), 'utf8').replaceAll('/srv/exchange-web', webDir));
+  return path;
 }
 
 async function stopProcess(child: ChildProcess, exited: Promise<unknown>): Promise<void> {

@@ -20,7 +20,8 @@ export interface ExchangeProcess {
 export function spawnExchange(env: Record<string, string>): ExchangeProcess {
   const full: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn' };
   for (const name of ['DATABASE_URL', 'KAFKA_BROKERS', 'REDIS_URL', 'ADMIN_TOKEN', 'SECRET_ENCRYPTION_KEY', 'DATABASE_SCHEMA_PREFIX']) delete full[name];
-  Object.assign(full, env);
+  // Several of these run at once: the metrics port is any free one unless the test names it.
+  Object.assign(full, { METRICS_PORT: '0' }, env);
   const child = spawn(process.execPath, ['scripts/run.js', 'apps/exchange/src/main.ts'], { cwd: root, env: full, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));

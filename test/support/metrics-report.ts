@@ -43,10 +43,10 @@ function describeProcess(name: string, all: Sample[]): string[] {
 }
 
 /** Scrapes every process and describes what its metrics show. */
-export async function metricsReport(processes: readonly { name: string; url: string }[]): Promise<string> {
+export async function metricsReport(processes: readonly { name: string; metricsUrl: string }[]): Promise<string> {
   const lines: string[] = [];
   for (const p of processes) {
-    const text = (await http<string>(p.url, 'GET', '/metrics')).body;
+    const text = (await http<string>(p.metricsUrl, 'GET', '/metrics')).body;
     lines.push(...describeProcess(p.name, parseSamples(text)));
   }
   return lines.join('\n');

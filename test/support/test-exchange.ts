@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp, type Infrastructure, openInfrastructure, type ServiceModule } from '@exchange/bootstrap';
-import type { Clock } from '@exchange/platform';
+import { type Clock, startMetricsServer } from '@exchange/platform';
 import { Client } from 'pg';
 import { assertBalanceInvariant } from './balance-invariant';
 import { exchangeModules } from '../../apps/exchange/src/exchange-modules';
@@ -14,6 +14,8 @@ export interface TestExchange {
   infrastructure: Infrastructure;
   /** http://127.0.0.1:<port> */
   baseUrl: string;
+  /** The metrics port's http://127.0.0.1:<port> (GET /metrics). */
+  metricsUrl: string;
   close(): Promise<void>;
 }
 
@@ -51,11 +53,14 @@ export async function startTestExchange(options: TestExchangeOptions = {}): Prom
   await app.startAllMicroservices();
   await app.listen(0, '127.0.0.1');
   const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  const metricsServer = await startMetricsServer(infrastructure.metrics, 0, '127.0.0.1');
   return {
     app,
     infrastructure,
     baseUrl,
+    metricsUrl: metricsServer.url,
     close: async () => {
+      await metricsServer.close();
       await app.close();
       await infrastructure.close();
       try {

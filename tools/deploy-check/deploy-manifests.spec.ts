@@ -2,7 +2,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { allTopics } from '@exchange/contracts';
-import { configVariableNames, HEALTH_LIVE_PATH, HEALTH_READY_PATH } from '@exchange/platform';
+import { PUBLIC_STREAM_PATH } from '@exchange/market-data';
+import { USER_STREAM_PATH } from '@exchange/user-stream';
+import { configVariableNames, HEALTH_LIVE_PATH, HEALTH_READY_PATH, METRICS_PATH } from '@exchange/platform';
 
 /**
  * deploy/ and docker-compose.yml checked against the code, so a renamed variable, route, topic
@@ -18,6 +20,7 @@ interface Container {
   command?: string[];
   env?: { name: string }[];
   envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
+  ports?: { containerPort: number; name: string }[];
   readinessProbe?: { httpGet?: { path: string } };
   livenessProbe?: { httpGet?: { path: string } };
 }
@@ -25,7 +28,7 @@ interface Resource {
   kind: string;
   metadata: { name: string };
   data?: Record<string, string>;
-  spec?: { template?: { spec: { containers: Container[] } } };
+  spec?: { template?: { metadata?: { annotations?: Record<string, string> }; spec: { containers: Container[] } } };
 }
 
 const resources: Resource[] = readdirSync(k8sDir)
@@ -92,5 +95,43 @@ describe('deploy manifests and docker-compose.yml against the code', () => {
     const kustomization = readFileSync(join(k8sDir, 'kustomization.yaml'), 'utf8');
     expect(kustomization).toContain('markets.json=../../config/markets.json');
     expect(kustomization).toContain('edge-routes.conf=../nginx/edge-routes.conf');
+  });
+
+  it('has the edge serve the web pages in Kubernetes and compose, from the exchange image\'s dist/web', () => {
+    for (const conf of ['deploy/nginx/edge.docker.conf', 'deploy/k8s/edge.k8s.conf']) expect(readFileSync(conf, 'utf8')).toContain('include /etc/nginx/exchange/edge-pages.conf;');
+    expect(readFileSync('deploy/nginx/edge-pages.conf', 'utf8')).toContain('root /srv/exchange-web;');
+    expect(readFileSync(join(k8sDir, 'kustomization.yaml'), 'utf8')).toContain('edge-pages.conf=../nginx/edge-pages.conf');
+    const edge = workloads.find((w) => w.metadata.name === 'edge')!.spec!.template!.spec as unknown as {
+      initContainers: { image: string; command: string[]; volumeMounts: { mountPath: string }[] }[];
+      containers: { volumeMounts: { mountPath: string }[] }[];
+    };
+    expect(edge.initContainers[0]!.image).toMatch(/^exchange:/);
+    expect(edge.initContainers[0]!.command.join(' ')).toContain('/app/dist/web/');
+    expect(edge.containers[0]!.volumeMounts.map((m) => m.mountPath)).toEqual(expect.arrayContaining(['/srv/exchange-web', '/etc/nginx/exchange/edge-pages.conf']));
+    const composeEdge = compose.services.edge as unknown as { volumes: string[] };
+    expect(composeEdge.volumes).toEqual(expect.arrayContaining(['web-pages:/srv/exchange-web:ro', './deploy/nginx/edge-pages.conf:/etc/nginx/exchange/edge-pages.conf:ro']));
+    expect((compose.services['web-pages'] as unknown as { command: string[] }).command.join(' ')).toContain('cp -r dist/web/.');
+    expect(readFileSync('Dockerfile', 'utf8')).toContain('RUN npm run build:web');
+  });
+
+  it('serves metrics on METRICS_PORT, which Prometheus scrapes and no Service exposes', () => {
+    const configMap = resources.find((r) => r.kind === 'ConfigMap' && r.metadata.name === 'exchange-config')!;
+    const port = Number(configMap.data?.METRICS_PORT);
+    expect(port).toBeGreaterThan(0);
+    expect(port).not.toBe(Number(configMap.data?.PORT));
+    for (const w of workloads.filter((x) => x.metadata.name !== 'edge')) {
+      const template = w.spec!.template!;
+      expect({ name: w.metadata.name, ports: template.spec.containers[0]!.ports }).toEqual({ name: w.metadata.name, ports: expect.arrayContaining([{ containerPort: port, name: 'metrics' }]) });
+      expect(template.metadata?.annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(port), 'prometheus.io/path': METRICS_PATH });
+    }
+    const services = resources.filter((r) => r.kind === 'Service') as unknown as { spec: { ports: { port: number }[] } }[];
+    expect(services.flatMap((svc) => svc.spec.ports.map((p) => p.port))).not.toContain(port);
+    for (const s of Object.values(compose.services).filter((x) => x.command?.[0] === 'node')) expect(s.environment?.METRICS_PORT).toBe(String(port));
+  });
+
+  it('forwards upgrades at the edge only to the socket paths the streams serve', () => {
+    const routes = readFileSync('deploy/nginx/edge-routes.conf', 'utf8');
+    const upgrading = [...routes.matchAll(/location ([^{]+)\{([^}]*)\}/g)].filter((m) => /Upgrade/i.test(m[2]!)).map((m) => m[1]!.trim());
+    expect(upgrading.sort()).toEqual([USER_STREAM_PATH, `= ${PUBLIC_STREAM_PATH}`].sort());
   });
 });

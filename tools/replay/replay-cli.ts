@@ -56,7 +56,7 @@ async function main(): Promise<number> {
   const config = loadConfig(process.env, 'embedded');
   const logger = createLogger('replay', process.env.LOG_LEVEL ?? 'warn');
   const log = await createEventLog(config, logger);
-  const ctx: ReplayContext = { config, log, markets: Markets.fromFile(config.MARKETS_FILE), logger, say: (line) => process.stdout.write(`${line}\n`), progress: process.stderr };
+  const ctx: ReplayContext = { config, log, markets: Markets.fromFile(config.MARKETS_FILE, { contractFundingIntervalMs: config.CONTRACT_FUNDING_INTERVAL_MS }), logger, say: (line) => process.stdout.write(`${line}\n`), progress: process.stderr };
   try {
     const result = await parsed.target.rebuild(ctx, parsed.options);
     const matches = report(ctx, parsed.target, result);

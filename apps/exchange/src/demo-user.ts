@@ -31,7 +31,7 @@ export async function ensureDemoUser(admin: AdminService, dataDir: string): Prom
 export function demoBanner(demo: DemoUser, adminToken: string, port: number): string {
   return [
     '',
-    `Exchange ready on http://localhost:${port}`,
+    `Exchange ready on http://localhost:${port}/ (trading page; operator console at /admin/)`,
     `  operator token (Authorization: Bearer …): ${adminToken}`,
     `  demo user ${demo.userId}, account ${demo.accountId}, balances ${Object.entries(DEMO_BALANCES).map(([a, v]) => `${v} ${a}`).join(', ')}`,
     `  demo API key:    ${demo.apiKey}`,

@@ -64,9 +64,11 @@ describe('public general endpoints on the embedded exchange', () => {
     expect(JSON.stringify(answer.body)).not.toMatch(/at .*\.js/);
   });
 
-  it('exposes Prometheus metrics: request durations by route pattern, ledger batches, outbox backlog', async () => {
+  it('exposes Prometheus metrics on the metrics port only: request durations by route pattern, ledger batches, outbox backlog', async () => {
     await http(base, 'GET', '/openapi/v1/time');
-    const answer = await http<string>(base, 'GET', '/metrics');
+    expect(await http(base, 'GET', '/metrics')).toMatchObject({ status: 404, body: { code: -1020 } });
+    expect(await http(exchange.metricsUrl, 'GET', '/anything')).toMatchObject({ status: 404, body: { code: -1020 } });
+    const answer = await http<string>(exchange.metricsUrl, 'GET', '/metrics');
     expect(answer.status).toBe(200);
     expect(answer.body).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/openapi\/v1\/time"[^}]*status="200"/);
     expect(answer.body).toContain('ledger_outbox_backlog');

@@ -26,7 +26,9 @@ import { AccountController } from './account/account.controller';
 import { AccountService } from './account/account.service';
 import { LedgerReader } from './account/ledger-reader';
 import { AdminController } from './admin/admin.controller';
+import { AdminListingsController } from './admin/admin-listings.controller';
 import { AdminService } from './admin/admin.service';
+import { DeadLetterService } from './admin/dead-letters.service';
 import { AdminTokenGuard } from './admin/admin-token.guard';
 import { OperatorAuditInterceptor } from './admin/operator-audit.interceptor';
 import { ApiKeyDirectory } from './auth/api-key-directory';
@@ -49,7 +51,7 @@ const WALLET_READ_SOURCE = Symbol('WALLET_READ_SOURCE');
 
 /** Signed private REST and the operator API: validation, signatures, rate limits, error mapping. */
 @Module({
-  controllers: [AccountController, AdminController, OrderController, UserDataStreamController, WalletController],
+  controllers: [AccountController, AdminController, AdminListingsController, OrderController, UserDataStreamController, WalletController],
   providers: [
     LedgerClient,
     AdminTokenGuard,
@@ -74,18 +76,18 @@ const WALLET_READ_SOURCE = Symbol('WALLET_READ_SOURCE');
     },
     {
       provide: ApiKeyDirectory,
-      inject: [LedgerReader, SecretBox, LedgerClient],
-      useFactory: (reader: LedgerReader, box: SecretBox, ledger: LedgerClient) => {
-        const directory = new ApiKeyDirectory(reader, box);
+      inject: [LedgerReader, SecretBox, LedgerClient, CONFIG],
+      useFactory: (reader: LedgerReader, box: SecretBox, ledger: LedgerClient, config: Config) => {
+        const directory = new ApiKeyDirectory(reader, box, config.GATEWAY_CACHE_MAX_ENTRIES);
         ledger.onEvent((event) => directory.apply(event));
         return directory;
       },
     },
     {
       provide: AccountCache,
-      inject: [LedgerReader, LedgerClient],
-      useFactory: (reader: LedgerReader, ledger: LedgerClient) => {
-        const cache = new AccountCache(reader);
+      inject: [LedgerReader, LedgerClient, CONFIG],
+      useFactory: (reader: LedgerReader, ledger: LedgerClient, config: Config) => {
+        const cache = new AccountCache(reader, config.GATEWAY_CACHE_MAX_ENTRIES);
         ledger.onEvent((event) => cache.apply(event));
         return cache;
       },
@@ -116,6 +118,7 @@ const WALLET_READ_SOURCE = Symbol('WALLET_READ_SOURCE');
       inject: [LedgerClient, WalletClient, WalletReader, MARKETS, IdGenerator, CLOCK],
       useFactory: (l: LedgerClient, w: WalletClient, r: WalletReader, m: Markets, ids: IdGenerator, clock: Clock) => new WalletService(l, w, r, m, ids, clock),
     },
+    { provide: DeadLetterService, inject: [EVENT_LOG], useFactory: (log: EventLog) => new DeadLetterService(log) },
     {
       provide: WalletAdminService,
       inject: [LedgerReader, WalletReader, WalletClient, MARKETS, IdGenerator, CLOCK],

@@ -51,7 +51,7 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
   const loaded = loadConfig(options.env ?? process.env, options.mode);
   const config = options.mode === 'embedded' ? withEmbeddedSecrets(loaded) : loaded;
   const logger = createLogger(options.service, config.LOG_LEVEL);
-  const markets = Markets.fromFile(config.MARKETS_FILE);
+  const markets = Markets.fromFile(config.MARKETS_FILE, { contractFundingIntervalMs: config.CONTRACT_FUNDING_INTERVAL_MS });
   const clock = options.clock ?? systemClock;
   const database = options.needsDatabase ? await resolveDatabase(config, logger) : undefined;
   const metrics = new Metrics(options.service);

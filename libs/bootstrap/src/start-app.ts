@@ -1,7 +1,7 @@
 import { type DynamicModule, Module, type Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { EventLogServer } from '@exchange/messaging';
-import { createHttpApp } from '@exchange/platform';
+import { createHttpApp, startMetricsServer } from '@exchange/platform';
 import type { Infrastructure } from './infrastructure';
 import { InfrastructureModule } from './infrastructure.module';
 
@@ -21,6 +21,8 @@ export async function createApp(infrastructure: Infrastructure, modules: Service
     trustedProxies: infrastructure.config.TRUSTED_PROXIES,
     bodyLimit: infrastructure.config.MAX_REQUEST_BODY_BYTES,
     metrics: infrastructure.metrics,
+    headersTimeoutMs: infrastructure.config.HTTP_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: infrastructure.config.HTTP_REQUEST_TIMEOUT_MS,
   });
   app.connectMicroservice({ strategy: new EventLogServer(infrastructure.eventLog) }, { inheritAppConfig: true });
   return app;
@@ -31,12 +33,18 @@ export async function createApp(infrastructure: Infrastructure, modules: Service
  * requests, consumers stopped after their batch in hand, adapters flushed and closed. A stop that
  * takes longer than SHUTDOWN_TIMEOUT_MS ends the process anyway, with a non-zero code.
  */
-export async function startApp(infrastructure: Infrastructure, modules: ServiceModule[]): Promise<NestFastifyApplication> {
+export async function startApp(
+  infrastructure: Infrastructure,
+  modules: ServiceModule[],
+  options: { beforeListen?: (app: NestFastifyApplication) => void | Promise<void> } = {},
+): Promise<NestFastifyApplication> {
   const { config, logger } = infrastructure;
   const app = await createApp(infrastructure, modules);
+  await options.beforeListen?.(app);
   await app.startAllMicroservices();
   await app.listen(config.PORT, config.HOST);
-  logger.info({ port: config.PORT, service: infrastructure.service }, 'listening');
+  const metricsServer = await startMetricsServer(infrastructure.metrics, config.METRICS_PORT, config.HOST);
+  logger.info({ port: config.PORT, metrics: metricsServer.url, service: infrastructure.service }, 'listening');
 
   let stopping = false;
   const stop = (signal: string): void => {
@@ -51,6 +59,7 @@ export async function startApp(infrastructure: Infrastructure, modules: ServiceM
     void (async () => {
       try {
         await app.close();
+        await metricsServer.close();
         await infrastructure.close();
         logger.info('stopped');
         process.exit(0);

@@ -1,5 +1,6 @@
 export * from './envelope/message';
 export * from './markets/markets';
+export * from './markets/contract-markets';
 export * from './markets/markets.schema';
 export * from './topics';
 export * from './ledger/balance-flow-types';
@@ -11,3 +12,4 @@ export * from './ledger/ledger-trading-events';
 export * from './ledger/ledger-withdrawal-commands';
 export * from './ledger/ledger-withdrawal-events';
 export * from './wallet';
+export * from './contracts';

@@ -29,6 +29,8 @@ export const Topics = {
   engineSnapshots: { name: 'matching-engine.snapshots', partitions: 4, key: 'symbol', config: compacted },
   walletCommands: { name: 'wallet.commands', partitions: 8, key: 'userId', config: keepForever },
   walletEvents: { name: 'wallet.events', partitions: 8, key: 'userId', config: keepForever },
+  /** Records a consumer could not apply nor reject, parked for an operator (README, Poison records). */
+  deadLetters: { name: 'operator.dead-letters', partitions: 1, key: 'userId', config: keepForever },
 } as const satisfies Record<string, TopicDefinition>;
 
 export type TopicName = (typeof Topics)[keyof typeof Topics]['name'];

@@ -1,6 +1,7 @@
 export * from './domain/decide';
 export * from './domain/ledger-state';
 export * from './domain/ledger-state-hash';
+export * from './domain/ledger-ids';
 export * from './ledger.module';
 export * from './persistence/ledger-projection';
 export * from './persistence/ledger-store';
@@ -14,3 +15,7 @@ export * from './domain/place-order';
 export * from './domain/settle-trade';
 export * from './domain/wallet-commands';
 export * from './domain/withdrawals';
+export * from './domain/contracts/contract-decider';
+export * from './domain/contracts/contract-state';
+export * from './domain/contracts/contract-state-hash';
+export { type ContractContext } from './domain/contracts/contract-decision';

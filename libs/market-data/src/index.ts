@@ -10,3 +10,4 @@ export * from './history/market-history.store';
 export * from './history/open-market-data-source';
 export * from './history/stored-start';
 export * from './reading/order-event.parser';
+export { PUBLIC_STREAM_PATH } from './streams/public-stream.gateway';

@@ -8,5 +8,7 @@ export * from './create-event-log';
 export * from './nest/consume-batches.decorator';
 export * from './nest/event-log.server';
 export * from './outbox/batch-bookkeeping';
+export * from './outbox/processed-ids';
 export * from './outbox/outbox-relay';
 export * from './metrics/metered-event-log';
+export * from './outbox/poison-records';

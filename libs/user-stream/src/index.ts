@@ -4,3 +4,4 @@ export * from './domain/account-stream';
 export * from './domain/stream-frames';
 export * from './domain/stream-state-hash';
 export * from './streaming/account-streams';
+export { USER_STREAM_PATH } from './sockets/user-stream-socket-server';

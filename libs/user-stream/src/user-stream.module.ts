@@ -59,14 +59,22 @@ const LEDGER_READ_SOURCE = Symbol('USER_STREAM_LEDGER_READ_SOURCE');
       inject: [LISTEN_KEYS, AccountStreams, StreamStartReader, CLOCK, LOGGER, CONFIG, Metrics],
       useFactory: (store: ListenKeyStore, streams: AccountStreams, reader: StreamStartReader, clock: Clock, logger: Logger, config: Config, metrics: Metrics) => {
         const slow = metrics.counter('user_stream_slow_consumers_total', 'Sockets dropped because their unsent frames passed USER_STREAM_MAX_BUFFERED_BYTES');
+        const abusive = metrics.counter('user_stream_abusive_sockets_total', 'Sockets closed (1008) for sending more than WS_MAX_MESSAGES_PER_SECOND');
+        const refused = metrics.counter('user_stream_refused_sockets_total', 'Sockets refused because their address held WS_MAX_SOCKETS_PER_IP');
         const server = new UserStreamSocketServer(
           store,
           streams,
           reader,
           clock,
           logger,
-          { sweepIntervalMs: config.USER_STREAM_SWEEP_INTERVAL_MS, maxBufferedBytes: config.USER_STREAM_MAX_BUFFERED_BYTES },
-          { slowConsumer: () => slow.inc() },
+          {
+            sweepIntervalMs: config.USER_STREAM_SWEEP_INTERVAL_MS,
+            maxBufferedBytes: config.USER_STREAM_MAX_BUFFERED_BYTES,
+            maxMessagesPerSecond: config.WS_MAX_MESSAGES_PER_SECOND,
+            maxSocketsPerIp: config.WS_MAX_SOCKETS_PER_IP,
+            trustedProxies: config.TRUSTED_PROXIES,
+          },
+          { slowConsumer: () => slow.inc(), abusive: () => abusive.inc(), refused: () => refused.inc() },
         );
         metrics.gauge('user_stream_sockets', 'Open user data stream sockets', [], (g) => g.set(server.socketCount));
         return server;

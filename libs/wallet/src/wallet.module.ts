@@ -3,11 +3,12 @@ import { CONFIG, type Config, DATABASE, dataSourceProviders, LOGGER, type Logger
 import { CHAIN_ADAPTER } from './chain/chain-adapter.port';
 import { SimulatedChain } from './chain/simulated-chain';
 import { CreateWalletTables1767484800000 } from './migrations/1767484800000-create-wallet-tables';
+import { ExpireWalletProcessedCommands1767571200001 } from './migrations/1767571200001-expire-processed-commands';
 import { WalletCommandProcessor } from './processing/wallet-command.processor';
 import { WalletOutboxRelay } from './processing/wallet-outbox-relay';
 import { WALLET_DATA_SOURCE, WALLET_SCHEMA } from './processing/wallet.tokens';
 
-export const walletMigrations = [CreateWalletTables1767484800000];
+export const walletMigrations = [CreateWalletTables1767484800000, ExpireWalletProcessedCommands1767571200001];
 
 /** Deposits, withdrawals, address books and the chain adapter: a fold over wallet.commands. */
 @Module({

@@ -45,4 +45,23 @@ describe('AccountCache', () => {
     cache.apply({ type: 'AccountFlagsSet', v: 1, id: 'f', ts: 0, payload: { userId: '3', seq: 2, commandId: 'f', accountId: '7', canTrade: false, canWithdraw: true, canDeposit: true } });
     expect((await cache.get('7'))?.account.canTrade).toBe(false);
   });
+
+  it('holds at most its configured number of accounts and reads an evicted one again', async () => {
+    let reads = 0;
+    const reader = {
+      accountWithBalances: async (accountId: string) => {
+        reads++;
+        return { account: { ...account, accountId, userId: `u${accountId}` }, balances: new Map([['BTC', { free: '1', locked: '0' }]]), seq: 1 };
+      },
+    } as unknown as LedgerReader;
+    const cache = new AccountCache(reader, 100);
+    for (let i = 0; i < 1000; i++) await cache.get(String(i));
+    expect(cache.size).toBe(100);
+    expect(reads).toBe(1000);
+    await cache.get('999');
+    expect(reads).toBe(1000);
+    await cache.get('0');
+    expect(reads).toBe(1001);
+    expect((await cache.get('0'))?.account.accountId).toBe('0');
+  });
 });

@@ -1,4 +1,5 @@
 import type { LedgerJournalEvent } from '@exchange/contracts';
+import { LRUCache } from 'lru-cache';
 import type { AccountRow, LedgerReader } from './ledger-reader';
 
 export interface CachedAccount {
@@ -15,13 +16,26 @@ export interface CachedAccount {
  * the ledger events every replica reads (each event carries the balances after it and the user's
  * sequence). A replica sees a command's effects before it answers the command, so a client routed
  * to the same replica (the edge hashes on the API key) reads its own writes.
+ *
+ * At most `maxEntries` accounts, least recently used out first: memory follows the accounts in
+ * use, not every account ever read. An evicted account is read again from the tables, which the
+ * ledger commits before it publishes the events this cache has already applied.
  */
 export class AccountCache {
-  private readonly entries = new Map<string, CachedAccount>();
+  private readonly entries: LRUCache<string, CachedAccount>;
   /** The cached accounts of each user: an event advances the sequence of all of them. */
   private readonly byUser = new Map<string, Set<CachedAccount>>();
 
-  constructor(private readonly reader: LedgerReader) {}
+  constructor(
+    private readonly reader: LedgerReader,
+    maxEntries = 100_000,
+  ) {
+    this.entries = new LRUCache({ max: maxEntries, dispose: (entry) => this.forgetOfUser(entry) });
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
 
   async get(accountId: string): Promise<CachedAccount | undefined> {
     const cached = this.entries.get(accountId);
@@ -30,7 +44,6 @@ export class AccountCache {
     if (!loaded) return undefined;
     const current = this.entries.get(accountId);
     if (!current || current.seq < loaded.seq) {
-      if (current) this.byUser.get(current.account.userId)?.delete(current);
       this.entries.set(accountId, loaded);
       let ofUser = this.byUser.get(loaded.account.userId);
       if (!ofUser) this.byUser.set(loaded.account.userId, (ofUser = new Set()));
@@ -44,7 +57,7 @@ export class AccountCache {
     // Every event that changes balances carries them, after the change.
     if ('balances' in event.payload) {
       for (const b of event.payload.balances) {
-        const entry = this.entries.get(b.accountId);
+        const entry = this.entries.peek(b.accountId);
         if (entry && entry.seq < seq) {
           entry.balances.set(b.asset, { free: b.free, locked: b.locked });
           entry.rendered = undefined;
@@ -53,7 +66,7 @@ export class AccountCache {
     }
     switch (event.type) {
       case 'AccountFlagsSet': {
-        const entry = this.entries.get(event.payload.accountId);
+        const entry = this.entries.peek(event.payload.accountId);
         if (entry && entry.seq < seq) entry.account = { ...entry.account, canTrade: event.payload.canTrade, canWithdraw: event.payload.canWithdraw, canDeposit: event.payload.canDeposit };
         break;
       }
@@ -61,5 +74,11 @@ export class AccountCache {
         break;
     }
     for (const entry of this.byUser.get(event.payload.userId) ?? []) if (entry.seq < seq) entry.seq = seq;
+  }
+
+  private forgetOfUser(entry: CachedAccount): void {
+    const ofUser = this.byUser.get(entry.account.userId);
+    ofUser?.delete(entry);
+    if (ofUser?.size === 0) this.byUser.delete(entry.account.userId);
   }
 }

@@ -93,6 +93,22 @@ export class LedgerReader {
     return rows.map(toAccount);
   }
 
+  /** The newest users first, each with its accounts (the operator console's user list). */
+  async users(limit: number): Promise<{ userId: string; name: string; created: number; accounts: AccountRow[] }[]> {
+    const users: Record<string, unknown>[] = await this.dataSource.query(`SELECT user_id, name, created FROM ${this.s}.users ORDER BY user_id DESC LIMIT $1`, [limit]);
+    if (users.length === 0) return [];
+    const accounts: Record<string, unknown>[] = await this.dataSource.query(
+      `SELECT * FROM ${this.s}.accounts WHERE user_id = ANY($1::bigint[]) ORDER BY account_type, account_index`,
+      [users.map((u) => String(u.user_id))],
+    );
+    return users.map((u) => ({
+      userId: String(u.user_id),
+      name: String(u.name),
+      created: Number(u.created),
+      accounts: accounts.filter((a) => String(a.user_id) === String(u.user_id)).map(toAccount),
+    }));
+  }
+
   async userExists(userId: string): Promise<boolean> {
     const rows = await this.dataSource.query(`SELECT 1 FROM ${this.s}.users WHERE user_id = $1`, [userId]);
     return rows.length > 0;

@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
 import { ApiEndpoint } from '@exchange/platform';
 import { AdminTokenGuard } from './admin-token.guard';
+import { apiKeyParam, idParam, intParam, symbolParam } from './admin-params';
 import { AdminService } from './admin.service';
 import {
   adminAccountSchema,
@@ -27,10 +28,14 @@ import {
 import { WalletAdminService } from '../wallet/wallet-admin.service';
 import { addressEntrySchema, adminDepositSchema, withdrawalOrderSchema } from '../wallet/wallet-views';
 import { OperatorAuditInterceptor } from './operator-audit.interceptor';
+import { deadLetterSchema, DeadLetterService } from './dead-letters.service';
 
 const empty = z.object({}).strict();
 
-/** The operator API (API-DECISIONS.md): JSON in and out, bearer ADMIN_TOKEN, every call audited. */
+/**
+ * The operator API (API-DECISIONS.md): JSON in and out, bearer ADMIN_TOKEN, every call audited.
+ * Path and query ids are checked here (admin-params.ts), bodies by parseBody, before any lookup.
+ */
 @ApiTags('operator')
 @ApiBearerAuth()
 @Controller('admin/v1')
@@ -40,6 +45,7 @@ export class AdminController {
   constructor(
     @Inject(AdminService) private readonly admin: AdminService,
     @Inject(WalletAdminService) private readonly wallet: WalletAdminService,
+    @Inject(DeadLetterService) private readonly deadLetters: DeadLetterService,
   ) {}
 
   @Post('users')
@@ -54,7 +60,7 @@ export class AdminController {
   @ApiEndpoint({ summary: 'Create a sub-account (type 1 by default, or 3)', ok: subAccountCreatedSchema })
   createSubAccount(@Param('userId') userId: string, @Body() body: unknown) {
     const { accountName, accountType } = parseBody(createSubAccountBody, body);
-    return this.admin.createSubAccount(userId, accountName, accountType ?? 1);
+    return this.admin.createSubAccount(idParam('userId', userId), accountName, accountType ?? 1);
   }
 
   @Post('api-keys')
@@ -68,13 +74,13 @@ export class AdminController {
   @Get('api-keys')
   @ApiEndpoint({ summary: 'The live API keys of an account, without secrets', ok: apiKeyListSchema, query: [{ name: 'accountId', required: true, description: 'account id' }] })
   listApiKeys(@Query('accountId') accountId: string | undefined) {
-    return this.admin.listApiKeys(accountId ?? '');
+    return this.admin.listApiKeys(idParam('accountId', accountId));
   }
 
   @Delete('api-keys/:apiKey')
   @ApiEndpoint({ summary: 'Revoke an API key, at once on every gateway replica', ok: empty })
   revokeApiKey(@Param('apiKey') apiKey: string) {
-    return this.admin.revokeApiKey(apiKey);
+    return this.admin.revokeApiKey(apiKeyParam(apiKey));
   }
 
   @Post('deposits')
@@ -107,13 +113,13 @@ export class AdminController {
   @Get('withdrawal-addresses')
   @ApiEndpoint({ summary: 'An account\'s withdrawal address book', ok: z.array(addressEntrySchema), query: [{ name: 'accountId', required: true, description: 'account id' }] })
   listWithdrawalAddresses(@Query('accountId') accountId: string | undefined) {
-    return this.wallet.listAddresses(accountId ?? '');
+    return this.wallet.listAddresses(idParam('accountId', accountId));
   }
 
   @Delete('withdrawal-addresses/:id')
   @ApiEndpoint({ summary: 'Remove an address-book entry', ok: empty })
   removeWithdrawalAddress(@Param('id') id: string) {
-    return this.wallet.removeAddress(id);
+    return this.wallet.removeAddress(idParam('id', id));
   }
 
   @Post('withdrawals/:orderId/approve')
@@ -121,47 +127,67 @@ export class AdminController {
   @ApiEndpoint({ summary: 'Pass the audit the withdrawal waits at (broker 1→3, platform 3→5)', ok: withdrawalOrderSchema })
   approveWithdrawal(@Param('orderId') orderId: string, @Body() body: unknown) {
     parseBody(empty, body);
-    return this.wallet.approve(orderId);
+    return this.wallet.approve(idParam('orderId', orderId));
   }
 
   @Post('withdrawals/:orderId/reject')
   @HttpCode(200)
   @ApiEndpoint({ summary: 'Reject at the audit the withdrawal waits at (1→2, 3→4); the hold is released', ok: withdrawalOrderSchema })
   rejectWithdrawal(@Param('orderId') orderId: string, @Body() body: unknown) {
-    return this.wallet.reject(orderId, parseBody(reasonBody, body).reason);
+    return this.wallet.reject(idParam('orderId', orderId), parseBody(reasonBody, body).reason);
   }
 
   @Post('chain/withdrawals/:orderId/confirm')
   @HttpCode(200)
   @ApiEndpoint({ summary: 'Simulated chain: the withdrawal is mined with its confirmations (all by default: success)', ok: withdrawalOrderSchema })
   confirmOnChain(@Param('orderId') orderId: string, @Body() body: unknown) {
-    return this.wallet.chainConfirm(orderId, parseBody(chainConfirmBody, body).confirmations);
+    return this.wallet.chainConfirm(idParam('orderId', orderId), parseBody(chainConfirmBody, body).confirmations);
   }
 
   @Post('chain/withdrawals/:orderId/fail')
   @HttpCode(200)
   @ApiEndpoint({ summary: 'Simulated chain: the withdrawal failed (5→7 or 8→7); the hold is released', ok: withdrawalOrderSchema })
   failOnChain(@Param('orderId') orderId: string, @Body() body: unknown) {
-    return this.wallet.chainFail(orderId, parseBody(reasonBody, body).reason);
+    return this.wallet.chainFail(idParam('orderId', orderId), parseBody(reasonBody, body).reason);
   }
 
   @Get('accounts/:accountId')
   @ApiEndpoint({ summary: 'An account\'s balances and flags', ok: adminAccountSchema })
   account(@Param('accountId') accountId: string) {
-    return this.admin.account(accountId);
+    return this.admin.account(idParam('accountId', accountId));
   }
 
   @Post('symbols/:symbol/status')
   @HttpCode(200)
   @ApiEndpoint({ summary: 'Set a symbol TRADING, HALT or BREAK (a command on its order stream)', ok: symbolRecordSchema })
   setSymbolStatus(@Param('symbol') symbol: string, @Body() body: unknown) {
-    return this.admin.setSymbolStatus(symbol, parseBody(symbolStatusBody, body).status);
+    return this.admin.setSymbolStatus(symbolParam(symbol), parseBody(symbolStatusBody, body).status);
   }
 
   @Post('accounts/:accountId/flags')
   @HttpCode(200)
   @ApiEndpoint({ summary: 'Set canTrade, canWithdraw, canDeposit (enforced, and reported as T, W, D)', ok: adminAccountSchema })
   setFlags(@Param('accountId') accountId: string, @Body() body: unknown) {
-    return this.admin.setFlags(accountId, parseBody(flagsBody, body));
+    return this.admin.setFlags(idParam('accountId', accountId), parseBody(flagsBody, body));
+  }
+
+  @Get('dead-letters')
+  @ApiEndpoint({
+    summary: 'Records the ledger or the wallet could neither apply nor reject, oldest first (README, Poison records)',
+    ok: z.array(deadLetterSchema),
+    query: [
+      { name: 'fromId', description: 'the first id to list (default 0)', type: 'integer' },
+      { name: 'limit', description: '1 to 500 (default 100)', type: 'integer' },
+    ],
+  })
+  listDeadLetters(@Query('fromId') fromId: string | undefined, @Query('limit') limit: string | undefined) {
+    return this.deadLetters.list(intParam('fromId', fromId, 0, Number.MAX_SAFE_INTEGER) ?? 0, intParam('limit', limit, 1, 500) ?? 100);
+  }
+
+  @Post('dead-letters/:id/redrive')
+  @HttpCode(200)
+  @ApiEndpoint({ summary: 'Publish a dead letter\'s command again to the topic it was parked from (applied once if it now can be)', ok: deadLetterSchema })
+  redriveDeadLetter(@Param('id') id: string) {
+    return this.deadLetters.redrive(intParam('id', id, 0, Number.MAX_SAFE_INTEGER) ?? -1);
   }
 }

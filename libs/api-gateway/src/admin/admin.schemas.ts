@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { ApiError } from '@exchange/platform';
+import { assertPlainStrings, isId } from './admin-params';
 
-const id = z.string().regex(/^[1-9]\d{0,15}$/, 'an id');
+const id = z.string().refine(isId, 'expected a positive integer id below 2^53');
+/** Names of assets, tokens and chains: short words (the markets file decides which exist). */
+const word = z.string().max(32);
 const amount = z.union([z.string(), z.number()]).transform(String);
 
 export const createUserBody = z.object({ name: z.string().max(100).optional() }).strict();
@@ -10,18 +13,18 @@ export const createApiKeyBody = z.object({ accountId: id, permissions: z.array(z
 export const depositBody = z
   .object({
     accountId: id,
-    asset: z.string(),
-    amount,
-    address: z.string().optional(),
-    txid: z.string().optional(),
+    asset: word,
+    amount: amount.pipe(z.string().max(64)),
+    address: z.string().max(200).optional(),
+    txid: z.string().max(200).optional(),
     confirmations: z.number().int().min(0).max(1_000_000).optional(),
-    chainType: z.string().optional(),
+    chainType: word.optional(),
   })
   .strict();
-export const depositAddressBody = z.object({ accountId: id, tokenId: z.string(), chainType: z.string().optional() }).strict();
+export const depositAddressBody = z.object({ accountId: id, tokenId: word, chainType: word.optional() }).strict();
 export const depositAddressSchema = z.object({ address: z.string(), addressTag: z.string(), tokenId: z.string(), chainType: z.string() });
 export const withdrawalAddressBody = z
-  .object({ accountId: id, tokenId: z.string(), address: z.string().min(1).max(200), addressExt: z.string().max(200).optional(), chainType: z.string().optional() })
+  .object({ accountId: id, tokenId: word, address: z.string().min(1).max(200), addressExt: z.string().max(200).optional(), chainType: word.optional() })
   .strict();
 export const reasonBody = z.object({ reason: z.string().max(200).optional() }).strict();
 export const chainConfirmBody = z.object({ confirmations: z.number().int().min(0).max(1_000_000).optional() }).strict();
@@ -45,6 +48,7 @@ export const adminAccountSchema = z.object({
 });
 /** Parses an operator request body; the first problem becomes the family's error. */
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
+  assertPlainStrings(body);
   const parsed = schema.safeParse(body ?? {});
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;

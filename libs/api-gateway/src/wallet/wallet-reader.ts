@@ -57,6 +57,18 @@ export class WalletReader {
     return rows.map((r) => r.record);
   }
 
+  /** Withdrawals waiting at an operator's audit (1 broker, 3 platform), oldest first, of every account. */
+  async awaitingAudit(limit: number): Promise<WithdrawalRecord[]> {
+    const rows: { record: WithdrawalRecord }[] = await this.dataSource.query(`SELECT record FROM ${this.s}.withdrawals WHERE status IN (1, 3) ORDER BY withdrawal_id LIMIT $1`, [limit]);
+    return rows.map((r) => r.record);
+  }
+
+  /** The latest deposits of every account, confirming or credited, newest first. */
+  async latestDeposits(limit: number): Promise<DepositRecord[]> {
+    const rows: { record: DepositRecord }[] = await this.dataSource.query(`SELECT record FROM ${this.s}.deposits ORDER BY deposit_id DESC LIMIT $1`, [limit]);
+    return rows.map((r) => r.record);
+  }
+
   /** depositOrders: credited deposits; fromId gives ids above it, oldest first; otherwise the most recent, newest first. */
   async deposits(query: ListQuery): Promise<DepositRecord[]> {
     const { where, params } = filters(query, 'credit_time');

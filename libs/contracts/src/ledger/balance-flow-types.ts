@@ -4,6 +4,9 @@ export const FlowType = {
   FEE: { value: 2, name: 'FEE', label: 'Trading fee' },
   TRANSFER: { value: 3, name: 'TRANSFER', label: 'Transfer' },
   DEPOSIT: { value: 4, name: 'DEPOSIT', label: 'Deposit' },
+  PNL: { value: 28, name: 'PNL', label: 'PnL from contracts' },
+  SETTLEMENT: { value: 30, name: 'SETTLEMENT', label: 'Settlement' },
+  FUNDING_SETTLEMENT: { value: 32, name: 'FUNDING_SETTLEMENT', label: 'Funding fee settlement' },
   USER_ACCOUNT_TRANSFER: { value: 51, name: 'USER_ACCOUNT_TRANSFER', label: 'Transfer' },
   /** Not in the spec's list: a completed withdrawal leaving through the chain. */
   WITHDRAW: { value: 52, name: 'WITHDRAW', label: 'Withdrawal' },

@@ -1,5 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { type AssetConfig, marketsConfigSchema, type MarketsConfig, type SymbolConfig } from './markets.schema';
+import { assertContractConsistent } from './contract-markets';
+import { type AssetConfig, type ContractConfig, marketsConfigSchema, type MarketsConfig, type SymbolConfig } from './markets.schema';
+
+/** What the environment may override in the file (CONTRACT_FUNDING_INTERVAL_MS: tests and demos fund in seconds). */
+export interface MarketsOverrides {
+  contractFundingIntervalMs?: number;
+}
 
 /**
  * The markets file, validated and indexed. Every service reads the same file; commands carry
@@ -8,6 +14,7 @@ import { type AssetConfig, marketsConfigSchema, type MarketsConfig, type SymbolC
 export class Markets {
   private readonly assetsByName: ReadonlyMap<string, AssetConfig>;
   private readonly symbolsByName: ReadonlyMap<string, SymbolConfig>;
+  private readonly contractsByName: ReadonlyMap<string, ContractConfig>;
 
   constructor(readonly config: MarketsConfig) {
     this.assetsByName = new Map(config.assets.map((a) => [a.asset, a]));
@@ -18,14 +25,24 @@ export class Markets {
       }
       assertAmountsFitPrecisions(s, this.assetsByName.get(s.baseAsset)!, this.assetsByName.get(s.quoteAsset)!);
     }
+    const contracts = new Map<string, ContractConfig>();
+    for (const c of config.contracts ?? []) {
+      if (contracts.has(c.symbol)) throw new Error(`markets: contract ${c.symbol} is configured twice`);
+      assertContractConsistent(c, this.symbolsByName, this.assetsByName);
+      contracts.set(c.symbol, c);
+    }
+    this.contractsByName = contracts;
   }
 
-  static fromJson(json: unknown): Markets {
-    return new Markets(marketsConfigSchema.parse(json));
+  static fromJson(json: unknown, overrides: MarketsOverrides = {}): Markets {
+    const config = marketsConfigSchema.parse(json);
+    const interval = overrides.contractFundingIntervalMs;
+    if (interval === undefined || config.contracts === undefined) return new Markets(config);
+    return new Markets({ ...config, contracts: config.contracts.map((c) => ({ ...c, fundingIntervalMs: interval })) });
   }
 
-  static fromFile(path: string): Markets {
-    return Markets.fromJson(JSON.parse(readFileSync(path, 'utf8')));
+  static fromFile(path: string, overrides: MarketsOverrides = {}): Markets {
+    return Markets.fromJson(JSON.parse(readFileSync(path, 'utf8')), overrides);
   }
 
   get version(): number {
@@ -36,16 +53,26 @@ export class Markets {
     return this.config.assets;
   }
 
+  /** Spot symbols only: every spot path reads these, so a contract symbol stays -1121 there. */
   get symbols(): readonly SymbolConfig[] {
     return this.config.symbols;
+  }
+
+  get contracts(): readonly ContractConfig[] {
+    return [...this.contractsByName.values()];
   }
 
   asset(name: string): AssetConfig | undefined {
     return this.assetsByName.get(name);
   }
 
+  /** A spot symbol; undefined for a contract symbol. */
   symbol(name: string): SymbolConfig | undefined {
     return this.symbolsByName.get(name);
+  }
+
+  contract(name: string): ContractConfig | undefined {
+    return this.contractsByName.get(name);
   }
 }
 

@@ -12,7 +12,7 @@ import type {
   SetAccountFlags,
   TransferFunds,
 } from '@exchange/contracts';
-import { balanceOf, type LedgerState } from './ledger-state';
+import { type LedgerState, peekBalance } from './ledger-state';
 import { LedgerRejection, RejectCode } from './ledger-rejection';
 import { balanceAfter, type DecisionContext, type Draft, flow, parseAmount, requireAccountOf, requireAsset, requireUser, tradingContext, type TradingContext } from './ledger-decision';
 import { placeOrder, requestCancel } from './place-order';
@@ -29,7 +29,6 @@ export { type DecisionContext, parseAmount, type TradingContext } from './ledger
 export function decide(command: LedgerCommand, state: LedgerState, ctx: DecisionContext): LedgerEvent[];
 export function decide(command: LedgerInput, state: LedgerState, ctx: TradingContext): LedgerJournalEvent[];
 export function decide(command: LedgerInput, state: LedgerState, ctx: DecisionContext): LedgerJournalEvent[] {
-  const userId = command.payload.userId;
   let drafts: Draft[];
   try {
     drafts = decideDrafts(command, state, ctx);
@@ -37,6 +36,20 @@ export function decide(command: LedgerInput, state: LedgerState, ctx: DecisionCo
     if (!(error instanceof LedgerRejection)) throw error;
     drafts = [{ type: 'CommandRejected', payload: { commandType: command.type, code: error.code, msg: error.message } }];
   }
+  return journaled(command, state, ctx.now, drafts);
+}
+
+/**
+ * The refusal of a command whose decision cannot be stored (a value PostgreSQL refuses, found
+ * when its batch failed to commit): journaled as any CommandRejected, so a replay folds the same
+ * state and the requester gets its answer.
+ */
+export function rejectionOf(command: LedgerInput, state: LedgerState, now: number, code: number, msg: string): LedgerJournalEvent[] {
+  return journaled(command, state, now, [{ type: 'CommandRejected', payload: { commandType: command.type, code, msg } }]);
+}
+
+function journaled(command: LedgerInput, state: LedgerState, now: number, drafts: Draft[]): LedgerJournalEvent[] {
+  const userId = command.payload.userId;
   let seq = state.users.get(userId)?.seq ?? 0;
   return drafts.map(
     (draft, index) =>
@@ -44,7 +57,7 @@ export function decide(command: LedgerInput, state: LedgerState, ctx: DecisionCo
         type: draft.type,
         v: 1,
         id: `${command.id}:${index}`,
-        ts: ctx.now,
+        ts: now,
         payload: { ...draft.payload, userId, seq: ++seq, commandId: command.id },
       }) as LedgerJournalEvent,
   );
@@ -119,7 +132,7 @@ function creditDeposit(command: CreditDeposit, state: LedgerState, ctx: Decision
   const { userId, accountId, depositId, asset } = command.payload;
   const account = requireAccountOf(state, userId, accountId);
   const amount = parseAmount(command.payload.amount, requireAsset(ctx, asset), 'amount');
-  const balance = balanceOf(account, asset);
+  const balance = peekBalance(account, asset);
   const after = { free: balance.free.plus(amount), locked: balance.locked };
   return [
     {
@@ -144,11 +157,11 @@ function transferFunds(command: TransferFunds, state: LedgerState, ctx: Decision
   const to = requireAccountOf(state, userId, toAccountId);
   if (fromAccountId === toAccountId) throw new LedgerRejection(RejectCode.INVALID_VALUE, 'The source and the destination account are the same.');
   const amount = parseAmount(command.payload.amount, requireAsset(ctx, asset), 'amount');
-  const fromBalance = balanceOf(from, asset);
+  const fromBalance = peekBalance(from, asset);
   if (fromBalance.free.lessThan(amount)) throw new LedgerRejection(RejectCode.INSUFFICIENT_BALANCE, `Insufficient ${asset} balance in account ${fromAccountId}.`);
   const flowType: FlowTypeName = 'USER_ACCOUNT_TRANSFER';
   const fromAfter = { free: fromBalance.free.minus(amount), locked: fromBalance.locked };
-  const toBalance = balanceOf(to, asset);
+  const toBalance = peekBalance(to, asset);
   const toAfter = { free: toBalance.free.plus(amount), locked: toBalance.locked };
   return [
     {

@@ -118,6 +118,12 @@ describe('ledger decider', () => {
     expect(state.accounts.get('1003')!.balances.get('USDT')).toBeUndefined();
   });
 
+  it('decides a refused transfer without touching the state: no zero balance appears for an asset never held', () => {
+    const { events, state } = run([alice, command('TransferFunds', { userId: '100', transferId: '6', fromAccountId: '1001', toAccountId: '1003', asset: 'BTC', amount: '1' })]);
+    expect(events[1]).toMatchObject({ type: 'CommandRejected', payload: { code: -1131 } });
+    expect(state.accounts.get('1001')!.balances.has('BTC')).toBe(false);
+  });
+
   it('refuses a destination account of another user (-1130): that is an internal withdrawal, not a transfer', () => {
     const { events } = run([
       alice,

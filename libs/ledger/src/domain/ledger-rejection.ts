@@ -4,6 +4,7 @@
  */
 export const RejectCode = {
   INTERNAL: -1001,
+  ILLEGAL_CHARS: -1100,
   MANDATORY_PARAMETER: -1102,
   INVALID_SYMBOL: -1121,
   INVALID_VALUE: -1130,
@@ -15,6 +16,7 @@ export const RejectCode = {
   CANCEL_REJECTED: -2011,
   NO_SUCH_ORDER: -2013,
   REJECTED_API_KEY: -2015,
+  CLOSE_EXCEEDS_AVAILABLE: -2022,
 } as const;
 
 export class LedgerRejection extends Error {

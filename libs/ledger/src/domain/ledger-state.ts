@@ -44,24 +44,29 @@ export interface LedgerState {
   accounts: Map<string, AccountState>;
   apiKeys: Map<string, ApiKeyState>;
   /**
-   * The ledger's side of every order that is open or final for less than CLIENT_ID_HORIZON_MS, by
+   * The ledger's side of every order that is open or final for less than the client-id window, by
    * orderId: the last record an event carried (trades are not kept: they go to the projection).
    */
   orders: Map<string, LedgerOrderRecord>;
-  /** Per account, clientOrderId → orderId of the order that holds it (open, or final < 24 h). */
+  /** Per account, clientOrderId → orderId of the order that holds it (open, or final within the window). */
   clientIds: Map<string, Map<string, string>>;
   /** Every withdrawal of the users, by withdrawalId (few per user: kept for good). */
   withdrawals: Map<string, LedgerWithdrawalRecord>;
   /** Per account, clientOrderId → withdrawalId: a withdrawal's client id is never reused. */
   withdrawalClientIds: Map<string, Map<string, string>>;
+  /**
+   * How long a final order keeps its client id (API-DECISIONS: the retry window). Part of the
+   * state because eviction is a fold step: a replay must evict what the live fold evicted.
+   */
+  clientIdWindowMs: number;
 }
 
-export function initialLedgerState(): LedgerState {
-  return { users: new Map(), accounts: new Map(), apiKeys: new Map(), orders: new Map(), clientIds: new Map(), withdrawals: new Map(), withdrawalClientIds: new Map() };
-}
+/** A client order id stays taken while its order is open and this long after it is final. */
+export const DEFAULT_CLIENT_ID_WINDOW_MS = 10 * 60 * 1000;
 
-/** A client order id stays taken while its order is open and this long after it is final (rule 8). */
-export const CLIENT_ID_HORIZON_MS = 24 * 60 * 60 * 1000;
+export function initialLedgerState(clientIdWindowMs = DEFAULT_CLIENT_ID_WINDOW_MS): LedgerState {
+  return { users: new Map(), accounts: new Map(), apiKeys: new Map(), orders: new Map(), clientIds: new Map(), withdrawals: new Map(), withdrawalClientIds: new Map(), clientIdWindowMs };
+}
 
 const finalStatuses: ReadonlySet<LedgerOrderStatus> = new Set(['FILLED', 'CANCELED', 'REJECTED']);
 
@@ -69,9 +74,9 @@ export function isFinal(order: LedgerOrderRecord): boolean {
   return finalStatuses.has(order.status);
 }
 
-/** Whether the order still holds its client id at `now` (open, or final for less than 24 h). */
-export function holdsClientId(order: LedgerOrderRecord, now: number): boolean {
-  return order.finalTime === undefined || now < order.finalTime + CLIENT_ID_HORIZON_MS;
+/** Whether the order still holds its client id at `now` (open, or final for less than the window). */
+export function holdsClientId(order: LedgerOrderRecord, now: number, windowMs: number): boolean {
+  return order.finalTime === undefined || now < order.finalTime + windowMs;
 }
 
 /** A partition's fee account exists from the first fee it receives, as the deciding side created it. */
@@ -89,15 +94,6 @@ export const defaultFlags: AccountFlags = { canTrade: true, canWithdraw: true, c
 /** The balance of an asset, for reading: a missing one is zero, and nothing is added to the account. */
 export function peekBalance(account: AccountState | undefined, asset: string): Balance {
   return account?.balances.get(asset) ?? { free: new Money(0), locked: new Money(0) };
-}
-
-export function balanceOf(account: AccountState, asset: string): Balance {
-  let balance = account.balances.get(asset);
-  if (!balance) {
-    balance = { free: new Money(0), locked: new Money(0) };
-    account.balances.set(asset, balance);
-  }
-  return balance;
 }
 
 export function evolve(state: LedgerState, event: LedgerJournalEvent): LedgerState {
@@ -203,7 +199,7 @@ export function putWithdrawal(state: LedgerState, withdrawal: LedgerWithdrawalRe
 }
 
 /**
- * Eviction on access: when an account places an order, its orders final for 24 h or more (by the
+ * Eviction on access: when an account places an order, its orders final for the window or more (by the
  * event's time, so a replay evicts exactly what the live fold did) leave the hot state with their
  * client ids. An account that never places again keeps its last final orders; they are few.
  */
@@ -215,7 +211,7 @@ function evictExpiredClientIds(state: LedgerState, accountId: string, now: numbe
   // kept behind a long-open order do no harm: decisions check holdsClientId by time.
   for (const [clientOrderId, orderId] of index) {
     const order = state.orders.get(orderId);
-    if (order && holdsClientId(order, now)) break;
+    if (order && holdsClientId(order, now, state.clientIdWindowMs)) break;
     index.delete(clientOrderId);
     state.orders.delete(orderId);
   }

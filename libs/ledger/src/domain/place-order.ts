@@ -28,7 +28,7 @@ export function placeOrder(command: PlaceOrder, state: LedgerState, ctx: Trading
   if (state.orders.has(p.orderId)) throw new LedgerRejection(RejectCode.INVALID_VALUE, `Order id ${p.orderId} is already used.`);
   const holderId = state.clientIds.get(p.accountId)?.get(p.clientOrderId);
   const holder = holderId === undefined ? undefined : state.orders.get(holderId);
-  if (holder && holdsClientId(holder, ctx.now)) throw new LedgerRejection(RejectCode.DUPLICATE_CLIENT_ORDER_ID, `Duplicate clientOrderId '${p.clientOrderId}'.`);
+  if (holder && holdsClientId(holder, ctx.now, state.clientIdWindowMs)) throw new LedgerRejection(RejectCode.DUPLICATE_CLIENT_ORDER_ID, `Duplicate clientOrderId '${p.clientOrderId}'.`);
   const terms = orderTerms(p, symbol, ctx);
   const balance = peekBalance(account, terms.reservedAsset);
   if (balance.free.lessThan(terms.reserved)) {

@@ -3,7 +3,7 @@ import { ledgerInputSchema, orderCommandSchema } from '@exchange/contracts';
 import { decide, type TradingContext } from './decide';
 import { cancelOrderFor, submitOrderFor } from './engine-commands';
 import { Money } from './ledger-money';
-import { CLIENT_ID_HORIZON_MS, evolve, initialLedgerState } from './ledger-state';
+import { DEFAULT_CLIENT_ID_WINDOW_MS, evolve, initialLedgerState } from './ledger-state';
 
 const T0 = 1_700_000_000_000;
 const FEES = '9000000001';
@@ -118,9 +118,9 @@ describe('ledger trading: placing orders', () => {
     expect(s.when(place(ALICE, { orderId: '8', side: 'BUY', price: '100', quantity: '1', clientOrderId: 'mine' }))[0]).toMatchObject({ payload: { code: -1141 } });
     const canceledAt = T0 + 1000;
     s.when(outcome(ALICE, '7', 'BUY', 'CANCELED', { clientOrderId: 'mine', reason: 'USER', remainingQty: '1' }), canceledAt);
-    expect(s.when(place(ALICE, { orderId: '9', side: 'BUY', price: '100', quantity: '1', clientOrderId: 'mine' }), canceledAt + CLIENT_ID_HORIZON_MS - 1)[0]).toMatchObject({ payload: { code: -1141 } });
+    expect(s.when(place(ALICE, { orderId: '9', side: 'BUY', price: '100', quantity: '1', clientOrderId: 'mine' }), canceledAt + DEFAULT_CLIENT_ID_WINDOW_MS - 1)[0]).toMatchObject({ payload: { code: -1141 } });
     expect(s.when(place(BOB, { orderId: '10', side: 'SELL', price: '100', quantity: '1', clientOrderId: 'mine' }))[0]).toMatchObject({ type: 'OrderPlaced' });
-    const [again] = s.when(place(ALICE, { orderId: '11', side: 'BUY', price: '100', quantity: '1', clientOrderId: 'mine' }), canceledAt + CLIENT_ID_HORIZON_MS);
+    const [again] = s.when(place(ALICE, { orderId: '11', side: 'BUY', price: '100', quantity: '1', clientOrderId: 'mine' }), canceledAt + DEFAULT_CLIENT_ID_WINDOW_MS);
     expect(again).toMatchObject({ type: 'OrderPlaced', payload: { order: { orderId: '11', clientOrderId: 'mine' } } });
     expect(s.order('7')).toBeUndefined();
     expect(s.state.clientIds.get('1001')?.get('mine')).toBe('11');

@@ -3,6 +3,7 @@ import { decide, type TradingContext } from './decide';
 import { Money } from './ledger-money';
 import { evolve, initialLedgerState, isFinal, type LedgerState } from './ledger-state';
 import { ledgerStateHash } from './ledger-state-hash';
+import { seededRandom as random } from './seeded-random.fixtures';
 
 const assets: Record<string, AssetConfig> = { BTC: { asset: 'BTC', precision: 8 }, USDT: { asset: 'USDT', precision: 6 } };
 const btcusdt: SymbolConfig = {
@@ -11,17 +12,6 @@ const btcusdt: SymbolConfig = {
 };
 const users = ['101', '102', '103', '104'];
 const accountOf = (userId: string) => `${userId}1`;
-
-/** mulberry32: a seeded generator, so a failing sequence can be replayed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Drives the ledger as the gateway and a naive engine would: orders, trades at the maker's price

@@ -1,14 +1,14 @@
 import { Money } from '../domain/ledger-money';
 import type { AccountType, LedgerJournalEvent, LedgerOrderRecord, LedgerWithdrawalRecord, Permission } from '@exchange/contracts';
-import { type BatchBookkeeping, readCheckpoint, writeBookkeeping } from '@exchange/messaging';
+import { type BatchBookkeeping, ProcessedIds, readCheckpoint, writeBookkeeping } from '@exchange/messaging';
 import type { DataSource } from 'typeorm';
-import { CLIENT_ID_HORIZON_MS, defaultFlags, feeAccountRecord, type LedgerState, putWithdrawal } from '../domain/ledger-state';
+import { defaultFlags, feeAccountRecord, type LedgerState, putWithdrawal } from '../domain/ledger-state';
 import { projectionRows, writeProjection } from './ledger-projection';
 
 
 export interface LoadedPartition {
   nextOffset: number;
-  processedCommandIds: Set<string>;
+  processedCommandIds: ProcessedIds;
 }
 
 export interface BatchCommit extends BatchBookkeeping {
@@ -25,7 +25,7 @@ export class LedgerStore {
 
   /**
    * Replaces the state of one partition's users with what PostgreSQL holds: accounts, balances,
-   * keys, the orders that are open or hold their client id (final for less than 24 h at `now`),
+   * keys, the orders that are open or hold their client id (final within the retry window at `now`),
    * and the partition's fee account.
    */
   async loadPartition(state: LedgerState, topic: string, partition: number, now = 0, feeAccountId?: string): Promise<LoadedPartition> {
@@ -69,8 +69,13 @@ export class LedgerStore {
     await this.loadWithdrawals(state, partition);
     if (feeAccountId) await this.loadFeeAccount(state, feeAccountId);
     const nextOffset = await readCheckpoint(this.dataSource, this.schema, topic, partition);
-    const processed: { command_id: string }[] = await this.dataSource.query(`SELECT command_id FROM ${s}.processed_commands WHERE partition = $1`, [partition]);
-    return { nextOffset, processedCommandIds: new Set(processed.map((p) => p.command_id)) };
+    const processed: { command_id: string; decided_at: string }[] = await this.dataSource.query(
+      `SELECT command_id, decided_at FROM ${s}.processed_commands WHERE partition = $1 AND decided_at >= $2 ORDER BY decided_at`,
+      [partition, now - state.clientIdWindowMs],
+    );
+    const processedCommandIds = new ProcessedIds();
+    for (const p of processed) processedCommandIds.add(p.command_id, Number(p.decided_at));
+    return { nextOffset, processedCommandIds };
   }
 
   private async loadOrders(state: LedgerState, partition: number, now: number): Promise<void> {
@@ -83,7 +88,7 @@ export class LedgerStore {
     const rows: { record: LedgerOrderRecord }[] = await this.dataSource.query(
       `SELECT o.record FROM ${s}.orders o JOIN ${s}.users u ON u.user_id = o.user_id
        WHERE u.partition = $1 AND (o.final_time IS NULL OR o.final_time > $2) ORDER BY o.order_id`,
-      [partition, now - CLIENT_ID_HORIZON_MS],
+      [partition, now - state.clientIdWindowMs],
     );
     for (const { record } of rows) {
       state.orders.set(record.orderId, record);

@@ -3,8 +3,8 @@ import type { Duplex } from 'node:stream';
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { ApiError, CLOCK, type Clock, ErrorCode, Metrics } from '@exchange/platform';
-import { type RawData, type WebSocket, WebSocketServer } from 'ws';
+import { ApiError, CLOCK, type Clock, CONFIG, type Config, ErrorCode, Metrics, SocketGuard, UpgradeRouter } from '@exchange/platform';
+import type { RawData, WebSocket } from 'ws';
 import { MarketReader } from '../reading/market-reader';
 import { isStreamTopic } from './stream-frames';
 import { MAX_BUFFERED_BYTES, StreamHub } from './stream-hub';
@@ -23,14 +23,15 @@ interface ClientMessage {
 
 /**
  * The public streams on the app's HTTP server: `ws` in noServer mode takes the upgrades of its
- * path and leaves other paths to their owners. Clients send `{symbol, topic, event}` with event
+ * path, which the server's upgrade router hands it. Clients send `{symbol, topic, event}` with event
  * sub, cancel or cancel_all (symbol may list several, comma-separated) and `{"ping": ts}`,
  * answered `{"pong": ts}`. The server pings every 30 s and drops a socket that did not answer
- * the previous ping, and closes every socket at 24 h.
+ * the previous ping, and closes every socket at 24 h. Every socket goes through a SocketGuard
+ * (per-address bound, inbound rate, one unsent-bytes cap on every write).
  */
 @Injectable()
 export class PublicStreamGateway implements OnModuleInit, OnApplicationShutdown {
-  private readonly server = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  private readonly guard: SocketGuard;
   private readonly hub: StreamHub;
   private readonly alive = new WeakMap<WebSocket, boolean>();
   private pinger: NodeJS.Timeout | undefined;
@@ -40,33 +41,48 @@ export class PublicStreamGateway implements OnModuleInit, OnApplicationShutdown 
     private readonly reader: MarketReader,
     @Inject(CLOCK) clock: Clock,
     @Inject(Metrics) metrics: Metrics,
+    @Inject(CONFIG) config: Config,
   ) {
     const slow = metrics.counter('market_data_stream_slow_consumers_total', `Public stream sockets dropped because their unsent frames passed ${MAX_BUFFERED_BYTES} bytes`);
-    metrics.gauge('market_data_stream_sockets', 'Open public stream sockets', [], (g) => g.set(this.server.clients.size));
-    this.hub = new StreamHub(reader.fold, () => clock.now(), () => slow.inc());
+    const abusive = metrics.counter('market_data_stream_abusive_sockets_total', 'Public stream sockets closed (1008) for sending more than WS_MAX_MESSAGES_PER_SECOND');
+    const refused = metrics.counter('market_data_stream_refused_sockets_total', 'Public stream sockets refused because their address held WS_MAX_SOCKETS_PER_IP');
+    this.guard = new SocketGuard(
+      {
+        maxBufferedBytes: MAX_BUFFERED_BYTES,
+        maxMessagesPerSecond: config.WS_MAX_MESSAGES_PER_SECOND,
+        maxSocketsPerIp: config.WS_MAX_SOCKETS_PER_IP,
+        maxPayloadBytes: MAX_MESSAGE_BYTES,
+        trustedProxies: config.TRUSTED_PROXIES,
+      },
+      { slowConsumer: () => slow.inc(), abusive: () => abusive.inc(), refused: () => refused.inc() },
+    );
+    metrics.gauge('market_data_stream_sockets', 'Open public stream sockets', [], (g) => g.set(this.guard.clients.size));
+    this.hub = new StreamHub(reader.fold, () => clock.now(), this.guard);
     reader.onChanges((changes) => this.hub.publish(changes));
   }
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    fastify.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-      if ((request.url ?? '').split('?')[0] !== PUBLIC_STREAM_PATH) return;
-      this.server.handleUpgrade(request, socket, head, (ws) => this.connected(ws));
-    });
+    UpgradeRouter.of(fastify.server).route(
+      (path) => path === PUBLIC_STREAM_PATH,
+      (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+        if (this.guard.admit(request, socket)) this.guard.accept(request, socket, head, (ws) => this.connected(ws));
+      },
+    );
     this.pinger = setInterval(() => this.pingAll(), PING_EVERY_MS);
     this.pinger.unref();
   }
 
   onApplicationShutdown(): void {
     clearInterval(this.pinger);
-    for (const ws of this.server.clients) ws.close(1001, 'server shutting down');
-    this.server.close();
+    for (const ws of this.guard.clients) ws.close(1001, 'server shutting down');
+    this.guard.wss.close();
   }
 
   private connected(ws: WebSocket): void {
     this.alive.set(ws, true);
     ws.on('pong', () => this.alive.set(ws, true));
-    ws.on('message', (data: RawData) => this.onMessage(ws, data));
+    this.guard.onMessage(ws, (data) => this.onMessage(ws, data));
     const lifetime = setTimeout(() => ws.close(1000, 'connection lifetime of 24 hours reached'), MAX_LIFETIME_MS);
     lifetime.unref();
     ws.on('close', () => {
@@ -80,13 +96,13 @@ export class PublicStreamGateway implements OnModuleInit, OnApplicationShutdown 
     try {
       const message = parseMessage(data);
       if (message.ping !== undefined) {
-        ws.send(JSON.stringify({ pong: message.ping }));
+        this.guard.send(ws, JSON.stringify({ pong: message.ping }));
         return;
       }
       this.handle(ws, message);
     } catch (error) {
       const body = error instanceof ApiError ? error.toBody() : ApiError.internal().toBody();
-      ws.send(JSON.stringify(body));
+      this.guard.send(ws, JSON.stringify(body));
     }
   }
 
@@ -114,14 +130,14 @@ export class PublicStreamGateway implements OnModuleInit, OnApplicationShutdown 
   }
 
   private pingAll(): void {
-    for (const ws of this.server.clients) {
+    for (const ws of this.guard.clients) {
       if (this.alive.get(ws) === false) {
         this.hub.forget(ws);
         ws.terminate();
         continue;
       }
       this.alive.set(ws, false);
-      ws.ping();
+      this.guard.ping(ws);
     }
   }
 }

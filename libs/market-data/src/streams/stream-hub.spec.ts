@@ -1,9 +1,12 @@
+import { SocketGuard } from '@exchange/platform';
 import type { WebSocket } from 'ws';
 import { type MarketChange, MarketFold } from '../domain';
 import { onePartition, OrderEventFactory, testSymbols } from '../testing/order-event-fixtures';
 import { MAX_BUFFERED_BYTES, StreamHub } from './stream-hub';
 
 const t0 = Date.UTC(2026, 0, 14, 10, 0, 0);
+const guard = (slowConsumer?: () => void): SocketGuard =>
+  new SocketGuard({ maxBufferedBytes: MAX_BUFFERED_BYTES, maxMessagesPerSecond: 20, maxSocketsPerIp: 10, maxPayloadBytes: 4096, trustedProxies: '' }, { slowConsumer });
 
 /** What the hub uses of a ws socket: an open state, its unsent bytes, send and terminate. */
 class FakeSocket {
@@ -34,7 +37,7 @@ describe('the public stream hub', () => {
 
   it('drops a socket whose unsent frames pass the bound instead of buffering more, and keeps serving the others', () => {
     const dropped: number[] = [];
-    const hub = new StreamHub(fold, () => t0, () => dropped.push(1));
+    const hub = new StreamHub(fold, () => t0, guard(() => dropped.push(1)));
     const [slow, fast] = [new FakeSocket(), new FakeSocket()];
     for (const socket of [slow, fast]) expect(hub.subscribe(socket as unknown as WebSocket, 'BTCUSDT', 'trade')).toBe(true);
     hub.publish(trade(1));
@@ -54,7 +57,7 @@ describe('the public stream hub', () => {
   });
 
   it('sends a socket at the bound its frames still', () => {
-    const hub = new StreamHub(fold, () => t0);
+    const hub = new StreamHub(fold, () => t0, guard());
     const socket = new FakeSocket();
     hub.subscribe(socket as unknown as WebSocket, 'BTCUSDT', 'trade');
     socket.bufferedAmount = MAX_BUFFERED_BYTES;

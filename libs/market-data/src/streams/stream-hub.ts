@@ -1,3 +1,4 @@
+import type { SocketGuard } from '@exchange/platform';
 import type { WebSocket } from 'ws';
 import type { MarketChange, MarketFold } from '../domain';
 import { batchFrames, frame, initialData, type StreamTopic } from './stream-frames';
@@ -5,6 +6,8 @@ import { batchFrames, frame, initialData, type StreamTopic } from './stream-fram
 /** A socket whose unsent data passes this is too slow to follow the market: it is dropped, not buffered without limit. */
 export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 export const MAX_SUBSCRIPTIONS_PER_SOCKET = 1000;
+
+export type SocketWriter = Pick<SocketGuard, 'writable'>;
 
 /**
  * Who is subscribed to what, and the fan-out: each batch's frames are encoded once per symbol
@@ -17,7 +20,8 @@ export class StreamHub {
   constructor(
     private readonly fold: MarketFold,
     private readonly now: () => number,
-    private readonly onSlowConsumer: () => void = () => undefined,
+    /** Every write goes through it: a socket past the unsent-bytes cap is dropped there. */
+    private readonly writer: SocketWriter,
   ) {}
 
   get socketCount(): number {
@@ -61,14 +65,8 @@ export class StreamHub {
   }
 
   private send(socket: WebSocket, text: string): void {
-    if (socket.readyState !== socket.OPEN) return;
-    if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
-      this.forget(socket);
-      socket.terminate();
-      this.onSlowConsumer();
-      return;
-    }
-    socket.send(text);
+    if (this.writer.writable(socket)) socket.send(text);
+    else this.forget(socket);
   }
 
   private keysOf(socket: WebSocket): Set<string> {

@@ -270,6 +270,38 @@ export function describeEventLogContract(name: string, makeHarness: () => Promis
       expect(handledBy.late).toBeGreaterThan(0);
     }, 120_000);
 
+    run('backs off a failing partition on its own: the others keep flowing, and its batch is retried, not skipped', async (_h, log) => {
+      const t = topic(2);
+      await log.createTopics([t]);
+      let healed = false;
+      let failures = 0;
+      const seen: IncomingRecord[] = [];
+      await log.consume({
+        groupId: `g-${randomUUID()}`,
+        topics: [t.name],
+        fromBeginning: true,
+        eachBatch: async (batch) => {
+          if (batch.partition === 0 && !healed) {
+            failures++;
+            throw new Error('partition 0 cannot be applied yet');
+          }
+          seen.push(...batch.records);
+        },
+      });
+      await log.publish([{ topic: t.name, key: 'stuck', value: 'stuck', partition: 0 }]);
+      await waitFor(() => failures >= 2, 'partition 0 to fail twice');
+      const failuresBefore = failures;
+      // One at a time: with a back-off shared by the consumer, each of these would wait out partition 0's next back-off.
+      for (let i = 0; i < 10; i++) {
+        await log.publish([{ topic: t.name, key: 'flowing', value: `v${i}`, partition: 1 }]);
+        await waitFor(() => seen.some((r) => r.value === `v${i}`), `record v${i} of partition 1`);
+      }
+      // Partition 0 is retried on its own clock (300 ms, 1 s, 3 s, ...), not once per record of partition 1.
+      expect(failures - failuresBefore).toBeLessThan(5);
+      healed = true;
+      await waitFor(() => seen.some((r) => r.value === 'stuck'), 'the batch of partition 0, retried', 20_000);
+    });
+
     run('applies a step exactly once when its process is killed between emit and commit', async (harness, log) => {
       const input = topic(2);
       const output = topic(2);

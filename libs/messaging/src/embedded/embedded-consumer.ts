@@ -6,6 +6,9 @@ interface OwnedPartition {
   partition: number;
   /** Next offset to deliver; undefined until read from the group's committed offset. */
   position: number | undefined;
+  /** Consecutive failed deliveries of this partition, and when it may be tried again (ms). */
+  failures: number;
+  retryAt: number;
 }
 
 const IDLE_WAIT_MS = 1000;
@@ -16,6 +19,8 @@ const RETRY_BACKOFF_MS = [100, 300, 1000, 3000];
  * One member of a consumer group on the embedded log. It delivers its partitions' batches in
  * turn, commits each batch's outcome atomically, and re-reads its positions after a rebalance.
  * A handler that throws gets the same batch again after a back-off, as kafkajs restarts a consumer.
+ * The back-off is the partition's own: while one partition waits to retry, the others are
+ * delivered as usual, so a partition that keeps failing never slows the rest.
  */
 export class EmbeddedConsumer implements Consumer {
   readonly groupId: string;
@@ -25,7 +30,6 @@ export class EmbeddedConsumer implements Consumer {
   private cursor = 0;
   private running = false;
   private loop: Promise<void> | undefined;
-  private failures = 0;
 
   constructor(
     private readonly log: EmbeddedEventLog,
@@ -52,7 +56,7 @@ export class EmbeddedConsumer implements Consumer {
     while (this.running) {
       const batch = await this.nextBatch();
       if (!batch) {
-        await this.log.changed.wait(IDLE_WAIT_MS);
+        await this.log.changed.wait(this.idleWait());
         continue;
       }
       await this.deliver(batch.owned, batch.batch);
@@ -67,20 +71,27 @@ export class EmbeddedConsumer implements Consumer {
       if (!this.running) return;
       const committed = this.options.ephemeral ? this.log.owns(this, generation, batch, outcome?.emit) : await this.log.commitStep(this, generation, batch, outcome?.emit ?? undefined);
       if (committed) owned.position = batch.nextOffset;
-      this.failures = 0;
+      owned.failures = 0;
     } catch {
       // The batch stays uncommitted and is delivered again; the handler owns its error reporting.
-      const delay = RETRY_BACKOFF_MS[Math.min(this.failures, RETRY_BACKOFF_MS.length - 1)]!;
-      this.failures += 1;
+      owned.retryAt = Date.now() + RETRY_BACKOFF_MS[Math.min(owned.failures, RETRY_BACKOFF_MS.length - 1)]!;
+      owned.failures += 1;
       owned.position = undefined;
-      await new Promise((resolve) => setTimeout(resolve, delay));
     }
+  }
+
+  /** Until new records arrive, or the earliest partition in back-off may be tried again. */
+  private idleWait(): number {
+    const now = Date.now();
+    return this.owned.reduce((wait, o) => (o.retryAt > now ? Math.min(wait, o.retryAt - now) : wait), IDLE_WAIT_MS);
   }
 
   private async nextBatch(): Promise<{ owned: OwnedPartition; batch: IncomingBatch } | undefined> {
     await this.refreshAssignment();
+    const now = Date.now();
     for (let i = 0; i < this.owned.length; i++) {
       const owned = this.owned[(this.cursor + i) % this.owned.length]!;
+      if (owned.retryAt > now) continue;
       if (owned.position === undefined) owned.position = await this.startPosition(owned);
       if (!this.running) return undefined;
       const records = this.log.slice(owned.topic, owned.partition, owned.position, this.options.maxBatchSize ?? DEFAULT_MAX_BATCH);
@@ -96,7 +107,7 @@ export class EmbeddedConsumer implements Consumer {
     const assignment = this.log.assignmentOf(this);
     if (assignment.generation === this.generation) return;
     this.generation = assignment.generation;
-    this.owned = assignment.partitions.map((p) => ({ ...p, position: undefined }));
+    this.owned = assignment.partitions.map((p) => ({ ...p, position: undefined, failures: 0, retryAt: 0 }));
     this.cursor = 0;
   }
 

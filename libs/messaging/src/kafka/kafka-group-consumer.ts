@@ -24,6 +24,9 @@ export class KafkaGroupConsumer implements Consumer {
   private readonly consumer: KafkaConsumer;
   private readonly producers = new Map<string, Promise<Producer>>();
   private stopping: Promise<void> | undefined;
+  /** Consecutive failed batches per `topic:partition`: each partition backs off on its own. */
+  private readonly failures = new Map<string, number>();
+  private readonly retryTimers = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly kafka: Kafka,
@@ -53,6 +56,8 @@ export class KafkaGroupConsumer implements Consumer {
 
   stop(): Promise<void> {
     this.stopping ??= (async () => {
+      for (const timer of this.retryTimers) clearTimeout(timer);
+      this.retryTimers.clear();
       await this.consumer.disconnect();
       const producers = await Promise.all(this.producers.values());
       await Promise.all(producers.map((p) => p.disconnect()));
@@ -78,26 +83,33 @@ export class KafkaGroupConsumer implements Consumer {
   }
 
   /**
-   * Hands the batch over and commits its outcome, again after a pause for as long as that fails
-   * (a broker call timing out, a database restarting): a batch is never skipped, as on the
-   * embedded log. kafkajs's own recovery from a failed eachBatch tears the member down and may not
-   * bring it back (seen in CI: an engine stopped consuming after one failed read). False when the
-   * partition is no longer ours (stopping, or a rebalance): its next owner takes the batch.
+   * Hands the batch over and commits its outcome. When that fails (a broker call timing out, a
+   * database restarting) the batch is not skipped: its partition alone is paused for a back-off
+   * and, its offset unresolved, fetched again from the same record on resume. The other
+   * partitions keep flowing meanwhile (kafkajs hands partitions over one at a time, so waiting in
+   * here would hold them all). Throwing instead would let kafkajs tear the member down, and it
+   * may not come back (seen in CI: an engine stopped consuming after one failed read). False
+   * when the batch was not committed: the partition is paused, or no longer ours.
    */
-  private async handleUntilCommitted(slice: IncomingBatch, { isRunning, isStale, heartbeat }: EachBatchPayload): Promise<boolean> {
-    for (let failures = 0; ; failures++) {
-      try {
-        const outcome = await this.options.eachBatch(slice);
-        await this.commit(slice, outcome?.emit ?? []);
-        return true;
-      } catch (error) {
-        if (!isRunning() || isStale()) return false;
-        this.settings.onBatchFailed(this.options.groupId, slice, error);
-        await new Promise((resolve) => setTimeout(resolve, RETRY_BACKOFF_MS[Math.min(failures, RETRY_BACKOFF_MS.length - 1)]));
-        // Throws while the group rebalances: kafkajs then re-joins and hands the batch to its owner.
-        await heartbeat();
-        if (!isRunning() || isStale()) return false;
-      }
+  private async handleUntilCommitted(slice: IncomingBatch, { isRunning, isStale, pause }: EachBatchPayload): Promise<boolean> {
+    const key = `${slice.topic}:${slice.partition}`;
+    try {
+      const outcome = await this.options.eachBatch(slice);
+      await this.commit(slice, outcome?.emit ?? []);
+      this.failures.delete(key);
+      return true;
+    } catch (error) {
+      if (!isRunning() || isStale()) return false;
+      this.settings.onBatchFailed(this.options.groupId, slice, error);
+      const failures = this.failures.get(key) ?? 0;
+      this.failures.set(key, failures + 1);
+      const resume = pause();
+      const timer = setTimeout(() => {
+        this.retryTimers.delete(timer);
+        if (!this.stopping) resume();
+      }, RETRY_BACKOFF_MS[Math.min(failures, RETRY_BACKOFF_MS.length - 1)]);
+      this.retryTimers.add(timer);
+      return false;
     }
   }
 

@@ -7,6 +7,8 @@ import { z } from 'zod';
 export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
+  /** Prometheus metrics (GET /metrics) are served on this port, never on PORT, the public one (0: any free port). */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   DATA_DIR: z.string().default('./data'),
   /** Proxies whose X-Forwarded-For names the client (per-IP limits): loopback and private ranges by default. */
   TRUSTED_PROXIES: z.string().default('127.0.0.0/8,::1/128,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16'),
@@ -35,6 +37,8 @@ export const configSchema = z.object({
   /** Embedded log: how often retention and compaction run (ms; 0: never). */
   EVENT_LOG_MAINTENANCE_MS: z.coerce.number().int().min(0).default(60_000),
   MARKETS_FILE: z.string().default('config/markets.json'),
+  /** Overrides every contract's funding interval of the markets file (ms), so tests and demos can fund in seconds. */
+  CONTRACT_FUNDING_INTERVAL_MS: z.coerce.number().int().positive().optional(),
   EXCHANGE_ID: z.string().default('301'),
   INSTANCE_ID: z.coerce.number().int().min(0).max(31).default(0),
   /** Set by Kubernetes; a StatefulSet pod's ordinal (`api-gateway-1`) becomes INSTANCE_ID when that is unset. */
@@ -42,11 +46,27 @@ export const configSchema = z.object({
   RATE_LIMIT_WEIGHT_PER_MINUTE: z.coerce.number().int().positive().default(1200),
   RATE_LIMIT_ORDERS_PER_SECOND: z.coerce.number().int().positive().default(20),
   RATE_LIMIT_ORDERS_PER_DAY: z.coerce.number().int().positive().default(200_000),
+  /**
+   * The retry window (ms): a final order keeps its client order id this long (a repeat gets -1141),
+   * and the ledger and the wallet remember a processed command id this long (a redelivered command
+   * is skipped). Memory and PostgreSQL hold what this window covers, not the whole history.
+   */
+  RETRY_WINDOW_MS: z.coerce.number().int().min(60_000).default(10 * 60 * 1000),
+  /** api-gateway: accounts and API keys each cached per replica, least recently used out first. */
+  GATEWAY_CACHE_MAX_ENTRIES: z.coerce.number().int().min(100).default(100_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   /** user-stream: how often one timer checks every socket (pings, pong timeouts, the 24 h cap, listenKey expiry). */
   USER_STREAM_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).max(30_000).default(1000),
   /** user-stream: a socket whose unsent frames pass this many bytes is a slow consumer and is dropped. */
   USER_STREAM_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1024).default(4 * 1024 * 1024),
+  /** A connection that has not sent a request's headers this long after it began is answered 408 and closed (slowloris). */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  /** The same for a whole request, body included (at least HTTP_HEADERS_TIMEOUT_MS). */
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  /** Both streams: inbound messages one socket may send per second; a socket past it is closed with 1008. */
+  WS_MAX_MESSAGES_PER_SECOND: z.coerce.number().int().positive().default(20),
+  /** Both streams: open sockets per client address on one replica (behind the edge, the address of X-Forwarded-For from TRUSTED_PROXIES). */
+  WS_MAX_SOCKETS_PER_IP: z.coerce.number().int().positive().default(100),
   /** Commands one gateway replica may wait on at once; past it new commands get 503 / -1016 at once. */
   MAX_PENDING_REQUESTS: z.coerce.number().int().positive().default(10_000),
   /** Records the ledger and the matching engine may be behind on their inputs before new commands get 503 / -1016 (0: no bound). */

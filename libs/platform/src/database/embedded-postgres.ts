@@ -33,6 +33,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     password,
     persistent: true,
     createPostgresUser: true,
+    // PostgreSQL keeps up to max_wal_size (1 GB by default) of write-ahead log on disk; the
+    // embedded default's tables are projections of the journal, so a small WAL is enough and
+    // keeps its disk following what it holds.
+    postgresFlags: ['-c', 'max_wal_size=96MB', '-c', 'min_wal_size=32MB', '-c', 'wal_keep_size=0'],
     onLog: (message: string) => options.logger.debug({ postgres: message.trim() }, 'embedded postgres'),
     onError: (error: unknown) => options.logger.warn({ err: error }, 'embedded postgres'),
   });

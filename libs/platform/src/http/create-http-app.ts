@@ -2,10 +2,15 @@ import type { IncomingMessage } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
+import type { FastifyBodyParser, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors/api-error';
 import { ApiExceptionFilter } from '../errors/api-exception.filter';
+import { ErrorCode } from '../errors/error-codes';
 import { NestPinoLogger } from '../logging/nest-logger';
 import type { Metrics } from '../metrics/metrics';
 import { REQUEST_ID_HEADER, requestIdFrom, runWithCorrelationId } from './correlation';
+import { answerClientError, frameworkError } from './framework-errors';
+import { assertNoDuplicateKeys } from './json-body';
 
 export interface HttpAppOptions {
   logger: Logger;
@@ -17,6 +22,10 @@ export interface HttpAppOptions {
   trustedProxies?: string;
   /** Request durations by route pattern and status go here when given. */
   metrics?: Metrics;
+  /** A connection that has not sent all its headers this long after it began a request is answered 408 and closed (slowloris). */
+  headersTimeoutMs?: number;
+  /** The same for the whole request, body included. */
+  requestTimeoutMs?: number;
 }
 
 /**
@@ -25,10 +34,22 @@ export interface HttpAppOptions {
  * one filter writes every error envelope.
  */
 export async function createHttpApp(rootModule: unknown, options: HttpAppOptions): Promise<NestFastifyApplication> {
+  const bodyLimit = options.bodyLimit ?? 64 * 1024;
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const adapter = new FastifyAdapter({
-    bodyLimit: options.bodyLimit ?? 64 * 1024,
+    bodyLimit,
     genReqId: (request: IncomingMessage) => requestIdFrom(request.headers[REQUEST_ID_HEADER]),
     trustProxy: (options.trustedProxies ?? '127.0.0.0/8,::1/128').split(',').map((p) => p.trim()),
+    // Node checks for late headers every 30 s by default: a trickling client would outlive its timeout by that much.
+    http: { headersTimeout, connectionsCheckingInterval: Math.min(1000, headersTimeout) },
+    requestTimeout: Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout),
+    clientErrorHandler: answerClientError,
+    frameworkErrors: (error: { code?: string }, _request: FastifyRequest, reply: FastifyReply) => {
+      const answer = frameworkError(error);
+      void reply.status(answer.httpStatus).type('application/json').send(JSON.stringify(answer.toBody()));
+    },
+    // Fastify's own 503 while closing is not in the envelope; answerWhileClosing below is.
+    return503OnClosing: false,
   });
   const app = await NestFactory.create<NestFastifyApplication>(rootModule as never, adapter, {
     rawBody: true,
@@ -36,16 +57,50 @@ export async function createHttpApp(rootModule: unknown, options: HttpAppOptions
     abortOnError: false,
     preview: options.preview ?? false,
   });
+  app.useBodyParser('application/json', { bodyLimit }, rejectingDuplicateKeys(adapter));
+  answerWhileClosing(adapter);
   app.useGlobalFilters(new ApiExceptionFilter(options.logger, options.metrics));
   if (options.metrics) recordRequestDurations(adapter, options.metrics);
   traceRequests(adapter, options.logger);
   return app;
 }
 
+/** Fastify's JSON parser (prototype poisoning refused), then the repeated-key check form and query bodies get too. */
+function rejectingDuplicateKeys(adapter: FastifyAdapter): FastifyBodyParser<Buffer> {
+  const parse = adapter.getInstance().getDefaultJsonParser('error', 'error');
+  return (request, body, done) => {
+    const text = body.toString('utf8');
+    parse(request, text, (error, parsed) => {
+      if (error) return done(error, undefined);
+      try {
+        assertNoDuplicateKeys(text, parsed);
+      } catch (duplicate) {
+        return done(duplicate as Error, undefined);
+      }
+      done(null, parsed);
+    });
+  };
+}
+
+/** Requests that reach a closing server get 503 / -1016 in the envelope, and their connection closed. */
+function answerWhileClosing(adapter: FastifyAdapter): void {
+  const fastify = adapter.getInstance();
+  let closing = false;
+  fastify.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  fastify.addHook('onRequest', (_request, reply, done) => {
+    if (!closing) return done();
+    const answer = new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'The server is shutting down; try again.');
+    void reply.status(answer.httpStatus).header('connection', 'close').type('application/json').send(JSON.stringify(answer.toBody()));
+  });
+}
+
 /**
  * Every request gets its correlation id (see correlation.ts) in the response header and in the
  * context its handler runs in, entered after the body is parsed (a parser's stream callbacks
- * would lose it), and one log line when it is answered (probes and scrapes excepted).
+ * would lose it), and one log line when it is answered (probes excepted).
  */
 function traceRequests(adapter: FastifyAdapter, logger: Logger): void {
   const fastify = adapter.getInstance();
@@ -56,7 +111,7 @@ function traceRequests(adapter: FastifyAdapter, logger: Logger): void {
   fastify.addHook('preValidation', (request, _reply, done) => runWithCorrelationId(request.id, done));
   fastify.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    if (route.startsWith('/health/') || route === '/metrics') return;
+    if (route.startsWith('/health/')) return;
     logger.info({ correlationId: request.id, method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
   });
 }

@@ -62,3 +62,16 @@ describe('RequestParams', () => {
     }
   });
 });
+
+describe('RequestParams text rule', () => {
+  it.each(['%00', 'a%09b', 'a%0Ab', '%7F', '%C2%85', '%ED%A0%80'])('refuses the value %p in any parameter with -1100', (encoded) => {
+    expect(codeOf(() => RequestParams.fromRaw(`unknown=${encoded}`, undefined, undefined))).toBe(-1100);
+  });
+
+  it('refuses a control character in a name and in a JSON body, and values past 1024 characters with -1130', () => {
+    expect(codeOf(() => RequestParams.fromRaw('a%00=1', undefined, undefined))).toBe(-1100);
+    expect(codeOf(() => RequestParams.fromRaw('', '{"clientOrderId":"\\u0000"}', 'application/json'))).toBe(-1100);
+    expect(codeOf(() => RequestParams.fromRaw(`a=${'x'.repeat(1025)}`, undefined, undefined))).toBe(-1130);
+    expect(RequestParams.fromRaw(`a=${'x'.repeat(1024)}&b=caf%C3%A9%20%F0%9F%98%80`, undefined, undefined).required('b')).toBe('café 😀');
+  });
+});

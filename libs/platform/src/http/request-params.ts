@@ -1,10 +1,12 @@
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-codes';
+import { assertPlainText } from './plain-text';
 
 /**
  * The parameters of one request, from the raw query string and the raw body. A name repeated
  * inside one source is -1101; a name in both sources takes the query's value (API-DECISIONS.md).
  * Parsing from the raw text, not Fastify's parsed objects, is what lets repeats be seen at all.
+ * Control characters and over-long values are refused here, in any parameter (plain-text.ts).
  */
 export class RequestParams {
   private constructor(private readonly values: ReadonlyMap<string, string>) {}
@@ -14,6 +16,11 @@ export class RequestParams {
     const body = rawBody ? parseBody(rawBody, contentType) : new Map<string, string>();
     for (const [k, v] of body) merged.set(k, v);
     for (const [k, v] of parseUrlEncoded(rawQuery, 'query string')) merged.set(k, v);
+    // Every parameter, known or not: one rule at the edge for everything that may reach SQL or a command.
+    for (const [k, v] of merged) {
+      assertPlainText(k, k);
+      assertPlainText(k, v);
+    }
     return new RequestParams(merged);
   }
 

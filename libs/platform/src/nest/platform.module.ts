@@ -3,7 +3,6 @@ import type { Markets } from '@exchange/contracts';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.schema';
 import { HealthModule } from '../health/health.module';
-import { MetricsController } from '../health/metrics.controller';
 import { Metrics } from '../metrics/metrics';
 import type { Clock } from '../time/clock';
 import { CLOCK, CONFIG, LOGGER, MARKETS } from './tokens';
@@ -31,7 +30,6 @@ export class PlatformModule {
         { provide: CLOCK, useValue: deps.clock },
         { provide: Metrics, useValue: deps.metrics },
       ],
-      controllers: [MetricsController],
       exports: [CONFIG, MARKETS, LOGGER, CLOCK, Metrics, HealthModule],
     };
   }

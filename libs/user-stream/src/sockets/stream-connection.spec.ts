@@ -1,7 +1,11 @@
 import { EventEmitter } from 'node:events';
+import { SocketGuard } from '@exchange/platform';
 import WebSocket from 'ws';
 import type { AccountStream } from '../streaming/account-streams';
 import { StreamConnection } from './stream-connection';
+
+const guard = (slowConsumer?: () => void): SocketGuard =>
+  new SocketGuard({ maxBufferedBytes: 1024, maxMessagesPerSecond: 20, maxSocketsPerIp: 10, maxPayloadBytes: 1024, trustedProxies: '' }, { slowConsumer });
 
 /** The parts of a ws socket a connection touches, with a real cork count on a fake TCP socket. */
 class FakeSocket extends EventEmitter {
@@ -35,7 +39,7 @@ const nextTick = (): Promise<void> => new Promise((resolve) => process.nextTick(
 describe('a stream connection', () => {
   it('sends the frames of one tick in one write', async () => {
     const ws = new FakeSocket();
-    const connection = new StreamConnection(ws as unknown as WebSocket, 'k', stream, 0, 1024, () => undefined);
+    const connection = new StreamConnection(ws as unknown as WebSocket, 'k', stream, 0, guard());
     connection.deliver(Buffer.from('{"e":"executionReport"}'));
     connection.deliver(Buffer.from('{"e":"outboundAccountInfo"}'));
     await nextTick();
@@ -46,7 +50,7 @@ describe('a stream connection', () => {
   it('drops a client whose unsent frames passed the bound, instead of buffering more', async () => {
     const ws = new FakeSocket();
     let slow = 0;
-    const connection = new StreamConnection(ws as unknown as WebSocket, 'k', stream, 0, 1024, () => slow++);
+    const connection = new StreamConnection(ws as unknown as WebSocket, 'k', stream, 0, guard(() => slow++));
     ws.bufferedAmount = 1025;
     connection.deliver(Buffer.from('{}'));
     expect(ws).toMatchObject({ terminated: true, sent: [] });
@@ -57,7 +61,7 @@ describe('a stream connection', () => {
 
   it('counts only what was waiting before the tick, not the frames it is gathering', async () => {
     const ws = new FakeSocket();
-    const connection = new StreamConnection(ws as unknown as WebSocket, 'k', stream, 0, 1024, () => undefined);
+    const connection = new StreamConnection(ws as unknown as WebSocket, 'k', stream, 0, guard());
     connection.deliver(Buffer.from('a'));
     ws.bufferedAmount = 5000;
     connection.deliver(Buffer.from('b'));

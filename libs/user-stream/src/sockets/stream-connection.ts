@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import type { SocketGuard } from '@exchange/platform';
 import WebSocket from 'ws';
 import type { AccountStream, FrameSink } from '../streaming/account-streams';
 
@@ -18,8 +19,8 @@ export class StreamConnection implements FrameSink {
     /** The prepared stream until it is joined, then the account's live one. */
     public stream: AccountStream,
     readonly connectedAt: number,
-    private readonly maxBufferedBytes: number,
-    private readonly onSlowConsumer: () => void,
+    /** Every write goes through it: a socket past the unsent-bytes cap is dropped there. */
+    private readonly guard: Pick<SocketGuard, 'writable'>,
   ) {
     this.lastPingAt = connectedAt;
     this.lastSeen = connectedAt;
@@ -34,11 +35,7 @@ export class StreamConnection implements FrameSink {
     if (this.ws.readyState !== WebSocket.OPEN) return;
     if (!this.corked) {
       // Measured before this tick's frames, which are only being gathered.
-      if (this.ws.bufferedAmount > this.maxBufferedBytes) {
-        this.onSlowConsumer();
-        this.ws.terminate();
-        return;
-      }
+      if (!this.guard.writable(this.ws)) return;
       this.cork();
     }
     this.ws.send(frame, { binary: false });
@@ -59,7 +56,7 @@ export class StreamConnection implements FrameSink {
   ping(now: number): void {
     this.lastPingAt = now;
     this.awaitingPong = true;
-    if (this.ws.readyState === WebSocket.OPEN) this.ws.ping();
+    if (this.guard.writable(this.ws)) this.ws.ping();
   }
 
   alive(now: number): void {

@@ -1,8 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http';
-import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { type Clock, ErrorCode, LISTEN_KEY_FORMAT, type ListenKeyRecord, type ListenKeyStore, type Logger } from '@exchange/platform';
+import type { RawData, WebSocket } from 'ws';
+import { type Clock, ErrorCode, LISTEN_KEY_FORMAT, type ListenKeyRecord, type ListenKeyStore, type Logger, refuseUpgrade, SocketGuard, type SocketGuardEvents, type SocketGuardSettings, UpgradeRouter } from '@exchange/platform';
 import { keepaliveAction } from '../domain/keepalive-policy';
 import type { StreamStartReader } from '../accounts/stream-start-reader';
 import type { AccountStream, AccountStreams } from '../streaming/account-streams';
@@ -12,14 +11,14 @@ export const USER_STREAM_PATH = '/openapi/ws/';
 /** A key is looked up again this often even when nothing announced a change: a removal whose announcement was lost (Redis reconnecting) still ends its sockets. */
 const REVALIDATE_MS = 60_000;
 
-export interface SocketServerSettings {
+export interface SocketServerSettings extends Omit<SocketGuardSettings, 'maxPayloadBytes'> {
   sweepIntervalMs: number;
-  maxBufferedBytes: number;
 }
 
-export interface SocketServerEvents {
-  slowConsumer(): void;
-}
+export type SocketServerEvents = SocketGuardEvents;
+
+/** Clients send only pings: a larger frame closes the socket (1009). */
+const MAX_MESSAGE_BYTES = 1024;
 
 interface KeySockets {
   record: ListenKeyRecord;
@@ -30,14 +29,13 @@ interface KeySockets {
 }
 
 /**
- * WebSocket /openapi/ws/<listenKey> on the app's HTTP server. An unknown or expired key gets an
- * HTTP error and no socket; other paths are left to whoever serves them. One timer sweeps every
+ * WebSocket /openapi/ws/<listenKey> on the app's HTTP server (its upgrade router hands over the
+ * path). An unknown or expired key gets an HTTP error and no socket. One timer sweeps every
  * socket (keep-alive, the 24 h cap) and every key (expiry) instead of a timer per socket.
  */
 export class UserStreamSocketServer {
-  private readonly wss = new WebSocketServer({ noServer: true, clientTracking: false, perMessageDeflate: false, maxPayload: 1024 });
+  private readonly guard: SocketGuard;
   private readonly keys = new Map<string, KeySockets>();
-  private server: Server | undefined;
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private closing = false;
@@ -53,13 +51,14 @@ export class UserStreamSocketServer {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly settings: SocketServerSettings,
-    private readonly events: SocketServerEvents,
-  ) {}
+    events: SocketServerEvents,
+  ) {
+    this.guard = new SocketGuard({ ...settings, maxPayloadBytes: MAX_MESSAGE_BYTES }, events);
+  }
 
   async attach(server: Server): Promise<void> {
-    this.server = server;
     this.unsubscribe = await this.store.onRemoved((listenKey) => this.closeKey(listenKey, 1000, 'listenKey closed'));
-    server.on('upgrade', this.onUpgrade);
+    UpgradeRouter.of(server, this.logger).route((path) => path.startsWith(USER_STREAM_PATH), this.onUpgrade);
     this.timer = setInterval(() => this.sweep(), this.settings.sweepIntervalMs);
     this.timer.unref();
   }
@@ -69,9 +68,8 @@ export class UserStreamSocketServer {
     this.closing = true;
     clearInterval(this.timer);
     this.unsubscribe?.();
-    this.server?.off('upgrade', this.onUpgrade);
     for (const key of this.keys.values()) for (const c of key.connections) c.close(1001, 'server shutting down');
-    this.wss.close();
+    this.guard.wss.close();
   }
 
   /** A revoked API key's streams end at once, on every replica (each reads the revocation from the ledger's events). */
@@ -90,30 +88,28 @@ export class UserStreamSocketServer {
   }
 
   private readonly onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    if (!this.guard.admit(request, socket)) return;
     const path = (request.url ?? '').split('?')[0] ?? '';
-    if (!path.startsWith(USER_STREAM_PATH)) return;
-    // Until ws takes the socket over, a reset while the key is looked up must not crash the process.
-    socket.on('error', () => socket.destroy());
     this.accept(request, socket, head, path.slice(USER_STREAM_PATH.length)).catch((error: unknown) => {
       this.logger.error({ err: error }, 'user-stream: accepting a socket failed');
-      refuse(socket, ErrorCode.SERVICE_UNAVAILABLE, 503, 'The user data stream is unavailable; try again shortly.');
+      refuseUpgrade(socket, 503, ErrorCode.SERVICE_UNAVAILABLE, 'The user data stream is unavailable; try again shortly.');
     });
   };
 
   private async accept(request: IncomingMessage, socket: Duplex, head: Buffer, listenKey: string): Promise<void> {
-    if (this.closing) return refuse(socket, ErrorCode.SERVICE_UNAVAILABLE, 503, 'The server is shutting down; connect again.');
-    if (listenKey === '' || listenKey.includes('/')) return refuse(socket, ErrorCode.UNSUPPORTED_OPERATION, 404, 'Unsupported operation: the stream is at /openapi/ws/<listenKey>.');
-    if (!LISTEN_KEY_FORMAT.test(listenKey)) return refuse(socket, ErrorCode.INVALID_LISTEN_KEY, 400, 'This listenKey does not exist.');
+    if (this.closing) return refuseUpgrade(socket, 503, ErrorCode.SERVICE_UNAVAILABLE, 'The server is shutting down; connect again.');
+    if (listenKey === '' || listenKey.includes('/')) return refuseUpgrade(socket, 404, ErrorCode.UNSUPPORTED_OPERATION, 'Unsupported operation: the stream is at /openapi/ws/<listenKey>.');
+    if (!LISTEN_KEY_FORMAT.test(listenKey)) return refuseUpgrade(socket, 400, ErrorCode.INVALID_LISTEN_KEY, 'This listenKey does not exist.');
     const record = await this.store.find(listenKey);
-    if (!record) return refuse(socket, ErrorCode.INVALID_LISTEN_KEY, 400, 'This listenKey does not exist.');
-    if (!(await this.apiKeyLive(record.apiKey))) return refuse(socket, ErrorCode.REJECTED_API_KEY, 401, 'The API key of this listenKey was revoked.');
+    if (!record) return refuseUpgrade(socket, 400, ErrorCode.INVALID_LISTEN_KEY, 'This listenKey does not exist.');
+    if (!(await this.apiKeyLive(record.apiKey))) return refuseUpgrade(socket, 401, ErrorCode.REJECTED_API_KEY, 'The API key of this listenKey was revoked.');
     const stream = await this.streams.prepare(record.accountId);
-    if (!stream) return refuse(socket, ErrorCode.INVALID_LISTEN_KEY, 400, 'This listenKey does not exist.');
-    if (socket.destroyed || this.closing) {
+    if (!stream) return refuseUpgrade(socket, 400, ErrorCode.INVALID_LISTEN_KEY, 'This listenKey does not exist.');
+    if (this.closing) {
       socket.destroy();
       return;
     }
-    this.wss.handleUpgrade(request, socket, head, (ws) => this.open(ws, record, stream));
+    this.guard.accept(request, socket, head, (ws) => this.open(ws, record, stream));
   }
 
   private async apiKeyLive(apiKey: string): Promise<boolean> {
@@ -130,13 +126,13 @@ export class UserStreamSocketServer {
       return;
     }
     const now = this.clock.now();
-    const connection = new StreamConnection(ws, record.listenKey, prepared, now, this.settings.maxBufferedBytes, () => this.events.slowConsumer());
+    const connection = new StreamConnection(ws, record.listenKey, prepared, now, this.guard);
     connection.stream = this.streams.join(prepared, connection);
     let key = this.keys.get(record.listenKey);
     if (!key) this.keys.set(record.listenKey, (key = { record, checking: false, checkedAt: now, connections: new Set() }));
     key.connections.add(connection);
     ws.on('pong', () => connection.alive(this.clock.now()));
-    ws.on('message', (data, isBinary) => this.onMessage(connection, data, isBinary));
+    this.guard.onMessage(ws, (data, isBinary) => this.onMessage(connection, data, isBinary));
     ws.on('error', () => ws.terminate());
     ws.on('close', () => this.forget(connection));
     // A DELETE between the lookup and now was announced before this socket was listed: look again.
@@ -156,7 +152,7 @@ export class UserStreamSocketServer {
     } catch {
       return;
     }
-    if (message !== null && typeof message === 'object' && 'ping' in message) connection.ws.send(JSON.stringify({ pong: (message as { ping: unknown }).ping }));
+    if (message !== null && typeof message === 'object' && 'ping' in message) connection.deliver(Buffer.from(JSON.stringify({ pong: (message as { ping: unknown }).ping })));
   }
 
   private forget(connection: StreamConnection): void {
@@ -218,11 +214,4 @@ export class UserStreamSocketServer {
     this.streams.sendOwn(first.stream, now, (E) => ({ e: 'listenKeyExpired', E, listenKey }), key.connections);
     for (const connection of key.connections) connection.close(1000, 'listenKey expired');
   }
-}
-
-/** An HTTP answer on the raw socket instead of the upgrade: the family's error body, then close. */
-function refuse(socket: Duplex, code: number, status: number, msg: string): void {
-  if (socket.destroyed) return;
-  const body = JSON.stringify({ code, msg });
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

@@ -19,7 +19,19 @@ export function decide(command: WalletCommand, state: WalletState, ctx: WalletCo
     if (!(error instanceof WalletRejection)) throw error;
     draft = { type: 'WalletCommandRejected', payload: { commandType: command.type, code: error.code, msg: error.message } };
   }
-  return { type: draft.type, v: 1, id: `${command.id}:0`, ts: ctx.now, payload: { ...draft.payload, userId: command.payload.userId, commandId: command.id } } as WalletEvent;
+  return journaled(command, ctx.now, draft);
+}
+
+/**
+ * The refusal of a command whose decision cannot be stored (a value PostgreSQL refuses, found when
+ * its batch failed to commit): journaled as any rejection, so replay and the requester see it.
+ */
+export function rejectionOf(command: WalletCommand, now: number, code: number, msg: string): WalletEvent {
+  return journaled(command, now, { type: 'WalletCommandRejected', payload: { commandType: command.type, code, msg } });
+}
+
+function journaled(command: WalletCommand, now: number, draft: WalletDraft): WalletEvent {
+  return { type: draft.type, v: 1, id: `${command.id}:0`, ts: now, payload: { ...draft.payload, userId: command.payload.userId, commandId: command.id } } as WalletEvent;
 }
 
 function decideDraft(command: WalletCommand, state: WalletState, ctx: WalletContext): WalletDraft {

@@ -1,0 +1,2 @@
+// esbuild bundles imported stylesheets into one CSS file per page.
+declare module '*.css';

@@ -1,0 +1,211 @@
+// bench/soak: does the embedded default's cost follow what is live, or how long it has run?
+// Crossing orders (each pair a trade) for SOAK_MINUTES; every 10 s the exchange's RSS, heap used,
+// journal bytes and PostgreSQL bytes; then growth per 1M orders, a restart after a tenth of the
+// history against a restart after all of it (time to ready, RSS), and an idle exchange's growth per
+// hour. Run: `npm run bench:soak` (SOAK_MINUTES=30, SOAK_CONCURRENCY=40, SOAK_ACCOUNTS=8,
+// SOAK_IDLE_SEC=120). Not a test: it prints numbers for the README and the issue notes.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { taskset } from '../support/pinned-child';
+import { startPinnedServer, stopServer } from '../support/pinned-server';
+import { formatNumber } from '../support/stats';
+import type { CrossingLoadJob, CrossingLoadResult, SoakAccount } from './crossing-load-worker';
+
+const SERVER_CORE = 0;
+const LOAD_CORE = 1;
+const minutes = Number(process.env.SOAK_MINUTES ?? 30);
+const concurrency = Number(process.env.SOAK_CONCURRENCY ?? 40);
+const accountCount = Number(process.env.SOAK_ACCOUNTS ?? 8);
+const idleSec = Number(process.env.SOAK_IDLE_SEC ?? 120);
+const port = Number(process.env.SOAK_PORT ?? 47_600);
+const adminToken = 'soak-operator-token-0123456789';
+const root = resolve(__dirname, '../..');
+const MB = 1024 * 1024;
+
+interface Sample {
+  atSec: number;
+  orders: number;
+  rssBytes: number;
+  heapUsedBytes: number;
+  journalBytes: number;
+  postgresBytes: number;
+}
+
+interface Restart {
+  readyMs: number;
+  rssBytes: number;
+}
+
+const base = `http://127.0.0.1:${port}`;
+const dir = mkdtempSync(join(tmpdir(), 'bench-soak-'));
+chmodSync(dir, 0o755);
+const dataDir = join(dir, 'data');
+const exchangeEnv = {
+  PORT: String(port),
+  DATA_DIR: dataDir,
+  EMBEDDED_PG_PORT: String(port + 1),
+  METRICS_PORT: String(port + 2),
+  ADMIN_TOKEN: adminToken,
+  LOG_LEVEL: 'warn',
+  DATABASE_URL: '',
+  KAFKA_BROKERS: '',
+  REDIS_URL: '',
+  RATE_LIMIT_WEIGHT_PER_MINUTE: '1000000000',
+  RATE_LIMIT_ORDERS_PER_SECOND: '1000000000',
+  RATE_LIMIT_ORDERS_PER_DAY: '1000000000',
+};
+
+async function admin<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
+async function createTrader(index: number): Promise<SoakAccount> {
+  const user = await admin<{ accounts: { accountId: string; accountType: number; accountIndex: number }[] }>('POST', '/admin/v1/users', { name: `soak-${index}` });
+  const accountId = user.accounts.find((a) => a.accountType === 1 && a.accountIndex === 0)!.accountId;
+  const key = await admin<SoakAccount>('POST', '/admin/v1/api-keys', { accountId, permissions: ['read', 'trade'] });
+  await admin('POST', '/admin/v1/deposits', { accountId, asset: 'USDT', amount: '100000000' });
+  await admin('POST', '/admin/v1/deposits', { accountId, asset: 'BTC', amount: '10000' });
+  return { apiKey: key.apiKey, secretKey: key.secretKey };
+}
+
+function bytesOf(path: string): number {
+  if (!existsSync(path)) return 0;
+  return Number(execFileSync('du', ['-sb', path], { encoding: 'utf8' }).split('\t')[0]);
+}
+
+function rssOf(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  return Number(line?.split(/\s+/)[1] ?? 0) * 1024;
+}
+
+/** Heap used from the process's Prometheus metrics (on their own port), else NaN. */
+async function heapUsedOf(): Promise<number> {
+  try {
+    const text = await (await fetch(`http://127.0.0.1:${port + 2}/metrics`)).text();
+    const line = text.split('\n').find((l) => l.startsWith('nodejs_heap_size_used_bytes'));
+    return Number(line?.split(' ').pop());
+  } catch {
+    return NaN;
+  }
+}
+
+async function sample(exchange: ChildProcess, atSec: number, orders: number): Promise<Sample> {
+  return {
+    atSec,
+    orders,
+    rssBytes: rssOf(exchange.pid!),
+    heapUsedBytes: await heapUsedOf(),
+    journalBytes: bytesOf(join(dataDir, 'event-log')),
+    postgresBytes: bytesOf(join(dataDir, 'postgres')),
+  };
+}
+
+function printSample(s: Sample): void {
+  const mb = (n: number): string => formatNumber(n / MB, 1).padStart(9);
+  console.log(`${String(s.atSec).padStart(6)} s ${formatNumber(s.orders).padStart(11)} orders  RSS ${mb(s.rssBytes)} MB  heap ${mb(s.heapUsedBytes)} MB  journal ${mb(s.journalBytes)} MB  PostgreSQL ${mb(s.postgresBytes)} MB`);
+}
+
+function startExchange(): Promise<ChildProcess> {
+  return startPinnedServer('apps/exchange/src/main.ts', SERVER_CORE, exchangeEnv, 'demo secret key');
+}
+
+async function restart(exchange: ChildProcess): Promise<{ exchange: ChildProcess; restart: Restart }> {
+  await stopServer(exchange);
+  const started = Date.now();
+  const next = await startExchange();
+  const readyMs = Date.now() - started;
+  await new Promise((done) => setTimeout(done, 5000));
+  return { exchange: next, restart: { readyMs, rssBytes: rssOf(next.pid!) } };
+}
+
+/** One load phase in a pinned process, sampled every 10 s; returns the samples it took. */
+async function loadPhase(exchange: ChildProcess, accounts: SoakAccount[], durationSec: number, ordersBefore: number, clockSec: number): Promise<{ samples: Sample[]; result: CrossingLoadResult }> {
+  const jobFile = join(dir, `load-${clockSec}.json`);
+  const job: CrossingLoadJob = { url: base, accounts, concurrency, durationSec, symbol: 'BTCUSDT', price: '30000', quantity: '0.001' };
+  writeFileSync(jobFile, JSON.stringify(job));
+  const node = [process.execPath, 'scripts/run.js', 'bench/soak/crossing-load-worker.ts', jobFile];
+  const command = taskset() ? [taskset()!, '-c', String(LOAD_CORE), ...node] : node;
+  const worker = spawn(command[0]!, command.slice(1), { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  let answered = 0;
+  let last = '';
+  createInterface({ input: worker.stdout }).on('line', (line) => {
+    if (line.startsWith('progress ')) answered = Number(line.split(' ')[1]);
+    else if (line) last = line;
+  });
+  const exited = new Promise<number | null>((done) => worker.on('exit', done));
+  const samples: Sample[] = [];
+  const started = Date.now();
+  const timer = setInterval(() => {
+    void sample(exchange, clockSec + Math.round((Date.now() - started) / 1000), ordersBefore + answered).then((s) => {
+      samples.push(s);
+      printSample(s);
+    });
+  }, 10_000);
+  const code = await exited;
+  clearInterval(timer);
+  if (code !== 0) throw new Error(`load worker exited with ${code}`);
+  return { samples, result: JSON.parse(last) as CrossingLoadResult };
+}
+
+function perMillion(from: Sample, to: Sample, pick: (s: Sample) => number): number {
+  return ((pick(to) - pick(from)) / Math.max(1, to.orders - from.orders)) * 1e6;
+}
+
+async function main(): Promise<void> {
+  const totalSec = minutes * 60;
+  const firstSec = Math.max(30, Math.round(totalSec / 10));
+  console.log('bench/soak');
+  console.log(`  node ${process.version}, ${cpus().length} cores; exchange on core ${SERVER_CORE}, load on core ${LOAD_CORE} ${taskset() ? '(taskset)' : '(no taskset: unpinned)'}`);
+  console.log(`  embedded default, fsync always; ${concurrency} loops over ${accountCount} accounts, crossing BTCUSDT LIMIT GTC 0.001 @ 30000 (each pair a trade), fresh signatures`);
+  console.log(`  ${minutes} min of load: ${firstSec} s, restart, ${totalSec - firstSec} s, restart; then ${idleSec} s idle; DATA_DIR ${dataDir}`);
+  let exchange = await startExchange();
+  try {
+    const accounts = await Promise.all(Array.from({ length: accountCount }, (_, i) => createTrader(i)));
+    const first = await loadPhase(exchange, accounts, firstSec, 0, 0);
+    const early = await restart(exchange);
+    exchange = early.exchange;
+    console.log(`restart after ${formatNumber(first.result.answered)} orders: ready in ${formatNumber(early.restart.readyMs)} ms, RSS ${formatNumber(early.restart.rssBytes / MB, 1)} MB`);
+    const second = await loadPhase(exchange, accounts, totalSec - firstSec, first.result.answered, firstSec);
+    const late = await restart(exchange);
+    exchange = late.exchange;
+    const orders = first.result.answered + second.result.answered;
+    console.log(`restart after ${formatNumber(orders)} orders: ready in ${formatNumber(late.restart.readyMs)} ms, RSS ${formatNumber(late.restart.rssBytes / MB, 1)} MB`);
+
+    const idleFrom = await sample(exchange, 0, orders);
+    await new Promise((done) => setTimeout(done, idleSec * 1000));
+    const idleTo = await sample(exchange, idleSec, orders);
+    const idlePerHour = ((idleTo.journalBytes + idleTo.postgresBytes - idleFrom.journalBytes - idleFrom.postgresBytes) / idleSec) * 3600;
+
+    // Growth is taken over the second phase after its first minute: past warm-up and the restart.
+    const past = second.samples.filter((s) => s.atSec >= firstSec + 60);
+    const steady = past.length >= 2 ? past : second.samples;
+    const from = steady[0]!;
+    const to = steady[steady.length - 1]!;
+    const all = [...first.samples, ...second.samples];
+    const lastSample = all[all.length - 1]!;
+    console.log('');
+    console.log(`orders answered ${formatNumber(orders)} (filled ${formatNumber(first.result.filled + second.result.filled)}, failed ${first.result.failed + second.result.failed}${first.result.firstFailure ?? second.result.firstFailure ? `: ${first.result.firstFailure ?? second.result.firstFailure}` : ''}), ${formatNumber(orders / totalSec)} orders/s`);
+    console.log(`per 1M orders (steady state, ${formatNumber(to.orders - from.orders)} orders): RSS ${formatNumber(perMillion(from, to, (s) => s.rssBytes) / MB, 1)} MB (goal ≤ 100), heap ${formatNumber(perMillion(from, to, (s) => s.heapUsedBytes) / MB, 1)} MB`);
+    console.log(`journal ${formatNumber(perMillion(from, to, (s) => s.journalBytes) / 1e6)} B/order (goal ≤ 2048), PostgreSQL ${formatNumber(perMillion(from, to, (s) => s.postgresBytes) / 1e6)} B/order (goal ≤ 4096) in the steady state`);
+    console.log(`over the whole run, fixed costs included (PostgreSQL's WAL, the outbox's high-water mark): journal ${formatNumber(lastSample.journalBytes / Math.max(1, lastSample.orders))} B/order, PostgreSQL ${formatNumber(lastSample.postgresBytes / Math.max(1, lastSample.orders))} B/order`);
+    console.log(`restart ratio (after all / after a tenth): time ${formatNumber(late.restart.readyMs / early.restart.readyMs, 2)}x, RSS ${formatNumber(late.restart.rssBytes / early.restart.rssBytes, 2)}x (goal ≤ 1.5x)`);
+    console.log(`idle growth: ${formatNumber(idlePerHour / MB, 2)} MB/hour of journal + PostgreSQL (goal ≤ 1), measured over ${idleSec} s`);
+  } finally {
+    await stopServer(exchange);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,117 @@
+import type { FlowEntry } from '../ledger/ledger-events';
+import type { ContractSide, PositionSide } from './contract-commands.v1';
+
+/**
+ * What the contracts domain decided, as plain data with every number a decimal string. Each event
+ * carries what changed: the amounts moved, and the new values of the balances, the position and
+ * the order it touched (so a fold sets them and a stream can report them), never unrelated records.
+ * The journal envelope (userId, seq, commandId) is added where they join `ledger.events`.
+ */
+
+/** A contracts account's USDT after an event: free, locked by open orders, held as position margin. */
+export interface ContractBalanceAfter {
+  accountId: string;
+  free: string;
+  locked: string;
+  positionMargin: string;
+}
+
+/** A position after an event (spec 6.4: avgPrice, size, available, margin, realised PnL). */
+export interface PositionAfter {
+  accountId: string;
+  symbol: string;
+  side: PositionSide;
+  /** Contracts held. */
+  size: string;
+  /** size minus what open close orders claim. */
+  available: string;
+  /** Contracts that open OPEN orders on this side may still add. */
+  opening: string;
+  /** Σ fill price × contracts × multiplier of what is held: avgPrice = entryValue / (size × multiplier), exactly. */
+  entryValue: string;
+  avgPrice: string;
+  margin: string;
+  realizedPnl: string;
+  /** The leverage of the position and its open OPEN orders ("0" while it has neither). */
+  leverage: string;
+}
+
+export type ContractOrderStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'EXPIRED';
+
+export interface ContractOrderRecord {
+  orderId: string;
+  accountId: string;
+  userId: string;
+  symbol: string;
+  side: ContractSide;
+  price: string;
+  quantity: string;
+  /** "0" on close orders. */
+  leverage: string;
+  executedQty: string;
+  /** What the order locked when placed (BHEx's marginLocked): margin plus the taker fees to open and close. */
+  marginLocked: string;
+  /** What of marginLocked it still holds. */
+  marginLeft: string;
+  status: ContractOrderStatus;
+  time: number;
+  marketsVersion: number;
+}
+
+/** The part of an order a fill or an end changes. */
+export interface ContractOrderChange {
+  orderId: string;
+  executedQty: string;
+  marginLeft: string;
+  status: ContractOrderStatus;
+}
+
+export interface ContractAccountCredited {
+  type: 'ContractAccountCredited';
+  payload: { creditId: string; accountId: string; amount: string; balance: ContractBalanceAfter };
+}
+
+export interface ContractOrderPlaced {
+  type: 'ContractOrderPlaced';
+  payload: { order: ContractOrderRecord; balance: ContractBalanceAfter; position: PositionAfter };
+}
+
+export interface ContractOrderFilled {
+  type: 'ContractOrderFilled';
+  payload: {
+    tradeId: string;
+    accountId: string;
+    symbol: string;
+    side: ContractSide;
+    price: string;
+    quantity: string;
+    isMaker: boolean;
+    fee: string;
+    feeToken: string;
+    /** Realised PnL of a CLOSE fill as settled ("0" on OPEN fills). */
+    pnl: string;
+    /**
+     * A loss the position's margin could not pay (a position past bankruptcy, which part 2's
+     * liquidation prevents): the insurance fund's to cover. "0" almost always.
+     */
+    uncovered: string;
+    order: ContractOrderChange;
+    position: PositionAfter;
+    balance: ContractBalanceAfter;
+    feeAccount: ContractBalanceAfter;
+    /** PNL and FEE entries; a contracts account's `total` is free + locked + position margin. */
+    flows: FlowEntry[];
+  };
+}
+
+export interface ContractOrderEnded {
+  type: 'ContractOrderEnded';
+  payload: { accountId: string; symbol: string; side: ContractSide; order: ContractOrderChange; released: string; balance: ContractBalanceAfter; position: PositionAfter };
+}
+
+export interface PositionMarginModified {
+  type: 'PositionMarginModified';
+  payload: { accountId: string; symbol: string; side: PositionSide; amount: string; position: PositionAfter; balance: ContractBalanceAfter };
+}
+
+export type ContractEvent = ContractAccountCredited | ContractOrderPlaced | ContractOrderFilled | ContractOrderEnded | PositionMarginModified;

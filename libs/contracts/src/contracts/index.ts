@@ -1,0 +1,2 @@
+export * from './contract-commands.v1';
+export * from './contract-events';

@@ -1,0 +1,46 @@
+import type { ContractCommand, ContractEvent } from '@exchange/contracts';
+import { LedgerRejection } from '../ledger-rejection';
+import type { ContractContext } from './contract-decision';
+import { fillContractOrder } from './contract-fills';
+import { creditContractAccount, modifyPositionMargin } from './contract-margin';
+import { endContractOrder, placeContractOrder } from './contract-orders';
+import type { ContractsState } from './contract-state';
+
+export interface ContractRejection {
+  code: number;
+  msg: string;
+}
+
+export type ContractDecision = { events: ContractEvent[] } | { rejection: ContractRejection };
+
+/**
+ * The contracts decider: the events one command causes, or its rejection with the family's code.
+ * Pure: it reads the state and changes nothing; evolveContracts applies what it decided.
+ */
+export function decideContract(command: ContractCommand, state: ContractsState, ctx: ContractContext): ContractDecision {
+  try {
+    return { events: decideEvents(command, state, ctx) };
+  } catch (error) {
+    if (!(error instanceof LedgerRejection)) throw error;
+    return { rejection: { code: error.code, msg: error.message } };
+  }
+}
+
+function decideEvents(command: ContractCommand, state: ContractsState, ctx: ContractContext): ContractEvent[] {
+  switch (command.type) {
+    case 'CreditContractAccount':
+      return creditContractAccount(command, state, ctx);
+    case 'PlaceContractOrder':
+      return placeContractOrder(command, state, ctx);
+    case 'FillContractOrder':
+      return fillContractOrder(command, state, ctx);
+    case 'EndContractOrder':
+      return endContractOrder(command, state, ctx);
+    case 'ModifyPositionMargin':
+      return modifyPositionMargin(command, state, ctx);
+    default: {
+      const unexpected: never = command;
+      throw new Error(`contracts: unknown command ${String((unexpected as { type: unknown }).type)}`);
+    }
+  }
+}

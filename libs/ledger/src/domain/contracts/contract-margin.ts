@@ -1,0 +1,53 @@
+import type { ContractEvent, CreditContractAccount, ModifyPositionMargin } from '@exchange/contracts';
+import { Money, ZERO } from '../ledger-money';
+import { LedgerRejection, RejectCode } from '../ledger-rejection';
+import { balanceAfter, type ContractContext, positionAfter, requireContract, roundUp } from './contract-decision';
+import { type ContractsState, peekContractBalance, peekPosition } from './contract-state';
+
+function amountAtPrecision(text: string, ctx: ContractContext): Money {
+  const amount = new Money(text);
+  if (amount.isZero()) throw new LedgerRejection(RejectCode.INVALID_VALUE, "Invalid value for parameter 'amount': must not be zero.");
+  if (amount.decimalPlaces() > ctx.marginPrecision) throw new LedgerRejection(RejectCode.INVALID_VALUE, `Invalid value for parameter 'amount': USDT allows at most ${ctx.marginPrecision} decimals.`);
+  return amount;
+}
+
+/** USDT arriving in a contracts account (in the next slice: the ledger's transfer into account type 3). */
+export function creditContractAccount(command: CreditContractAccount, state: ContractsState, ctx: ContractContext): ContractEvent[] {
+  const p = command.payload;
+  const amount = amountAtPrecision(p.amount, ctx);
+  const balance = peekContractBalance(state, p.accountId);
+  return [{ type: 'ContractAccountCredited', payload: { creditId: p.creditId, accountId: p.accountId, amount: amount.toFixed(), balance: balanceAfter(p.accountId, { ...balance, free: balance.free.plus(amount) }) } }];
+}
+
+/**
+ * Adds free USDT to a position's margin, or takes margin back to free. What stays must cover the
+ * initial margin at the mark price (value / leverage, rounded up) plus any unrealised loss at that
+ * price, else -1131: a removal never brings a position closer to liquidation than opening it did.
+ */
+export function modifyPositionMargin(command: ModifyPositionMargin, state: ContractsState, ctx: ContractContext): ContractEvent[] {
+  const p = command.payload;
+  const config = requireContract(ctx, p.symbol);
+  const amount = amountAtPrecision(p.amount, ctx);
+  const position = peekPosition(state, p.accountId, p.symbol, p.side);
+  if (position.size.isZero()) throw new LedgerRejection(RejectCode.INVALID_VALUE, `Account ${p.accountId} has no ${p.side} position of ${p.symbol}.`);
+  const balance = peekContractBalance(state, p.accountId);
+  if (amount.gt(0) && amount.gt(balance.free)) throw new LedgerRejection(RejectCode.INSUFFICIENT_BALANCE, `Insufficient USDT balance in account ${p.accountId}.`);
+  if (amount.lt(0)) {
+    const mark = new Money(p.markPrice);
+    if (mark.lte(0)) throw new LedgerRejection(RejectCode.INVALID_VALUE, "Invalid value for parameter 'markPrice': must be greater than zero.");
+    const markValue = mark.times(position.size).times(config.contractMultiplier);
+    const unrealised = position.side === 'LONG' ? markValue.minus(position.entryValue) : position.entryValue.minus(markValue);
+    const required = roundUp(ctx, markValue.div(position.leverage)).plus(Money.max(ZERO, unrealised.negated()));
+    if (position.margin.plus(amount).lt(required)) {
+      throw new LedgerRejection(RejectCode.INSUFFICIENT_BALANCE, `Margin of the ${p.side} position of ${p.symbol} may not fall below ${required.toFixed()} at mark price ${mark.toFixed()}.`);
+    }
+  }
+  const after = { ...position, margin: position.margin.plus(amount) };
+  const balanceNow = { ...balance, free: balance.free.minus(amount), positionMargin: balance.positionMargin.plus(amount) };
+  return [
+    {
+      type: 'PositionMarginModified',
+      payload: { accountId: p.accountId, symbol: p.symbol, side: p.side, amount: amount.toFixed(), position: positionAfter(after, config, ctx), balance: balanceAfter(p.accountId, balanceNow) },
+    },
+  ];
+}

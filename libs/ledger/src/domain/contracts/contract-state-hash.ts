@@ -1,0 +1,21 @@
+import { createHash } from 'node:crypto';
+import type { ContractsState } from './contract-state';
+
+/** A digest of the contracts fold, independent of insertion order: a replay must reproduce it. */
+export function contractsStateHash(state: ContractsState): string {
+  const hash = createHash('sha256');
+  for (const id of [...state.balances.keys()].sort()) {
+    const b = state.balances.get(id)!;
+    hash.update(`b|${id}|${b.free.toFixed()}|${b.locked.toFixed()}|${b.positionMargin.toFixed()}\n`);
+  }
+  for (const key of [...state.positions.keys()].sort()) {
+    const p = state.positions.get(key)!;
+    hash.update(`p|${key}|${p.size.toFixed()}|${p.closing.toFixed()}|${p.opening.toFixed()}|${p.entryValue.toFixed()}|${p.margin.toFixed()}|${p.realizedPnl.toFixed()}|${p.leverage.toFixed()}\n`);
+  }
+  for (const id of [...state.orders.keys()].sort()) {
+    const o = state.orders.get(id)!;
+    hash.update(`o|${id}|${o.accountId}|${o.symbol}|${o.side}|${o.price}|${o.quantity}|${o.leverage}|${o.executedQty}|${o.marginLocked}|${o.marginLeft}|${o.status}|${o.time}|${o.marketsVersion}\n`);
+  }
+  hash.update(`u|${state.uncovered.toFixed()}\n`);
+  return hash.digest('hex');
+}

@@ -1,0 +1,29 @@
+import { readFileSync } from 'node:fs';
+import { Markets } from '@exchange/contracts';
+import { RequestParams } from '@exchange/platform';
+import { MarketFold } from '../domain';
+import { buildBrokerInfo } from '../public/broker-info';
+import { QuoteParams, v2SymbolIndex } from './quote-params';
+
+// The shipped file lists BTC-SWAP-USDT and ETH-SWAP-USDT; until contract market data exists,
+// every spot path must answer for them exactly as for any unknown symbol.
+const markets = Markets.fromJson(JSON.parse(readFileSync('config/markets.json', 'utf8')));
+const fold = new MarketFold(markets.symbols, () => 0);
+
+function paramsFor(query: string): QuoteParams {
+  return new QuoteParams(RequestParams.fromUrl(`/openapi/quote/v1/depth?${query}`), fold, v2SymbolIndex(markets));
+}
+
+describe('contract symbols on spot market-data paths', () => {
+  it.each(['BTC-SWAP-USDT', 'ETH-SWAP-USDT'])('answers -1121 for %s on the openapi and v2 families', (symbol) => {
+    expect(() => paramsFor(`symbol=${symbol}`).symbol()).toThrow(expect.objectContaining({ code: -1121 }));
+    expect(() => paramsFor(`symbol=${symbol.toLowerCase()}`).v2Symbol()).toThrow(expect.objectContaining({ code: -1121 }));
+    expect(paramsFor('symbol=BTCUSDT').symbol().symbol).toBe('BTCUSDT');
+  });
+
+  it('keeps brokerInfo as it was: spot symbols only, an empty contracts list', () => {
+    const info = buildBrokerInfo(markets, [], 0, () => undefined);
+    expect(info.symbols?.map((s) => s.symbol)).toEqual(['BTCUSDT', 'ETHUSDT', 'ETHBTC']);
+    expect(info.contracts).toEqual([]);
+  });
+});
