@@ -4,7 +4,7 @@ import type { Violation } from './answer-oracle';
 /** FUZZ_SEED reproduces a run (the same inputs in the same order); FUZZ_RUNS sets the inputs per class and protocol. */
 export function fuzzSettings(env: NodeJS.ProcessEnv = process.env): { seed: number; runs: number } {
   const seed = env.FUZZ_SEED !== undefined && env.FUZZ_SEED !== '' ? Number(env.FUZZ_SEED) : randomInt(0, 2 ** 31 - 1);
-  const runs = env.FUZZ_RUNS !== undefined && env.FUZZ_RUNS !== '' ? Number(env.FUZZ_RUNS) : 200;
+  const runs = env.FUZZ_RUNS !== undefined && env.FUZZ_RUNS !== '' ? Number(env.FUZZ_RUNS) : 300;
   if (!Number.isSafeInteger(seed) || !Number.isSafeInteger(runs) || runs < 1) throw new Error(`FUZZ_SEED and FUZZ_RUNS must be integers (got ${env.FUZZ_SEED}, ${env.FUZZ_RUNS})`);
   return { seed, runs };
 }

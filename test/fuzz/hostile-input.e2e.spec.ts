@@ -49,6 +49,9 @@ describe(`hostile input (FUZZ_SEED=${seed} FUZZ_RUNS=${runs})`, () => {
     const { markets, config } = exchange.infrastructure;
     world = { symbols: markets.symbols.map((s) => s.symbol), assets: markets.assets.map((a) => a.asset), accountId: user.mainAccountId, userId: user.userId, listenKey: listen.body.listenKey };
     watch = await LedgerWatch.open(config.DATABASE_URL!, config.DATABASE_SCHEMA_PREFIX ?? '', exchange.infrastructure.eventLog);
+    // The balance oracle means something only if the snapshot sees the signed account's money.
+    await watch.settle();
+    expect(await watch.snapshot()).toContain(`${user.mainAccountId}/USDT/10000000`);
   }, 120_000);
 
   afterAll(async () => {

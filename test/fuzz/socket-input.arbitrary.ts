@@ -73,7 +73,8 @@ export function handshakeInputs(): fc.Arbitrary<HandshakeInput> {
             ['Sec-WebSocket-Extensions', 'permessage-deflate; client_max_window_bits=99'],
             ['Origin', '\u00ff'],
           ]),
-          fc.option(fc.constant<[string, string]>(['X-Padding', 'p'.repeat(20_000)]), { freq: 8 }),
+          // Rare: past Node's header limit every upgrade meets the same 431, whatever else it holds.
+          fc.oneof({ weight: 7, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constant<[string, string]>(['X-Padding', 'p'.repeat(20_000)]) }),
         )
         .map(([some, padding]) => (padding ? [...some, padding] : some)),
       omit: fc.subarray(['Sec-WebSocket-Key', 'Sec-WebSocket-Version', 'Upgrade', 'Connection']),

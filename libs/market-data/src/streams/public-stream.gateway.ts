@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { ApiError, CLOCK, type Clock, ErrorCode, Metrics } from '@exchange/platform';
+import { answerHandshakeErrors, ApiError, CLOCK, type Clock, ErrorCode, Metrics } from '@exchange/platform';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { MarketReader } from '../reading/market-reader';
 import { isStreamTopic } from './stream-frames';
@@ -41,6 +41,7 @@ export class PublicStreamGateway implements OnModuleInit, OnApplicationShutdown 
     @Inject(CLOCK) clock: Clock,
     @Inject(Metrics) metrics: Metrics,
   ) {
+    answerHandshakeErrors(this.server);
     const slow = metrics.counter('market_data_stream_slow_consumers_total', `Public stream sockets dropped because their unsent frames passed ${MAX_BUFFERED_BYTES} bytes`);
     metrics.gauge('market_data_stream_sockets', 'Open public stream sockets', [], (g) => g.set(this.server.clients.size));
     this.hub = new StreamHub(reader.fold, () => clock.now(), () => slow.inc());

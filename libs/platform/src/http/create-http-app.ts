@@ -6,6 +6,7 @@ import { ApiExceptionFilter } from '../errors/api-exception.filter';
 import { NestPinoLogger } from '../logging/nest-logger';
 import type { Metrics } from '../metrics/metrics';
 import { REQUEST_ID_HEADER, requestIdFrom, runWithCorrelationId } from './correlation';
+import { refuseConnectRequests } from './raw-refusals';
 
 export interface HttpAppOptions {
   logger: Logger;
@@ -37,6 +38,7 @@ export async function createHttpApp(rootModule: unknown, options: HttpAppOptions
     preview: options.preview ?? false,
   });
   app.useGlobalFilters(new ApiExceptionFilter(options.logger, options.metrics));
+  refuseConnectRequests(adapter.getInstance().server);
   if (options.metrics) recordRequestDurations(adapter, options.metrics);
   traceRequests(adapter, options.logger);
   return app;

@@ -2,7 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { type Clock, ErrorCode, LISTEN_KEY_FORMAT, type ListenKeyRecord, type ListenKeyStore, type Logger } from '@exchange/platform';
+import { answerHandshakeErrors, type Clock, ErrorCode, LISTEN_KEY_FORMAT, type ListenKeyRecord, type ListenKeyStore, type Logger } from '@exchange/platform';
 import { keepaliveAction } from '../domain/keepalive-policy';
 import type { StreamStartReader } from '../accounts/stream-start-reader';
 import type { AccountStream, AccountStreams } from '../streaming/account-streams';
@@ -58,6 +58,7 @@ export class UserStreamSocketServer {
 
   async attach(server: Server): Promise<void> {
     this.server = server;
+    answerHandshakeErrors(this.wss);
     this.unsubscribe = await this.store.onRemoved((listenKey) => this.closeKey(listenKey, 1000, 'listenKey closed'));
     server.on('upgrade', this.onUpgrade);
     this.timer = setInterval(() => this.sweep(), this.settings.sweepIntervalMs);

@@ -1,0 +1,40 @@
+import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { WebSocketServer } from 'ws';
+import { ErrorCode } from '../errors/error-codes';
+
+/**
+ * Answers on a raw socket, for requests that never reach Fastify: the `{code, msg}` envelope,
+ * then the close. A reset while the answer is written must not become an unhandled 'error'.
+ */
+export function refuseOnSocket(socket: Duplex, status: number, code: number, msg: string): void {
+  socket.on('error', () => socket.destroy());
+  if (socket.destroyed) return;
+  const body = JSON.stringify({ code, msg });
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
+/**
+ * Node hands CONNECT requests to 'connect' listeners and, with none, closes the connection
+ * without a word. No route takes CONNECT: it gets the same answer as any unknown operation.
+ */
+export function refuseConnectRequests(server: Server): void {
+  server.on('connect', (request: IncomingMessage, socket: Duplex) => {
+    refuseOnSocket(socket, 404, ErrorCode.UNSUPPORTED_OPERATION, `Unsupported operation: CONNECT ${(request.url ?? '').slice(0, 100)} does not exist.`);
+  });
+}
+
+/**
+ * `ws` refuses a malformed handshake (wrong method, missing or bad Sec-WebSocket-Key or -Version,
+ * bad subprotocol list) with a text/html answer of its own unless 'wsClientError' is listened to:
+ * this answers those in the envelope instead.
+ */
+export function answerHandshakeErrors(server: WebSocketServer): void {
+  server.on('wsClientError', (error: Error, socket: Duplex) => {
+    if (error.message === 'Invalid HTTP method') {
+      refuseOnSocket(socket, 405, ErrorCode.UNSUPPORTED_OPERATION, 'Unsupported operation: a WebSocket upgrade must be a GET.');
+      return;
+    }
+    refuseOnSocket(socket, 400, ErrorCode.ILLEGAL_CHARS, `Malformed WebSocket handshake: ${error.message}.`);
+  });
+}
