@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import fc from 'fast-check';
 import { judgeAnswer, type Violation } from './answer-oracle';
 import { FuzzReport, fuzzSettings } from './fuzz-report';
-import { describeInput, type HttpInput, renderRequest } from './http-input';
+import { describeInput, type HttpInput, type RecentIds, renderRequest } from './http-input';
 import { httpInputs } from './http-input.arbitrary';
 import { LedgerWatch } from './ledger-watch';
 import { documentedEndpoints, type Endpoint, type EndpointClass } from './openapi-endpoints';
@@ -65,7 +65,21 @@ describe(`hostile input (FUZZ_SEED=${seed} FUZZ_RUNS=${runs})`, () => {
     if (report.of(area).length > 0) throw new Error(report.summary(area));
   };
 
-  const ctx = () => ({ now: Date.now(), apiKey: user.key.apiKey, secretKey: user.key.secretKey, adminToken: exchange.infrastructure.config.ADMIN_TOKEN! });
+  const recent: RecentIds = { orderId: [], clientOrderId: [] };
+  const ctx = () => ({ now: Date.now(), recent, apiKey: user.key.apiKey, secretKey: user.key.secretKey, adminToken: exchange.infrastructure.config.ADMIN_TOKEN! });
+
+  /** Orders the fuzz placed become names later inputs may use (to query, cancel, or reuse a client order id). */
+  function remember(body: string): void {
+    try {
+      const parsed = JSON.parse(body) as { orderId?: unknown; clientOrderId?: unknown };
+      for (const key of ['orderId', 'clientOrderId'] as const) {
+        const id = parsed[key];
+        if (typeof id === 'string' && id !== '' && !recent[key].includes(id)) recent[key] = [...recent[key], id].slice(-64);
+      }
+    } catch {
+      // Not JSON: nothing to remember.
+    }
+  }
 
   /** The process answers a plain GET: what "still serving" means after a violation. */
   async function stillServing(): Promise<Violation[]> {
@@ -82,8 +96,8 @@ describe(`hostile input (FUZZ_SEED=${seed} FUZZ_RUNS=${runs})`, () => {
     outcome: string;
   }
 
-  async function send(input: HttpInput): Promise<Sent> {
-    const bytes = renderRequest(input, ctx());
+  async function send(input: HttpInput, rendered?: Buffer): Promise<Sent> {
+    const bytes = rendered ?? renderRequest(input, ctx());
     const answer = await rawRequest(port, bytes, { timeoutMs: ANSWER_TIMEOUT_MS, head: input.method === 'HEAD' });
     const path = bytes.toString('latin1').split(' ')[1] ?? '';
     const violations = judgeAnswer(answer, { endpoints, method: input.method, path, ...(input.mustReject ? { mustReject: input.mustReject } : {}) });
@@ -96,6 +110,7 @@ describe(`hostile input (FUZZ_SEED=${seed} FUZZ_RUNS=${runs})`, () => {
       }
     }
     const answered = answer.kind === 'answer';
+    if (answered && answer.status < 300) remember(answer.body.toString());
     return { bytes, violations, status: answered ? answer.status : undefined, code, body: answered ? answer.body.toString() : '', outcome: answered ? `${String(answer.status)[0]}xx` : answer.kind };
   }
 
@@ -118,6 +133,17 @@ describe(`hostile input (FUZZ_SEED=${seed} FUZZ_RUNS=${runs})`, () => {
     return violations;
   }
 
+  /** The same bytes twice at once (concurrent cancels once answered 504): two successes that differ executed twice. */
+  async function sentAtOnce(input: HttpInput, violations: Violation[]): Promise<Sent> {
+    const bytes = renderRequest(input, ctx());
+    const [first, second] = await Promise.all([send(input, bytes), send(input, bytes)]);
+    violations.push(...second.violations);
+    if (first.status !== undefined && first.status < 300 && second.status !== undefined && second.status < 300 && first.body !== second.body) {
+      violations.push({ kind: 'replay accepted', detail: `the same signed ${input.method} sent twice at once answered ${first.status} and ${second.status}: ${first.body.slice(0, 120)} / ${second.body.slice(0, 120)}` });
+    }
+    return first;
+  }
+
   async function fuzzHttp(area: string, classes: EndpointClass[], watchBalances: boolean): Promise<void> {
     const chosen: Endpoint[] = endpoints.filter((e) => classes.includes(e.cls));
     const names = [...new Set(endpoints.flatMap((e) => e.params.map((p) => p.name)))];
@@ -125,8 +151,9 @@ describe(`hostile input (FUZZ_SEED=${seed} FUZZ_RUNS=${runs})`, () => {
     const start = Date.now();
     let before = watchBalances ? await watch.snapshot() : '';
     for (const [i, input] of inputs.entries()) {
-      const first = await send(input);
-      const violations = [...first.violations];
+      const violations: Violation[] = [];
+      const first = input.replay === 'concurrent' ? await sentAtOnce(input, violations) : await send(input);
+      violations.push(...first.violations);
       report.count(area, `${input.endpoint.method} ${input.endpoint.path}`);
       report.count(area, first.outcome);
       if (watchBalances) {
@@ -136,8 +163,8 @@ describe(`hostile input (FUZZ_SEED=${seed} FUZZ_RUNS=${runs})`, () => {
         if (rejected && after !== before) violations.push({ kind: 'balances changed on a rejected input', detail: `answered ${first.status} ${first.code ?? ''}; balances before ${before} after ${after}` });
         before = after;
       }
-      if (input.replay) violations.push(...(await replayed(input, first, watchBalances ? before : undefined)));
-      if (watchBalances && input.replay) {
+      if (input.replay === 'after') violations.push(...(await replayed(input, first, watchBalances ? before : undefined)));
+      if (watchBalances && input.replay === 'after') {
         await watch.settle();
         before = await watch.snapshot();
       }

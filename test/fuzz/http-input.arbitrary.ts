@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { CONTROL, percentEncode } from './hostile-values';
-import type { Body, HttpInput, Pair, SignatureMode } from './http-input';
+import type { Body, HttpInput, Pair, RecentIds, SignatureMode } from './http-input';
 import type { Endpoint } from './openapi-endpoints';
 import { type FuzzWorld, plausibleValue } from './plausible-values';
 import { httpMutation } from './http-mutations';
@@ -11,7 +11,13 @@ function plausibleInput(endpoint: Endpoint, world: FuzzWorld): fc.Arbitrary<Http
   const required = own.filter((p) => p.required);
   const optional = own.filter((p) => !p.required);
   const pathParams = endpoint.params.filter((p) => p.in === 'path');
-  const pairOf = (p: (typeof own)[number]) => plausibleValue(p, world, endpoint.path).map((value): Pair => ({ name: p.name, value }));
+  // Calls that name an order name one the fuzz placed, half of the time, so cancels and queries reach a real order.
+  const recentOf = (name: string): keyof RecentIds | undefined => (endpoint.path.startsWith('/openapi/v1/order') ? ({ orderId: 'orderId', origClientOrderId: 'clientOrderId', newClientOrderId: 'clientOrderId' } as const)[name as 'orderId'] : undefined);
+  const pairOf = (p: (typeof own)[number]) => {
+    const plain = plausibleValue(p, world, endpoint.path).map((value): Pair => ({ name: p.name, value }));
+    const recent = recentOf(p.name);
+    return recent ? fc.oneof(plain, fc.nat().map((pick): Pair => ({ name: p.name, value: { recent, pick } }))) : plain;
+  };
   return fc
     .record({
       required: fc.tuple(...required.map(pairOf)),
@@ -38,7 +44,7 @@ function plausibleInput(endpoint: Endpoint, world: FuzzWorld): fc.Arbitrary<Http
         chunked: false,
         httpVersion: 'HTTP/1.1',
         notes: [],
-        replay: false,
+        replay: 'no' as const,
       };
     });
 }

@@ -2,8 +2,17 @@ import { createHmac } from 'node:crypto';
 import { percentEncode } from './hostile-values';
 import { type Endpoint, fillPath } from './openapi-endpoints';
 
-/** A parameter value; `{ now }` is the send time plus an offset, filled in when the request is rendered. */
-export type ParamValue = string | { now: number };
+/** Ids the exchange gave out during the run (orders the fuzz placed), for calls that name an existing thing. */
+export interface RecentIds {
+  orderId: string[];
+  clientOrderId: string[];
+}
+
+/**
+ * A parameter value; `{ now }` is the send time plus an offset and `{ recent }` one of the ids
+ * given out so far (chosen by `pick`), both filled in when the request is rendered.
+ */
+export type ParamValue = string | { now: number } | { recent: keyof RecentIds; pick: number };
 
 export interface Pair {
   name: string;
@@ -44,36 +53,42 @@ export interface HttpInput {
   notes: string[];
   /** Why no answer but a refusal is right, when the input is invalid for certain. */
   mustReject?: string;
-  /** The same bytes are sent a second time; a replayed state-changing call that succeeded must be refused. */
-  replay: boolean;
+  /** The same bytes sent again, after the answer or at the same time: a state-changing call may execute once. */
+  replay: 'no' | 'after' | 'concurrent';
 }
 
 export interface RenderContext {
   now: number;
+  recent: RecentIds;
   apiKey: string;
   secretKey: string;
   adminToken: string;
 }
 
 const encode = percentEncode;
-const valueOf = (value: ParamValue, now: number): string => (typeof value === 'string' ? value : String(now + value.now));
-const pairText = (pair: Pair, now: number): string => (pair.raw ? `${pair.name}=${valueOf(pair.value, now)}` : `${encode(pair.name)}=${encode(valueOf(pair.value, now))}`);
-const joinPairs = (pairs: Pair[], now: number): string => pairs.map((p) => pairText(p, now)).join('&');
+export function valueOf(value: ParamValue, ctx: Pick<RenderContext, 'now' | 'recent'>): string {
+  if (typeof value === 'string') return value;
+  if ('now' in value) return String(ctx.now + value.now);
+  const ids = ctx.recent[value.recent];
+  return ids.length === 0 ? '1' : ids[value.pick % ids.length]!;
+}
+const pairText = (pair: Pair, ctx: RenderContext): string => (pair.raw ? `${pair.name}=${valueOf(pair.value, ctx)}` : `${encode(pair.name)}=${encode(valueOf(pair.value, ctx))}`);
+const joinPairs = (pairs: Pair[], ctx: RenderContext): string => pairs.map((p) => pairText(p, ctx)).join('&');
 
 /** The request as bytes: request line, headers and body, signed the way the family's clients sign. */
 export function renderRequest(input: HttpInput, ctx: RenderContext): Buffer {
-  let queryText = input.body.kind === 'split' ? '' : joinPairs(input.query, ctx.now);
+  let queryText = input.body.kind === 'split' ? '' : joinPairs(input.query, ctx);
   let bodyText = '';
   let contentType = input.contentType;
   switch (input.body.kind) {
     case 'none':
       break;
     case 'form':
-      bodyText = joinPairs(input.body.pairs, ctx.now);
+      bodyText = joinPairs(input.body.pairs, ctx);
       contentType ??= 'application/x-www-form-urlencoded';
       break;
     case 'json':
-      bodyText = jsonText(input.body.pairs, input.body.style, ctx.now);
+      bodyText = jsonText(input.body.pairs, input.body.style, ctx);
       contentType ??= 'application/json';
       break;
     case 'raw':
@@ -81,7 +96,7 @@ export function renderRequest(input: HttpInput, ctx: RenderContext): Buffer {
       contentType ??= input.body.contentType;
       break;
     case 'split': {
-      const all = joinPairs(input.query, ctx.now);
+      const all = joinPairs(input.query, ctx);
       const at = Math.min(input.body.at, all.length);
       queryText = all.slice(0, at);
       bodyText = all.slice(at);
@@ -143,9 +158,9 @@ function sign(input: HttpInput, ctx: RenderContext, queryText: string, bodyText:
   }
 }
 
-function jsonText(pairs: Pair[], style: 'strings' | 'numbers' | 'duplicate', now: number): string {
+function jsonText(pairs: Pair[], style: 'strings' | 'numbers' | 'duplicate', ctx: RenderContext): string {
   const entries = pairs.map((p) => {
-    const value = valueOf(p.value, now);
+    const value = valueOf(p.value, ctx);
     const rendered = style === 'numbers' && /^-?\d+(\.\d+)?$/.test(value) ? value : JSON.stringify(value);
     return `${JSON.stringify(p.name)}:${rendered}`;
   });
@@ -156,7 +171,7 @@ function jsonText(pairs: Pair[], style: 'strings' | 'numbers' | 'duplicate', now
 /** One line that says what was sent, for the failure report (long values shortened). */
 export function describeInput(input: HttpInput): string {
   const short = (v: ParamValue) => {
-    const text = typeof v === 'string' ? v : `now${v.now >= 0 ? '+' : ''}${v.now}`;
+    const text = typeof v === 'string' ? v : 'now' in v ? `now${v.now >= 0 ? '+' : ''}${v.now}` : `<a recent ${v.recent}>`;
     return JSON.stringify(text.length > 60 ? `${text.slice(0, 40)}…(${text.length} chars)` : text);
   };
   const pairs = (ps: Pair[]) => ps.map((p) => `${p.name}=${short(p.value)}`).join('&');
