@@ -169,6 +169,7 @@ describe(`hostile input (FUZZ_SEED=${seed} FUZZ_RUNS=${runs})`, () => {
         before = await watch.snapshot();
       }
       if (violations.length > 0 || i % 50 === 49) violations.push(...(await stillServing()));
+      if (process.env.FUZZ_VERBOSE) process.stderr.write(`${area} #${i}: ${first.status ?? first.outcome} ${first.body.slice(0, 80)} <- ${describeInput(input).slice(0, 300)}\n`);
       report.add(area, `${input.endpoint.method} ${input.endpoint.path}`, describeInput(input), first.bytes, violations);
       if (violations.some((v) => v.kind === 'process stopped serving')) break;
     }

@@ -100,6 +100,8 @@ export function renderRequest(input: HttpInput, ctx: RenderContext): Buffer {
       const at = Math.min(input.body.at, all.length);
       queryText = all.slice(0, at);
       bodyText = all.slice(at);
+      // Only the rendered text knows where the cut fell: mid-pair, a signed request must be refused (finding 6).
+      if (input.endpoint.cls === 'signed' && at > 0 && at < all.length && all[at - 1] !== '&' && all[at] !== '&') input.mustReject ??= 'signed text split mid-pair between query and body';
       contentType ??= 'application/x-www-form-urlencoded';
       break;
     }

@@ -12,8 +12,15 @@ const reject = (input: HttpInput, why: string): void => {
 const pick = <T>(items: T[], index: number): T | undefined => (items.length === 0 ? undefined : items[index % items.length]);
 const own = (input: HttpInput) => input.query.filter((p) => p.name !== 'timestamp' && p.name !== 'recvWindow');
 
+/** Free-text parameters (documented strings without an enum: ids, names, addresses) count thrice: that is where NUL got through. */
+const weightedOwn = (input: HttpInput) =>
+  own(input).flatMap((pair) => {
+    const doc = input.endpoint.params.find((p) => p.name === pair.name);
+    return doc && doc.type === 'string' && !doc.enum ? [pair, pair, pair] : [pair];
+  });
+
 const replaceValue: fc.Arbitrary<Mutation> = fc.tuple(fc.nat(), hostileValue).map(([i, h]) => (input) => {
-  const pair = pick(own(input), i);
+  const pair = pick(weightedOwn(input), i);
   if (!pair) return;
   pair.value = h.value;
   input.notes.push(`${pair.name}: ${h.label}`);
@@ -54,7 +61,8 @@ const rawQueryFragment: fc.Arbitrary<Mutation> = fc
 
 /** Parameters moved to the body at pair boundaries (legitimate), as a form or a JSON object. */
 const moveToBody: fc.Arbitrary<Mutation> = fc.tuple(fc.nat(), fc.constantFrom('form', 'json-strings', 'json-numbers', 'json-duplicate')).map(([k, how]) => (input) => {
-  if (input.body.kind !== 'none') return;
+  // A GET's body is never read: moving its parameters there only makes them missing.
+  if (input.body.kind !== 'none' || input.method === 'GET') return;
   const count = input.query.length === 0 ? 0 : (k % input.query.length) + 1;
   const moved = input.query.slice(input.query.length - count);
   input.query = input.query.slice(0, input.query.length - count);
@@ -62,7 +70,7 @@ const moveToBody: fc.Arbitrary<Mutation> = fc.tuple(fc.nat(), fc.constantFrom('f
   input.notes.push(`${count} params to a ${how} body`);
 });
 
-/** The signed text cut anywhere between query and body; mid-pair cuts are the malleability of finding 6. */
+/** The signed text cut anywhere between query and body; whether the cut is mid-pair (finding 6) is judged when it is rendered. */
 const splitAnywhere: fc.Arbitrary<Mutation> = fc.nat().map((at) => (input) => {
   if (input.body.kind !== 'none') return;
   // Recent ids are not known yet: a stand-in of typical length places the cut as the real one would.
@@ -70,9 +78,7 @@ const splitAnywhere: fc.Arbitrary<Mutation> = fc.nat().map((at) => (input) => {
   if (text.length < 2) return;
   const cut = (at % (text.length - 1)) + 1;
   input.body = { kind: 'split', at: cut };
-  const onBoundary = text[cut - 1] === '&' || text[cut] === '&';
-  input.notes.push(`query/body split at ${cut}${onBoundary ? '' : ' (mid-pair)'}`);
-  if (!onBoundary && input.endpoint.cls === 'signed') reject(input, 'signed text split mid-pair between query and body');
+  input.notes.push(`query/body split at ${cut}`);
 });
 
 const malformedBody: fc.Arbitrary<Mutation> = fc
@@ -152,8 +158,6 @@ const signature: fc.Arbitrary<Mutation> = fc.tuple(fc.constantFrom<SignatureMode
   input.signature = mode;
   if (mode === 'garbage') input.garbageSignature = h.value;
   input.notes.push(`signature ${mode}${mode === 'garbage' ? ` (${h.label})` : ''}`);
-  const optional = input.endpoint.params.some((p) => p.name === 'signature' && !p.required);
-  if (mode === 'missing' ? !optional : !['upper', 'in-body'].includes(mode)) reject(input, `signature ${mode}`);
 });
 
 const credential: fc.Arbitrary<Mutation> = fc
@@ -206,7 +210,7 @@ const namedJsonBody = (names: string[]): fc.Arbitrary<Mutation> =>
 export function httpMutation(endpoint: Endpoint, names: string[]): fc.Arbitrary<Mutation> {
   const common = [
     { weight: endpoint.cls === 'operator' ? 6 : 1, arbitrary: namedJsonBody(names) },
-    { weight: 6, arbitrary: replaceValue },
+    { weight: 12, arbitrary: replaceValue },
     { weight: 2, arbitrary: dropRequired },
     { weight: 2, arbitrary: repeatParam },
     { weight: 2, arbitrary: extraParam },
