@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { judgeAnswer, type Violation } from './answer-oracle';
 import { FuzzReport, fuzzSettings } from './fuzz-report';
 import { describeInput, type HttpInput, type RecentIds, renderRequest } from './http-input';
-import { httpInputs } from './http-input.arbitrary';
+import { httpInputs, nulSweep } from './http-input.arbitrary';
 import { LedgerWatch } from './ledger-watch';
 import { documentedEndpoints, type Endpoint, type EndpointClass } from './openapi-endpoints';
 import type { FuzzWorld } from './plausible-values';
@@ -147,7 +147,7 @@ describe(`hostile input (FUZZ_SEED=${seed} FUZZ_RUNS=${runs})`, () => {
   async function fuzzHttp(area: string, classes: EndpointClass[], watchBalances: boolean): Promise<void> {
     const chosen: Endpoint[] = endpoints.filter((e) => classes.includes(e.cls));
     const names = [...new Set(endpoints.flatMap((e) => e.params.map((p) => p.name)))];
-    const inputs = fc.sample(httpInputs(chosen, world, names), { seed, numRuns: runs });
+    const inputs = [...fc.sample(httpInputs(chosen, world, names), { seed, numRuns: runs }), ...nulSweep(chosen, world, seed)];
     const start = Date.now();
     let before = watchBalances ? await watch.snapshot() : '';
     for (const [i, input] of inputs.entries()) {

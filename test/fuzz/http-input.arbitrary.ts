@@ -123,3 +123,25 @@ function safeDecode(text: string): string {
     return text;
   }
 }
+
+/**
+ * Besides the random inputs, a sweep that does not depend on luck: every documented parameter of
+ * every endpoint once with a NUL in its value (one NUL got to PostgreSQL and froze a ledger
+ * partition), in a request otherwise plausible.
+ */
+export function nulSweep(endpoints: Endpoint[], world: FuzzWorld, seed: number): HttpInput[] {
+  const inputs: HttpInput[] = [];
+  for (const endpoint of endpoints) {
+    const [base] = fc.sample(plausibleInput(endpoint, world), { seed, numRuns: 1 });
+    for (const param of endpoint.params.filter((p) => p.in !== 'header' && !['timestamp', 'signature'].includes(p.name))) {
+      const input: HttpInput = structuredClone({ ...base!, endpoint: undefined as never });
+      input.endpoint = endpoint;
+      if (param.in === 'path') input.pathParams[param.name] = percentEncode('1\u0000');
+      else input.query = [...input.query.filter((p) => p.name !== param.name), { name: param.name, value: '1\u0000' }];
+      input.notes.push(`${param.name}: NUL (sweep)`);
+      input.mustReject = `control character in '${param.name}'`;
+      inputs.push(input);
+    }
+  }
+  return inputs;
+}
