@@ -136,8 +136,10 @@ export function nulSweep(endpoints: Endpoint[], world: FuzzWorld, seed: number):
     for (const param of endpoint.params.filter((p) => p.in !== 'header' && !['timestamp', 'signature'].includes(p.name))) {
       const input: HttpInput = structuredClone({ ...base!, endpoint: undefined as never });
       input.endpoint = endpoint;
+      // Alone with the required ones: an optional sibling (orderId beside origClientOrderId) may take precedence and hide it.
+      const kept = (name: string) => name !== param.name && (['timestamp', 'recvWindow'].includes(name) || endpoint.params.some((p) => p.name === name && p.required));
       if (param.in === 'path') input.pathParams[param.name] = percentEncode('1\u0000');
-      else input.query = [...input.query.filter((p) => p.name !== param.name), { name: param.name, value: '1\u0000' }];
+      else input.query = [...input.query.filter((p) => kept(p.name)), { name: param.name, value: '1\u0000' }];
       input.notes.push(`${param.name}: NUL (sweep)`);
       input.mustReject = `control character in '${param.name}'`;
       inputs.push(input);
