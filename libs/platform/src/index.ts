@@ -9,6 +9,7 @@ export * from './health/health.module';
 export * from './health/readiness';
 export * from './http/create-http-app';
 export * from './http/request-params';
+export * from './http/raw-refusals';
 export * from './logging/logger';
 export * from './logging/nest-logger';
 export * from './nest/platform.module';

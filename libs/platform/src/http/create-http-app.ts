@@ -11,6 +11,7 @@ import type { Metrics } from '../metrics/metrics';
 import { REQUEST_ID_HEADER, requestIdFrom, runWithCorrelationId } from './correlation';
 import { answerClientError, frameworkError } from './framework-errors';
 import { assertNoDuplicateKeys } from './json-body';
+import { refuseConnectRequests } from './raw-refusals';
 
 export interface HttpAppOptions {
   logger: Logger;
@@ -60,6 +61,7 @@ export async function createHttpApp(rootModule: unknown, options: HttpAppOptions
   app.useBodyParser('application/json', { bodyLimit }, rejectingDuplicateKeys(adapter));
   answerWhileClosing(adapter);
   app.useGlobalFilters(new ApiExceptionFilter(options.logger, options.metrics));
+  refuseConnectRequests(adapter.getInstance().server);
   if (options.metrics) recordRequestDurations(adapter, options.metrics);
   traceRequests(adapter, options.logger);
   return app;

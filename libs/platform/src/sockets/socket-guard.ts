@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import { ErrorCode } from '../errors/error-codes';
 import { ClientIpResolver } from '../http/client-ip';
+import { answerHandshakeErrors } from '../http/raw-refusals';
 import { refuseUpgrade } from '../http/upgrade-router';
 
 export interface SocketGuardSettings {
@@ -52,7 +53,7 @@ export class SocketGuard {
   ) {
     this.wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: settings.maxPayloadBytes });
     // ws answers a bad handshake in text/html unless someone listens: ours is the family's envelope.
-    this.wss.on('wsClientError', (_error: Error, socket: Duplex) => refuseUpgrade(socket, 400, ErrorCode.ILLEGAL_CHARS, 'The WebSocket handshake is invalid.'));
+    answerHandshakeErrors(this.wss);
     this.ips = new ClientIpResolver(settings.trustedProxies);
   }
 
