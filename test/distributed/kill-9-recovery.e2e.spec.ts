@@ -3,6 +3,7 @@ import { assertNothingLostOrDoubled, openRunEventLog, waitUntilSettled } from '.
 import { type DistributedExchange, distributedSuiteRuns, startDistributedExchange } from '../support/distributed-exchange';
 import { createFundedUser, freeBalance, type TestUser } from '../support/exchange-actors';
 import { http, type HttpAnswer } from '../support/http-client';
+import { whileKilled } from '../support/kill-and-restart';
 import { adminCall, signedRequest } from '../support/signed-client';
 import { waitFor } from '../support/wait-for';
 
@@ -10,9 +11,11 @@ const runs = distributedSuiteRuns('kill -9 of single services in the distributed
 
 /**
  * kill -9 of one service (the matching engine, then the ledger) in the middle of a burst of
- * crossing orders sent through the edge, and of the wallet amid withdrawals and deposits, then a restart of that process alone. The other
- * services keep running throughout, as they would in production. Afterwards nothing may be
- * lost or doubled: no order, trade, settlement or unit of money.
+ * crossing orders sent through the edge, and of the wallet amid withdrawals and deposits, then a
+ * restart of that process alone. Half of each burst is sent before the kill and half after it, so
+ * the kill lands mid-burst whatever the timing. The other services keep running throughout, as
+ * they would in production. Afterwards nothing may be lost or doubled: no order, trade,
+ * settlement or unit of money.
  */
 (runs ? describe : describe.skip)('kill -9 of single services in the distributed topology', () => {
   let exchange: DistributedExchange;
@@ -34,32 +37,32 @@ const runs = distributedSuiteRuns('kill -9 of single services in the distributed
     await exchange?.stop();
   }, 60_000);
 
-  /** Crossing orders through the edge; resolves when all have an answer (an outcome, -1007 or -1016). */
-  function burst(size: number): { done: Promise<HttpAnswer<{ orderId?: string; status?: string }>[]>; answers: () => number } {
-    let count = 0;
+  /** Crossing order pairs `from` to `to` through the edge; each resolves with its answer (an outcome, -1007 or -1016). */
+  function crossingPairs(from: number, to: number, onAnswer: () => void): Promise<HttpAnswer<{ orderId?: string; status?: string }>[]> {
     const order = (user: TestUser, side: string, price: number) =>
       signedRequest<{ orderId?: string; status?: string }>(exchange.edgeUrl, 'POST', '/openapi/v1/order', user.key, {
         query: { symbol: 'ETHUSDT', side, type: 'LIMIT', price: String(price), quantity: '0.5' },
         recvWindow: 60_000,
-      }).finally(() => count++);
-    const all = Array.from({ length: size }, (_, i) => [order(sellers[i % 2]!, 'SELL', 3000 + (i % 5)), order(buyers[i % 2]!, 'BUY', 3002 + (i % 5))]).flat();
-    return { done: Promise.all(all), answers: () => count };
+      }).finally(onAnswer);
+    const pairs = Array.from({ length: to - from }, (_, k) => from + k);
+    return Promise.all(pairs.flatMap((i) => [order(sellers[i % 2]!, 'SELL', 3000 + (i % 5)), order(buyers[i % 2]!, 'BUY', 3002 + (i % 5))]));
   }
 
   async function killInTheMiddleOfABurst(app: string): Promise<void> {
     const [victim] = exchange.replicas(app);
-    const orders = burst(60);
-    // Kill once part of the burst is through, so commands are in flight in every stage.
-    await waitFor(() => orders.answers() >= 10, 'the first answers of the burst', 60_000);
-    await exchange.kill(victim!);
-    expect(orders.answers()).toBeLessThan(120);
-    await exchange.restart(victim!);
-    const answers = await orders.done;
-    for (const a of answers) {
+    let answers = 0;
+    const firstHalf = crossingPairs(0, 30, () => answers++);
+    // Kill once part of the burst is through, so commands are in flight in every stage; the second
+    // half leaves only after the kill, so the burst is still running when the victim dies however
+    // fast the first half went. The victim restarts while the second half waits on it.
+    await waitFor(() => answers >= 10, 'the first answers of the burst', 60_000);
+    const secondHalf = await whileKilled(exchange, [victim!], () => ({ answers: crossingPairs(30, 60, () => answers++) }));
+    const all = [...(await firstHalf), ...(await secondHalf.answers)];
+    for (const a of all) {
       expect([200, 503, 504]).toContain(a.status);
       if (a.status === 200) answered.push(a.body.orderId!);
     }
-    expect(answers.filter((a) => a.status === 200).length).toBeGreaterThan(0);
+    expect(all.filter((a) => a.status === 200).length).toBeGreaterThan(0);
     await waitUntilSettled(exchange, log);
     await assertNothingLostOrDoubled(exchange, log, answered);
   }
@@ -84,13 +87,12 @@ const runs = distributedSuiteRuns('kill -9 of single services in the distributed
       }).catch(() => undefined);
     const deposit = (i: number) => admin('POST', '/admin/v1/deposits', { accountId: user.mainAccountId, asset: 'ETH', amount: '1', txid: `kill-d-${i}` }).catch(() => undefined);
     let replies = 0;
-    const requests = Array.from({ length: 20 }, (_, i) => [withdraw(i), deposit(i)].map((p) => p.finally(() => replies++))).flat();
+    const send = (from: number, to: number) => Promise.all(Array.from({ length: to - from }, (_, k) => [withdraw(from + k), deposit(from + k)].map((p) => p.finally(() => replies++))).flat());
+    const firstHalf = send(0, 10);
     await waitFor(() => replies >= 5, 'the first answers', 60_000);
-    const [wallet] = exchange.replicas('wallet');
-    await exchange.kill(wallet!);
-    expect(replies).toBeLessThan(40);
-    await exchange.restart(wallet!);
-    await Promise.all(requests);
+    // The second half is sent after the kill: the wallet dies amid the requests by construction.
+    const secondHalf = await whileKilled(exchange, exchange.replicas('wallet'), () => ({ replies: send(10, 20) }));
+    await Promise.all([firstHalf, secondHalf.replies]);
 
     // What a client does after a timeout or a 5xx: the same request again, until it is answered.
     const ids: string[] = [];
@@ -125,10 +127,9 @@ const runs = distributedSuiteRuns('kill -9 of single services in the distributed
   }, 60_000);
 
   it('answers 503 / -1016 in the envelope at the edge while no replica of a service is up', async () => {
-    const replicas = exchange.replicas('market-data');
-    for (const replica of replicas) await exchange.kill(replica);
-    expect(await http(exchange.edgeUrl, 'GET', '/openapi/v1/time')).toMatchObject({ status: 503, body: { code: -1016 } });
-    for (const replica of replicas) await exchange.restart(replica);
+    await whileKilled(exchange, exchange.replicas('market-data'), async () => {
+      expect(await http(exchange.edgeUrl, 'GET', '/openapi/v1/time')).toMatchObject({ status: 503, body: { code: -1016 } });
+    });
     // nginx retries a failed upstream after its fail_timeout (10 s by default).
     await waitFor(async () => (await http(exchange.edgeUrl, 'GET', '/openapi/v1/time')).status === 200, 'the edge to use the restarted replicas', 30_000, 500);
   }, 120_000);
