@@ -34,3 +34,8 @@ export const HeaderNames = {
 export function messageV1<TType extends string, TPayload extends z.ZodType>(type: TType, payload: TPayload) {
   return z.object({ type: z.literal(type), v: z.literal(1), id: z.string().min(1).max(200), ts: z.number().int().nonnegative(), payload });
 }
+
+/** The same envelope for a second version. */
+export function messageV2<TType extends string, TPayload extends z.ZodType>(type: TType, payload: TPayload) {
+  return z.object({ type: z.literal(type), v: z.literal(2), id: z.string().min(1).max(200), ts: z.number().int().nonnegative(), payload });
+}
