@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { HeaderNames, orderEventSchema, Topics } from '@exchange/contracts';
+import { HeaderNames, Topics } from '@exchange/contracts';
 import {
   defaultMatchingEngineSettings,
   EngineSnapshotStore,
@@ -12,6 +12,7 @@ import {
   SymbolEngines,
 } from '@exchange/matching-engine';
 import { Progress } from '../progress';
+import { sameEvent } from './same-event';
 import type { Check, ReplayContext, ReplayOptions, ReplayResult, ReplayTarget } from '../replay-target';
 
 const commands = Topics.orderCommands.name;
@@ -97,18 +98,6 @@ async function eventsCheck(ctx: ReplayContext, partition: number, decided: { id:
     ? `${decided.length} events equal to the live journal's first ${decided.length} (of ${journaled.length})`
     : `first difference at event ${firstDifference === -1 ? journaled.length : firstDifference} (${decided[firstDifference === -1 ? journaled.length : firstDifference]?.id ?? '?'})`;
   return { name: `${events}/${partition}`, ok, detail };
-}
-
-/**
- * Byte for byte, except for a record an older engine wrote in an earlier version: that one must
- * equal what the engine decides now once both are read through the consumers' path (upcast).
- */
-function sameEvent(journaled: string | undefined, decided: string): boolean {
-  if (journaled === undefined || journaled === decided) return journaled !== undefined;
-  const [old, now] = [JSON.parse(journaled) as { v?: unknown }, JSON.parse(decided) as { v?: unknown }];
-  if (old.v === now.v) return false;
-  const [a, b] = [orderEventSchema.safeParse(old), orderEventSchema.safeParse(now)];
-  return a.success && b.success && JSON.stringify(a.data) === JSON.stringify(b.data);
 }
 
 function writeBooks(dir: string, engines: SymbolEngines, offsets: number[]): void {

@@ -74,7 +74,7 @@ describe('matching engine pipeline: order.commands → order.events + ledger set
       ['2', '102', '1', 'SELL', '0.1', '3000.02', true],
       ['3', '102', '1', 'SELL', '0.05', '1500.01', true],
     ]);
-    const outcomes = settlements.flatMap((s) => (s.type === 'ApplyOrderOutcome' ? [`${s.payload.orderId} ${s.payload.outcome} ${s.payload.remainingQty} ${s.payload.unspentQuote}`] : []));
+    const outcomes = settlements.flatMap((s) => (s.type === 'ApplyOrderOutcome' ? [`${s.payload.orderId} ${s.payload.outcome} ${s.payload.remainingQty ?? '0'} ${s.payload.unspentQuote ?? '0'}`] : []));
     // One outcome per order per command: no ACCEPTED, which the ledger would not act on.
     expect(outcomes.sort()).toEqual(['101 FILLED 0 0', '101 RESTED 0.5 0', '102 RESTED 0.25 0', '201 FILLED 0 0', '202 FILLED 0 0.00500001']);
 
