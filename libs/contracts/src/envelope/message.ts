@@ -22,7 +22,12 @@ export const messageEnvelopeSchema = z.object({
   payload: z.unknown(),
 });
 
-/** Record headers carried next to every message, for tracing across services. */
+/**
+ * Record headers next to a message, for tracing across services. Every record carries its message
+ * id (the one thing a log of an unparsable record can still name) and the request's correlation
+ * id; a header that only repeats the value (its type, a causation the id or payload already
+ * names) costs bytes on every record and is left out: the matching engine writes neither.
+ */
 export const HeaderNames = {
   messageId: 'x-message-id',
   messageType: 'x-message-type',
