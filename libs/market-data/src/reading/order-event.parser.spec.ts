@@ -22,7 +22,10 @@ function session(): OrderEvent[] {
 function asV1Record(event: OrderEvent, offset: number): IncomingRecord {
   const commandId = event.id;
   let v1: object = event;
-  if (event.type === 'BookChanged') v1 = { ...event, v: 1, payload: { symbol: event.payload.symbol, commandId, ...event.payload } };
+  if (event.type === 'BookChanged') {
+    const { symbol, ...levels } = event.payload;
+    v1 = { ...event, v: 1, payload: { symbol, commandId, ...levels } };
+  }
   if (event.type === 'TradeExecuted') {
     const p = event.payload;
     const owners = { takerClientOrderId: 't', makerClientOrderId: 'm', takerAccountId: '2', makerAccountId: '1', takerUserId: '2', makerUserId: '1', takerSide: p.isBuyerMaker ? 'SELL' : 'BUY' };
