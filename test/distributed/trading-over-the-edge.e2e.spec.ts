@@ -279,7 +279,7 @@ async function tracedRecords(log: EventLog, correlationId: string): Promise<stri
   for (const topic of [Topics.ledgerCommands.name, Topics.orderCommands.name, Topics.orderEvents.name, Topics.ledgerEvents.name]) {
     for (let p = 0; p < (await log.partitionCount(topic)); p++) {
       await log.read(topic, p, 0, async (records) => {
-        for (const r of records) if (r.headers['x-correlation-id'] === correlationId) found.push(`${topic} ${r.headers['x-message-type']}`);
+        for (const r of records) if (r.headers['x-correlation-id'] === correlationId) found.push(`${topic} ${(JSON.parse(r.value) as { type: string }).type}`);
       });
     }
   }

@@ -12,6 +12,7 @@ import {
   SymbolEngines,
 } from '@exchange/matching-engine';
 import { Progress } from '../progress';
+import { sameEvent } from './same-event';
 import type { Check, ReplayContext, ReplayOptions, ReplayResult, ReplayTarget } from '../replay-target';
 
 const commands = Topics.orderCommands.name;
@@ -91,7 +92,7 @@ async function eventsCheck(ctx: ReplayContext, partition: number, decided: { id:
       journaled.push(r.value);
     }
   });
-  const firstDifference = decided.findIndex((d, i) => journaled[i] !== d.value);
+  const firstDifference = decided.findIndex((d, i) => !sameEvent(journaled[i], d.value));
   const ok = firstDifference === -1 && journaled.length >= decided.length;
   const detail = ok
     ? `${decided.length} events equal to the live journal's first ${decided.length} (of ${journaled.length})`

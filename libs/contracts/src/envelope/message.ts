@@ -22,7 +22,12 @@ export const messageEnvelopeSchema = z.object({
   payload: z.unknown(),
 });
 
-/** Record headers carried next to every message, for tracing across services. */
+/**
+ * Record headers next to a message, for tracing across services. Every record carries its message
+ * id (the one thing a log of an unparsable record can still name) and the request's correlation
+ * id; a header that only repeats the value (its type, a causation the id or payload already
+ * names) costs bytes on every record and is left out: the matching engine writes neither.
+ */
 export const HeaderNames = {
   messageId: 'x-message-id',
   messageType: 'x-message-type',
@@ -33,4 +38,9 @@ export const HeaderNames = {
 /** The `{ type, v: 1, id, ts, payload }` envelope of a first version. */
 export function messageV1<TType extends string, TPayload extends z.ZodType>(type: TType, payload: TPayload) {
   return z.object({ type: z.literal(type), v: z.literal(1), id: z.string().min(1).max(200), ts: z.number().int().nonnegative(), payload });
+}
+
+/** The same envelope for a second version. */
+export function messageV2<TType extends string, TPayload extends z.ZodType>(type: TType, payload: TPayload) {
+  return z.object({ type: z.literal(type), v: z.literal(2), id: z.string().min(1).max(200), ts: z.number().int().nonnegative(), payload });
 }

@@ -1,6 +1,6 @@
 import { orderCommandSchema } from './order-commands.v1';
-import { orderEventSchema } from './order-events.v1';
-import { settlementCommandSchema } from './settlement-commands.v1';
+import { orderEventSchema } from './order-events.v2';
+import { settlementCommandSchema } from './settlement-commands.v2';
 
 const submit = {
   type: 'SubmitOrder',
@@ -30,7 +30,7 @@ describe('order contracts v1', () => {
   });
 
   it('reads BookChanged levels as [price, qty] pairs and settlement commands by type', () => {
-    const book = { type: 'BookChanged', v: 1, id: '9001:3', ts: 1, payload: { symbol: 'BTCUSDT', commandId: '9001', updateIdFirst: 4, updateIdLast: 5, bids: [['30000.1', '0']], asks: [] } };
+    const book = { type: 'BookChanged', v: 2, id: '9001:3', ts: 1, payload: { symbol: 'BTCUSDT', updateIdFirst: 4, updateIdLast: 5, bids: [['30000.1', '0']], asks: [] } };
     expect(orderEventSchema.parse(book)).toEqual(book);
     const leg = {
       type: 'SettleTradeLeg',

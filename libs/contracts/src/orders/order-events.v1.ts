@@ -3,8 +3,8 @@ import { clockTickedV1 } from './clock-ticked.v1';
 import { decimalField, messageV1, orderIdField, orderTypeField, sideField, symbolField, symbolStatusField, timeInForceField } from './order-fields';
 
 /**
- * Events on `order.events`, keyed by symbol: the matching engine's journal, read by market-data
- * and user-stream. They mirror the engine's domain events in decimal strings, with account and
+ * Events on `order.events`, keyed by symbol, first version (v2 in order-events.v2.ts): the
+ * matching engine's journal, read by market-data. They mirror the engine's domain events in decimal strings, with account and
  * user ids where the domain has owner ids. Every event of one command has `id` =
  * `<commandId>:<index>` and `ts` = the command's ts, so a replay or a redelivery reproduces them
  * byte for byte and consumers deduplicate by id. Trade ids and book update ids are per symbol,
@@ -102,7 +102,8 @@ export const bookChangedV1 = messageV1(
 
 export const symbolStatusChangedV1 = messageV1('SymbolStatusChanged', z.object({ ...base, status: symbolStatusField }));
 
-export const orderEventSchema = z.discriminatedUnion('type', [
+/** The first version of every order event: what journals written before v2 hold (read through `orderEventSchema`). */
+export const orderEventV1Schema = z.discriminatedUnion('type', [
   orderAcceptedV1,
   tradeExecutedV1,
   orderRestedV1,
@@ -115,15 +116,8 @@ export const orderEventSchema = z.discriminatedUnion('type', [
   clockTickedV1,
 ]);
 
-export type OrderEvent = z.infer<typeof orderEventSchema>;
-export type OrderEventType = OrderEvent['type'];
-export type OrderAccepted = z.infer<typeof orderAcceptedV1>;
-export type TradeExecuted = z.infer<typeof tradeExecutedV1>;
-export type OrderRested = z.infer<typeof orderRestedV1>;
-export type OrderFilled = z.infer<typeof orderFilledV1>;
-export type OrderCanceled = z.infer<typeof orderCanceledV1>;
+export type OrderEventV1 = z.infer<typeof orderEventV1Schema>;
 export type OrderRejected = z.infer<typeof orderRejectedV1>;
 export type CancelRejected = z.infer<typeof cancelRejectedV1>;
-export type BookChanged = z.infer<typeof bookChangedV1>;
 export type SymbolStatusChanged = z.infer<typeof symbolStatusChangedV1>;
 export type BookLevel = z.infer<typeof bookLevelField>;

@@ -19,4 +19,4 @@ export type OrderSide = z.infer<typeof sideField>;
 export type OrderKind = z.infer<typeof orderTypeField>;
 export type OrderTimeInForce = z.infer<typeof timeInForceField>;
 
-export { messageV1 } from '../envelope/message';
+export { messageV1, messageV2 } from '../envelope/message';

@@ -19,6 +19,7 @@ import { decimalField, messageV1, orderIdField, sideField, symbolField } from '.
 export const orderOutcomeField = z.enum(['ACCEPTED', 'RESTED', 'FILLED', 'CANCELED', 'REJECTED']);
 export type OrderOutcome = z.infer<typeof orderOutcomeField>;
 
+/** First version (v2 in settlement-commands.v2.ts, which upcasts this one on read). */
 export const applyOrderOutcomeV1 = messageV1(
   'ApplyOrderOutcome',
   z.object({
@@ -54,8 +55,5 @@ export const settleTradeLegV1 = messageV1(
   }),
 );
 
-export const settlementCommandSchema = z.discriminatedUnion('type', [applyOrderOutcomeV1, settleTradeLegV1]);
-
-export type SettlementCommand = z.infer<typeof settlementCommandSchema>;
-export type ApplyOrderOutcome = z.infer<typeof applyOrderOutcomeV1>;
+export type ApplyOrderOutcomeV1 = z.infer<typeof applyOrderOutcomeV1>;
 export type SettleTradeLeg = z.infer<typeof settleTradeLegV1>;

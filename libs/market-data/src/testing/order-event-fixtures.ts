@@ -19,7 +19,7 @@ export class OrderEventFactory {
     const first = (this.updateIds.get(symbol) ?? 0) + 1;
     const last = first + bids.length + asks.length - 1;
     this.updateIds.set(symbol, last);
-    return { type: 'BookChanged', v: 1, id: this.id(), ts, payload: { symbol, commandId: `c${this.seq}`, updateIdFirst: first, updateIdLast: last, bids, asks } };
+    return { type: 'BookChanged', v: 2, id: this.id(), ts, payload: { symbol, updateIdFirst: first, updateIdLast: last, bids, asks } };
   }
 
   trade(symbol: string, ts: number, price: string, qty: string, takerSide: 'BUY' | 'SELL' = 'BUY'): TradeExecuted {
@@ -27,30 +27,10 @@ export class OrderEventFactory {
     this.tradeIds.set(symbol, tradeId);
     return {
       type: 'TradeExecuted',
-      v: 1,
+      v: 2,
       id: this.id(),
       ts,
-      payload: {
-        symbol,
-        commandId: `c${this.seq}`,
-        tradeId: String(tradeId),
-        price,
-        qty,
-        quoteQty: '0',
-        takerOrderId: '2',
-        makerOrderId: '1',
-        takerClientOrderId: 't',
-        makerClientOrderId: 'm',
-        takerAccountId: '2',
-        makerAccountId: '1',
-        takerUserId: '2',
-        makerUserId: '1',
-        takerSide,
-        isBuyerMaker: takerSide === 'SELL',
-        makerRemainingQty: '0',
-        takerRemainingQty: '0',
-        takerRemainingQuote: '0',
-      },
+      payload: { symbol, tradeId: String(tradeId), price, qty, takerOrderId: '2', makerOrderId: '1', isBuyerMaker: takerSide === 'SELL', makerRemainingQty: '0', takerRemainingQty: '0' },
     };
   }
 

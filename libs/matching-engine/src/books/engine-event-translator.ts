@@ -1,4 +1,4 @@
-import type { BookLevel, OrderOutcome, RejectReason } from '@exchange/contracts';
+import { amount, type BookLevel, type OrderOutcome, type RejectReason } from '@exchange/contracts';
 import type { DepthChanged, EngineEvent, OrderAccepted, OrderCanceled, OrderFilled, OrderType, Side, TradeExecuted } from '../domain';
 import type { CommandOutput } from './command-output';
 import { addDecimals, type SymbolUnits } from './symbol-units';
@@ -48,7 +48,7 @@ export class EngineEventTranslator {
           this.trade(event, need(taker), out);
           break;
         case 'OrderRested':
-          this.rested(event.priceTicks, event.restingLots, need(taker), out);
+          this.rested(event.restingLots, need(taker), out);
           break;
         case 'OrderFilled':
           this.filled(event, need(taker), out);
@@ -77,8 +77,10 @@ export class EngineEventTranslator {
   private accepted(event: OrderAccepted, taker: TakerContext, out: CommandOutput): void {
     const { orderId, clientOrderId, accountId, userId, side, orderType, quoteAmount } = taker;
     const [price, quantity] = [this.units.ticksToPrice(event.priceTicks), this.units.lotsToQty(event.qtyLots)];
-    out.event('OrderAccepted', { orderId: String(orderId), clientOrderId, accountId, userId, side, orderType, timeInForce: event.timeInForce, price, quantity, quoteAmount });
-    writeOutcome(taker, 'ACCEPTED', out, { remainingQty: quantity, unspentQuote: quoteAmount });
+    const terms = { ...amount('price', price), ...amount('quantity', quantity), ...amount('quoteAmount', quoteAmount) };
+    out.event('OrderAccepted', { orderId: String(orderId), clientOrderId, accountId, userId, side, orderType, timeInForce: event.timeInForce, ...terms });
+    // No ACCEPTED outcome for the ledger: it changes nothing there, and the same command always
+    // ends with RESTED, FILLED or CANCELED, which the ledger does act on (one record, not two).
   }
 
   private trade(event: TradeExecuted, taker: TakerContext, out: CommandOutput): void {
@@ -88,24 +90,17 @@ export class EngineEventTranslator {
     const tradeId = String(event.tradeId);
     const makerAccountId = String(event.makerOwnerId);
     const makerSide = event.takerSide === 'BUY' ? 'SELL' : 'BUY';
+    // Owners and client ids are in each order's OrderAccepted; the ledger gets its legs below.
     out.event('TradeExecuted', {
       tradeId,
       price,
       qty,
-      quoteQty,
       takerOrderId: String(event.takerOrderId),
       makerOrderId: String(event.makerOrderId),
-      takerClientOrderId: taker.clientOrderId,
-      makerClientOrderId: maker.clientOrderId,
-      takerAccountId: taker.accountId,
-      makerAccountId,
-      takerUserId: taker.userId,
-      makerUserId: maker.userId,
-      takerSide: event.takerSide,
       isBuyerMaker: event.takerSide === 'SELL',
       makerRemainingQty: this.units.lotsToQty(event.makerRemainingLots),
       takerRemainingQty: this.units.lotsToQty(event.takerRemainingLots),
-      takerRemainingQuote: this.unspent(event.takerRemainingQuote, taker),
+      ...amount('takerRemainingQuote', this.unspent(event.takerRemainingQuote, taker)),
     });
     const leg = { tradeId, symbol: out.symbol, price, qty, quoteQty };
     out.settle('SettleTradeLeg', { ...leg, orderId: String(event.takerOrderId), accountId: taker.accountId, userId: taker.userId, side: event.takerSide, isMaker: false });
@@ -113,23 +108,22 @@ export class EngineEventTranslator {
     if (event.makerRemainingLots === 0) {
       // A maker's last lot ends its life here; the ledger gets the same FILLED step a taker does.
       this.refs.delete(event.makerOrderId);
-      const makerContext = { orderId: event.makerOrderId, clientOrderId: maker.clientOrderId, accountId: makerAccountId, userId: maker.userId, side: makerSide } as const;
+      const makerContext = { orderId: event.makerOrderId, accountId: makerAccountId, userId: maker.userId, side: makerSide } as const;
       writeOutcome(makerContext, 'FILLED', out, { remainingQty: '0', unspentQuote: '0' });
     }
   }
 
-  private rested(priceTicks: number, restingLots: number, taker: TakerContext, out: CommandOutput): void {
-    const { orderId, clientOrderId, accountId, userId, side } = taker;
+  private rested(restingLots: number, taker: TakerContext, out: CommandOutput): void {
+    const { orderId, clientOrderId, userId } = taker;
     this.refs.set(orderId, { userId, clientOrderId });
     const restingQty = this.units.lotsToQty(restingLots);
-    out.event('OrderRested', { orderId: String(orderId), clientOrderId, accountId, userId, side, price: this.units.ticksToPrice(priceTicks), restingQty });
+    out.event('OrderRested', { orderId: String(orderId), restingQty });
     writeOutcome(taker, 'RESTED', out, { remainingQty: restingQty, unspentQuote: '0' });
   }
 
   private filled(event: OrderFilled, taker: TakerContext, out: CommandOutput): void {
-    const { orderId, clientOrderId, accountId, userId, side } = taker;
     const unspentQuote = this.unspent(event.unspentQuote, taker);
-    out.event('OrderFilled', { orderId: String(orderId), clientOrderId, accountId, userId, side, unspentQuote });
+    out.event('OrderFilled', { orderId: String(taker.orderId), ...amount('unspentQuote', unspentQuote) });
     writeOutcome(taker, 'FILLED', out, { remainingQty: '0', unspentQuote });
   }
 
@@ -138,10 +132,10 @@ export class EngineEventTranslator {
     const ref = taker ?? this.refs.get(event.orderId);
     if (ref === undefined) throw new Error(`engine event translator: no ref for canceled order ${event.orderId}`);
     if (taker === undefined) this.refs.delete(event.orderId);
-    const owner = { orderId: event.orderId, clientOrderId: ref.clientOrderId, accountId: String(event.ownerId), userId: ref.userId, side: event.side };
+    const owner = { orderId: event.orderId, accountId: String(event.ownerId), userId: ref.userId, side: event.side };
     const remainingQty = this.units.lotsToQty(event.remainingLots);
     const unspentQuote = taker === undefined ? '0' : this.unspent(event.unspentQuote, taker);
-    out.event('OrderCanceled', { ...owner, orderId: String(event.orderId), reason: event.reason, remainingQty, unspentQuote });
+    out.event('OrderCanceled', { orderId: String(event.orderId), reason: event.reason, remainingQty, ...amount('unspentQuote', unspentQuote) });
     writeOutcome(owner, 'CANCELED', out, { reason: event.reason, remainingQty, unspentQuote });
   }
 
@@ -168,13 +162,15 @@ export function writeRejection(taker: TakerContext, reason: RejectReason, out: C
 }
 
 function writeOutcome(
-  order: Pick<TakerContext, 'clientOrderId' | 'accountId' | 'userId' | 'side'> & { orderId: number },
+  order: Pick<TakerContext, 'accountId' | 'userId' | 'side'> & { orderId: number },
   outcome: OrderOutcome,
   out: CommandOutput,
   detail: { reason?: RejectReason | OrderCanceled['reason']; remainingQty: string; unspentQuote: string },
 ): void {
-  const { clientOrderId, accountId, userId, side } = order;
-  out.settle('ApplyOrderOutcome', { symbol: out.symbol, orderId: String(order.orderId), clientOrderId, accountId, userId, side, outcome, ...detail });
+  const { accountId, userId, side } = order;
+  const { reason, remainingQty, unspentQuote } = detail;
+  const amounts = { ...amount('remainingQty', remainingQty), ...amount('unspentQuote', unspentQuote) };
+  out.settle('ApplyOrderOutcome', { symbol: out.symbol, orderId: String(order.orderId), accountId, userId, side, outcome, ...(reason === undefined ? {} : { reason }), ...amounts });
 }
 
 function need(taker: TakerContext | undefined): TakerContext {

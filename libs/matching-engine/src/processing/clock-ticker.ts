@@ -63,7 +63,7 @@ export class ClockTicker implements OnApplicationBootstrap, OnApplicationShutdow
     this.sequence += 1;
     const records: OutgoingRecord[] = due.map((symbol) => {
       const tick: ClockTicked = { type: 'ClockTicked', v: 1, id: `tick:${symbol}:${ts}:${this.nonce}:${this.sequence}`, ts, payload: { symbol } };
-      return { topic: Topics.orderEvents.name, key: symbol, value: JSON.stringify(tick), headers: { [HeaderNames.messageId]: tick.id, [HeaderNames.messageType]: tick.type } };
+      return { topic: Topics.orderEvents.name, key: symbol, value: JSON.stringify(tick), headers: { [HeaderNames.messageId]: tick.id } };
     });
     try {
       await this.log.publish(records);

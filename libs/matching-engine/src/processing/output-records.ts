@@ -7,15 +7,15 @@ import type { CommandOutput } from '../books/command-output';
  * and settlement commands keyed by the userId of the account concerned (the ledger's partitioning).
  */
 export function outputRecords(out: CommandOutput, correlationId: string | undefined): OutgoingRecord[] {
-  const headers = (id: string, type: string): Record<string, string> => ({
+  // Only what the value does not already say: its type is in the envelope, and its causation (the
+  // command) is the prefix of its id, `<commandId>:<n>`. The id stays, for logs of unparsable records.
+  const headers = (id: string): Record<string, string> => ({
     [HeaderNames.messageId]: id,
-    [HeaderNames.messageType]: type,
-    [HeaderNames.causationId]: out.commandId,
     ...(correlationId === undefined ? {} : { [HeaderNames.correlationId]: correlationId }),
   });
-  const records: OutgoingRecord[] = out.events.map((e) => ({ topic: Topics.orderEvents.name, key: out.symbol, value: JSON.stringify(e), headers: headers(e.id, e.type) }));
+  const records: OutgoingRecord[] = out.events.map((e) => ({ topic: Topics.orderEvents.name, key: out.symbol, value: JSON.stringify(e), headers: headers(e.id) }));
   for (const s of out.settlements) {
-    records.push({ topic: Topics.ledgerCommands.name, key: s.payload.userId, value: JSON.stringify(s), headers: headers(s.id, s.type) });
+    records.push({ topic: Topics.ledgerCommands.name, key: s.payload.userId, value: JSON.stringify(s), headers: headers(s.id) });
   }
   return records;
 }
