@@ -21,12 +21,24 @@ const encode = (params: Record<string, string | number>): string =>
     .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
     .join('&');
 
+let lastTimestamp = 0;
+
+/**
+ * Now, but never the same millisecond twice in this process: the exchange accepts a signature of
+ * a state-changing request once (replay guard), so two identical calls in one millisecond must
+ * still sign different bytes, as two calls of a real client a millisecond apart would.
+ */
+export function freshTimestamp(): number {
+  lastTimestamp = Math.max(Date.now(), lastTimestamp + 1);
+  return lastTimestamp;
+}
+
 /**
  * Signs the way the family's clients do: HMAC-SHA256 of the query string followed by the form
  * body, hex, sent as the last query parameter; the key in X-SERVICE-KEY.
  */
 export async function signedRequest<T = unknown>(baseUrl: string, method: string, path: string, creds: Credentials, call: SignedCall = {}): Promise<HttpAnswer<T>> {
-  const query = { ...(call.query ?? {}), timestamp: call.timestamp ?? Date.now(), ...(call.recvWindow ? { recvWindow: call.recvWindow } : {}) };
+  const query = { ...(call.query ?? {}), timestamp: call.timestamp ?? freshTimestamp(), ...(call.recvWindow ? { recvWindow: call.recvWindow } : {}) };
   const queryText = encode(query);
   const bodyText = call.body ? encode(call.body) : '';
   const signature = createHmac('sha256', call.secretOverride ?? creds.secretKey).update(queryText + bodyText).digest('hex');

@@ -36,6 +36,7 @@ import { LedgerClient } from './ledger-client/ledger-client';
 import { OrderController } from './orders/order.controller';
 import { OrderService } from './orders/order.service';
 import { OrdersReader } from './orders/orders-reader';
+import { PendingReplies } from './replies/pending-replies';
 import { UserDataStreamController } from './user-data-stream/user-data-stream.controller';
 import { UserDataStreamService } from './user-data-stream/user-data-stream.service';
 import { WalletAdminService } from './wallet/wallet-admin.service';
@@ -51,6 +52,7 @@ const WALLET_READ_SOURCE = Symbol('WALLET_READ_SOURCE');
 @Module({
   controllers: [AccountController, AdminController, OrderController, UserDataStreamController, WalletController],
   providers: [
+    PendingReplies,
     LedgerClient,
     AdminTokenGuard,
     OperatorAuditInterceptor,
