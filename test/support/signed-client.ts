@@ -41,10 +41,12 @@ export async function signedRequest<T = unknown>(baseUrl: string, method: string
   const query = { ...(call.query ?? {}), timestamp: call.timestamp ?? freshTimestamp(), ...(call.recvWindow ? { recvWindow: call.recvWindow } : {}) };
   const queryText = encode(query);
   const bodyText = call.body ? encode(call.body) : '';
-  const signature = createHmac('sha256', call.secretOverride ?? creds.secretKey).update(queryText + bodyText).digest('hex');
+  // With a body, the query ends with the '&' that joins it to the body: a split the exchange accepts only at a pair boundary.
+  const signedQuery = bodyText ? `${queryText}&` : queryText;
+  const signature = createHmac('sha256', call.secretOverride ?? creds.secretKey).update(signedQuery + bodyText).digest('hex');
   const headers: Record<string, string> = { 'X-SERVICE-KEY': creds.apiKey, ...(call.headers ?? {}) };
   if (bodyText) headers['content-type'] = 'application/x-www-form-urlencoded';
-  return http<T>(baseUrl, method, `${path}?${queryText}&signature=${signature}`, { body: bodyText || undefined, headers });
+  return http<T>(baseUrl, method, `${path}?${signedQuery}&signature=${signature}`, { body: bodyText || undefined, headers });
 }
 
 export function adminCall<T = unknown>(baseUrl: string, token: string, method: string, path: string, body?: unknown): Promise<HttpAnswer<T>> {

@@ -2,7 +2,7 @@ import type { Permission } from '@exchange/contracts';
 import { ApiError, type Clock, ErrorCode, RequestParams } from '@exchange/platform';
 import type { FastifyRequest } from 'fastify';
 import type { ApiKeyDirectory, ApiKeyEntry } from './api-key-directory';
-import { extractSignedPayload, signatureMatches } from './signature';
+import { extractSignedPayload, signatureMatches, splitProblem } from './signature';
 
 export const API_KEY_HEADER = 'x-service-key';
 const API_KEY_FORMAT = /^[A-Za-z0-9]{64}$/;
@@ -47,11 +47,14 @@ export class SignedRequestAuthenticator {
     const rawBody = rawBodyOf(request);
     const params = RequestParams.fromRaw(rawQuery, rawBody, request.headers['content-type']);
     this.checkTimestamp(params);
-    const { totalParams, signature } = extractSignedPayload(rawQuery, rawBody);
+    const payload = extractSignedPayload(rawQuery, rawBody);
+    const { totalParams, signature } = payload;
     if (signature === undefined || signature === '') {
       if (!options.signatureOptional) throw ApiError.missing('signature');
-    } else if (!signatureMatches(key.secretKey, totalParams, signature)) {
-      throw new ApiError(ErrorCode.INVALID_SIGNATURE, 'Signature for this request is not valid.');
+    } else {
+      const problem = splitProblem(payload, isJson(request));
+      if (problem !== undefined) throw new ApiError(ErrorCode.INVALID_SIGNATURE, `Signature for this request is not valid: ${problem}.`);
+      if (!signatureMatches(key.secretKey, totalParams, signature)) throw new ApiError(ErrorCode.INVALID_SIGNATURE, 'Signature for this request is not valid.');
     }
     if (!key.permissions.includes(options.permission)) {
       throw new ApiError(ErrorCode.REJECTED_API_KEY, `This API key lacks the '${options.permission}' permission.`, 403);
@@ -75,6 +78,10 @@ export class SignedRequestAuthenticator {
       throw new ApiError(ErrorCode.INVALID_TIMESTAMP, `Timestamp for this request is outside of the recvWindow. Server time: ${now}.`);
     }
   }
+}
+
+function isJson(request: FastifyRequest): boolean {
+  return request.headers['content-type']?.includes('application/json') ?? false;
 }
 
 export function rawQueryOf(request: FastifyRequest): string {
