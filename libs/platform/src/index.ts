@@ -31,3 +31,6 @@ export * from './metrics/metrics';
 export * from './listen-keys/listen-key-store';
 export * from './listen-keys/redis-listen-key-store';
 export * from './http/correlation';
+export * from './replay-guard/seen-signatures';
+export * from './replay-guard/redis-seen-signatures';
+export * from './replay-guard/open-seen-signatures';

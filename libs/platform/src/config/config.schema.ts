@@ -34,6 +34,10 @@ export const configSchema = z.object({
   RATE_LIMIT_WEIGHT_PER_MINUTE: z.coerce.number().int().positive().default(1200),
   RATE_LIMIT_ORDERS_PER_SECOND: z.coerce.number().int().positive().default(20),
   RATE_LIMIT_ORDERS_PER_DAY: z.coerce.number().int().positive().default(200_000),
+  /** A signed POST, PUT or DELETE is accepted once: the same signature again within its recvWindow is refused (-1022). */
+  REPLAY_GUARD: z.enum(['on', 'off']).default('on'),
+  /** Signatures the embedded replay guard remembers at once (Redis holds them in the distributed mode); past it, signed changes get 503 / -1016. */
+  REPLAY_GUARD_MAX_ENTRIES: z.coerce.number().int().min(1000).default(200_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   /** user-stream: how often one timer checks every socket (pings, pong timeouts, the 24 h cap, listenKey expiry). */
   USER_STREAM_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).max(30_000).default(1000),
