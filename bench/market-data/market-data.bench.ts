@@ -55,9 +55,10 @@ async function fanout(): Promise<void> {
   console.log('\nbench/market-data fan-out');
   console.log(`  ${sockets} sockets subscribed to diffDepth ETHUSDT in one process on core 1; server on core 0; ${duration} s per run, ${runs} runs after a 2 s warm-up each`);
   console.log('  exchange: frames come from signed SELL LIMIT orders on ETHUSDT (autocannon on core 1, 20 connections), each changing a level; diffs of one folded batch form one frame');
+  console.log('  REPLAY_GUARD=off: autocannon cycles 500 pre-signed orders, which the replay guard would refuse after their first use');
   console.log('  ceiling: a bare ws server sending one frame of the same shape to every socket in a loop, pausing while a socket has over 4 MB unsent');
   await seedMarketJournal(join(dir, 'data'));
-  const exchange = await startPinnedServer('apps/exchange/src/main.ts', 0, { PORT: String(port), DATA_DIR: join(dir, 'data'), EMBEDDED_PG_PORT: String(port + 1), LOG_LEVEL: 'warn', DATABASE_URL: '', KAFKA_BROKERS: '', REDIS_URL: '', METRICS_PORT: '0', ...limitsRaised }, 'demo secret key');
+  const exchange = await startPinnedServer('apps/exchange/src/main.ts', 0, { PORT: String(port), DATA_DIR: join(dir, 'data'), EMBEDDED_PG_PORT: String(port + 1), LOG_LEVEL: 'warn', DATABASE_URL: '', KAFKA_BROKERS: '', REDIS_URL: '', METRICS_PORT: '0', REPLAY_GUARD: 'off', ...limitsRaised }, 'demo secret key');
   const ours: FanoutResult[] = [];
   const ceiling: FanoutResult[] = [];
   try {

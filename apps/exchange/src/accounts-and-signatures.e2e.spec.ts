@@ -82,7 +82,8 @@ describe('accounts, API keys and signed requests on the embedded exchange', () =
 
     it('accepts the signature in the body and ccxt\'s trailing-& form', async () => {
       const { createHmac } = await import('node:crypto');
-      const body = `timestamp=${now()}`;
+      // recvWindow makes these bytes differ from the helper's own `timestamp=<now>`: a POST spends its signature.
+      const body = `timestamp=${now()}&recvWindow=4999`;
       const signature = createHmac('sha256', alice.key.secretKey).update(body).digest('hex');
       const inBody = await http(base, 'POST', '/openapi/v1/subAccount/query', {
         body: `${body}&signature=${signature}`,

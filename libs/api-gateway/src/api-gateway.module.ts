@@ -14,6 +14,7 @@ import {
   type ListenKeyStore,
   MARKETS,
   openDataSource,
+  openSeenSignatures,
   RATE_LIMITER,
   type RateLimiter,
   type RunningDatabase,
@@ -33,11 +34,13 @@ import { AdminTokenGuard } from './admin/admin-token.guard';
 import { OperatorAuditInterceptor } from './admin/operator-audit.interceptor';
 import { ApiKeyDirectory } from './auth/api-key-directory';
 import { PrivateEndpoints } from './auth/private-endpoint';
+import { ReplayGuard } from './auth/replay-guard';
 import { SignedRequestAuthenticator } from './auth/signed-request-authenticator';
 import { LedgerClient } from './ledger-client/ledger-client';
 import { OrderController } from './orders/order.controller';
 import { OrderService } from './orders/order.service';
 import { OrdersReader } from './orders/orders-reader';
+import { PendingReplies } from './replies/pending-replies';
 import { UserDataStreamController } from './user-data-stream/user-data-stream.controller';
 import { UserDataStreamService } from './user-data-stream/user-data-stream.service';
 import { WalletAdminService } from './wallet/wallet-admin.service';
@@ -53,6 +56,7 @@ const WALLET_READ_SOURCE = Symbol('WALLET_READ_SOURCE');
 @Module({
   controllers: [AccountController, AdminController, AdminListingsController, OrderController, UserDataStreamController, WalletController],
   providers: [
+    PendingReplies,
     LedgerClient,
     AdminTokenGuard,
     OperatorAuditInterceptor,
@@ -93,7 +97,12 @@ const WALLET_READ_SOURCE = Symbol('WALLET_READ_SOURCE');
       },
     },
     { provide: IdGenerator, inject: [CONFIG, CLOCK], useFactory: (config: Config, clock: Clock) => new IdGenerator(config.INSTANCE_ID, clock) },
-    { provide: SignedRequestAuthenticator, inject: [ApiKeyDirectory, CLOCK], useFactory: (d: ApiKeyDirectory, clock: Clock) => new SignedRequestAuthenticator(d, clock) },
+    { provide: ReplayGuard, inject: [CONFIG], useFactory: (config: Config) => new ReplayGuard(openSeenSignatures(config)) },
+    {
+      provide: SignedRequestAuthenticator,
+      inject: [ApiKeyDirectory, CLOCK, ReplayGuard],
+      useFactory: (d: ApiKeyDirectory, clock: Clock, replays: ReplayGuard) => new SignedRequestAuthenticator(d, clock, replays),
+    },
     { provide: PrivateEndpoints, inject: [SignedRequestAuthenticator, RATE_LIMITER], useFactory: (a: SignedRequestAuthenticator, l: RateLimiter) => new PrivateEndpoints(a, l) },
     {
       provide: AccountService,

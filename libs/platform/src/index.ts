@@ -38,3 +38,6 @@ export * from './web/web-routes';
 export * from './http/upgrade-router';
 export * from './http/client-ip';
 export * from './sockets/socket-guard';
+export * from './replay-guard/seen-signatures';
+export * from './replay-guard/redis-seen-signatures';
+export * from './replay-guard/open-seen-signatures';

@@ -60,17 +60,19 @@ export class SignedApi {
   }
 
   /**
-   * GET and DELETE carry everything in the query; POST sends its parameters as a form body. Every
-   * call is signed afresh with the current time (a state-changing signature is accepted once).
+   * GET and DELETE carry everything in the query; POST sends everything as a form body and only
+   * the signature in the query, so the signed text never straddles the split (the API refuses a
+   * split that does not fall on a pair boundary). Every call is signed afresh with the current
+   * time (a state-changing signature is accepted once).
    */
   async call<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, params: Params = {}): Promise<T> {
     const inBody = method === 'POST';
-    const query = encodeParams(inBody ? { timestamp: Date.now() } : { ...params, timestamp: Date.now() });
-    const body = inBody ? encodeParams(params) : '';
-    const signature = hex(await crypto.subtle.sign('HMAC', this.key, encoder.encode(query + body)));
+    const signed = encodeParams({ ...params, timestamp: Date.now() });
+    const signature = hex(await crypto.subtle.sign('HMAC', this.key, encoder.encode(signed)));
     const headers: Record<string, string> = { 'X-SERVICE-KEY': this.apiKey };
-    if (body) headers['content-type'] = 'application/x-www-form-urlencoded';
-    const response = await fetch(`${path}?${query}&signature=${signature}`, { method, headers, body: body || undefined });
+    if (inBody) headers['content-type'] = 'application/x-www-form-urlencoded';
+    const url = inBody ? `${path}?signature=${signature}` : `${path}?${signed}&signature=${signature}`;
+    const response = await fetch(url, { method, headers, body: inBody ? signed : undefined });
     return answer<T>(response);
   }
 }

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { extractSignedPayload, sign, signatureMatches } from './signature';
+import { extractSignedPayload, sign, signatureMatches, splitProblem } from './signature';
 
 const secret = 'lH3ELTNiFxCQTmi9pPcWWikhsjO04Yoqw3euoHUuOLC3GYBW64ZqzQsiOEHXQS76';
 const hmac = (text: string): string => createHmac('sha256', secret).update(text).digest('hex');
@@ -8,7 +8,7 @@ describe('request signatures', () => {
   it('signs the query string when everything is in the query', () => {
     const query = 'symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=1&price=0.1&recvWindow=5000&timestamp=1538323200000';
     const payload = extractSignedPayload(`${query}&signature=${hmac(query)}`, '');
-    expect(payload).toEqual({ totalParams: query, signature: hmac(query) });
+    expect(payload).toEqual({ totalParams: query, query, body: '', signature: hmac(query) });
     expect(signatureMatches(secret, payload.totalParams, payload.signature!)).toBe(true);
   });
 
@@ -19,12 +19,13 @@ describe('request signatures', () => {
     expect(signatureMatches(secret, payload.totalParams, payload.signature!)).toBe(true);
   });
 
-  it('signs the query immediately followed by the body, with no separator', () => {
-    const query = 'symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=GTC';
+  it('signs the query immediately followed by the body, with no separator added', () => {
+    const query = 'symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=GTC&';
     const body = 'quantity=1&price=0.1&recvWindow=5000&timestamp=1538323200000';
     const payload = extractSignedPayload(query, `${body}&signature=${hmac(query + body)}`);
     expect(payload.totalParams).toBe(query + body);
     expect(signatureMatches(secret, payload.totalParams, payload.signature!)).toBe(true);
+    expect(splitProblem(payload, false)).toBeUndefined();
   });
 
   it('accepts the signature in the query with the rest in the body', () => {
@@ -68,5 +69,36 @@ describe('request signatures', () => {
     const binanceSecret = 'NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fATj0j';
     const total = 'symbol=LTCBTC&side=BUY&type=LIMIT&timeInForce=GTC&quantity=1&price=0.1&recvWindow=5000&timestamp=1499827319559';
     expect(sign(binanceSecret, total)).toBe('c8db56825ae71d6d79447849e617115f4a920fa2acdcab2b053c4b2838bd6b71');
+  });
+
+  describe('the split between query and body', () => {
+    const signed = 'symbol=BTCUSDT&side=SELL&type=LIMIT&price=90000&quantity=0.1&timestamp=1538323200000';
+    const signature = hmac(signed);
+
+    it('refuses the captured order re-sent with its bytes split inside a pair, though the signature matches', () => {
+      const payload = extractSignedPayload('symbol=BTCUSDT&side=SELL&type=LIMIT&price=9000', `0&quantity=0.1&timestamp=1538323200000&signature=${signature}`);
+      expect(signatureMatches(secret, payload.totalParams, payload.signature!)).toBe(true);
+      expect(splitProblem(payload, false)).toContain("'0' is not a name=value pair");
+    });
+
+    it('refuses a split that moves bytes between a value and the next name, and a glued boundary', () => {
+      const shifted = extractSignedPayload('symbol=BTCUSDT&side=SELL&type=LIMIT&price=9000', `0recvWindow=5000&timestamp=1&signature=${signature}`);
+      expect(splitProblem(shifted, false)).toContain('pair boundary');
+      expect(splitProblem(extractSignedPayload('a=1', `b=2&signature=${signature}`), false)).toContain('pair boundary');
+      expect(splitProblem(extractSignedPayload('a=1&price', `=9&signature=${signature}`), false)).toContain("'price' is not");
+    });
+
+    it('accepts every split at a pair boundary, ccxt\'s empty pairs, and a JSON body after a query', () => {
+      for (const [query, body] of [
+        ['', `${signed}&signature=${signature}`],
+        [`${signed}&signature=${signature}`, ''],
+        ['symbol=BTCUSDT&side=SELL&', `type=LIMIT&timestamp=1&signature=${signature}`],
+        ['symbol=BTCUSDT', `&type=LIMIT&timestamp=1&signature=${signature}`],
+        [`symbol=BTCUSDT&timestamp=1&&signature=${signature}`, ''],
+      ] as const) {
+        expect(splitProblem(extractSignedPayload(query, body), false)).toBeUndefined();
+      }
+      expect(splitProblem(extractSignedPayload(`timestamp=1&signature=${signature}`, '{"a":"1=2&3"}'), true)).toBeUndefined();
+    });
   });
 });

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { LedgerInput } from '@exchange/contracts';
 import type { Consumer, EventLog, OutgoingRecord } from '@exchange/messaging';
-import { ApiError, createLogger, loadConfig, Metrics } from '@exchange/platform';
+import { ApiError, type Config, createLogger, loadConfig, Metrics } from '@exchange/platform';
+import { PendingReplies } from '../replies/pending-replies';
 import { LedgerClient } from './ledger-client';
 import { PipelineLag } from './pipeline-lag';
 
@@ -27,12 +28,13 @@ class StalledLog {
 const logger = createLogger('test', 'silent');
 const transfer = (): LedgerInput =>
   ({ type: 'TransferFunds', v: 1, id: randomUUID(), ts: 1, payload: { userId: '1', transferId: '1', fromAccountId: '11', toAccountId: '13', asset: 'USDT', amount: '1' } }) as LedgerInput;
+const clientOf = (log: StalledLog, config: Config): LedgerClient => new LedgerClient(log as unknown as EventLog, config, logger, new Metrics('test'), new PendingReplies(config));
 const refusal = async (promise: Promise<unknown>): Promise<unknown> => promise.then(() => 'answered', (error: unknown) => (error instanceof ApiError ? { code: error.code, status: error.httpStatus } : error));
 
 describe('gateway backpressure', () => {
   it('refuses a command at once with 503 / -1016 when the pending table is full, and publishes nothing for it', async () => {
     const log = new StalledLog();
-    const client = new LedgerClient(log as unknown as EventLog, loadConfig({ MAX_PENDING_REQUESTS: '2', MAX_PIPELINE_LAG: '0' }), logger, new Metrics('test'));
+    const client = clientOf(log, loadConfig({ MAX_PENDING_REQUESTS: '2', MAX_PIPELINE_LAG: '0' }));
     const waiting = [client.send(transfer(), 60_000), client.send(transfer(), 60_000)];
     waiting.forEach((w) => w.catch(() => undefined));
     await new Promise((resolve) => setImmediate(resolve));
@@ -43,7 +45,7 @@ describe('gateway backpressure', () => {
 
   it('refuses commands while the ledger and engine lag past the bound, and takes them again once they caught up', async () => {
     const log = new StalledLog();
-    const client = new LedgerClient(log as unknown as EventLog, loadConfig({ MAX_PIPELINE_LAG: '100' }), logger, new Metrics('test'));
+    const client = clientOf(log, loadConfig({ MAX_PIPELINE_LAG: '100' }));
     const lag = (client as unknown as { pipelineLag: PipelineLag }).pipelineLag;
     log.ends = { 'ledger.commands': [80, 50], 'order.commands': [30] };
     log.committed = { 'ledger.commands': [20, 50], 'order.commands': [0] };

@@ -4,23 +4,11 @@ import { HeaderNames, type LedgerInput, type LedgerJournalEvent, Topics } from '
 import type { Consumer, EventLog, IncomingBatch } from '@exchange/messaging';
 import { ApiError, CONFIG, type Config, currentCorrelationId, ErrorCode, EVENT_LOG, LOGGER, type Logger, Metrics } from '@exchange/platform';
 import type { Counter } from 'prom-client';
+import { type Reply, PendingReplies } from '../replies/pending-replies';
+import type { Gather } from '../replies/reply-waiters';
 import { PipelineLag } from './pipeline-lag';
 
 type Listener = (event: LedgerJournalEvent) => void;
-
-interface Pending {
-  resolve: (event: LedgerJournalEvent) => void;
-  timer: NodeJS.Timeout;
-}
-
-interface OrderWatch {
-  events: LedgerJournalEvent[];
-  until: (event: LedgerJournalEvent) => boolean;
-  resolve: (events: LedgerJournalEvent[]) => void;
-  timer: NodeJS.Timeout;
-}
-
-export const REPLY_TIMEOUT_MS = 10_000;
 
 /**
  * Sends commands to the ledger and waits for the journal entry of their outcome, so a REST reply
@@ -30,9 +18,7 @@ export const REPLY_TIMEOUT_MS = 10_000;
  */
 @Injectable()
 export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly pending = new Map<string, Pending>();
   private readonly listeners: Listener[] = [];
-  private readonly orderWatches = new Map<string, OrderWatch>();
   private consumer: Consumer | undefined;
   private readonly pipelineLag: PipelineLag;
   private readonly overloaded: Counter<'reason'>;
@@ -42,10 +28,11 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
     @Inject(CONFIG) private readonly config: Config,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(Metrics) metrics: Metrics,
+    @Inject(PendingReplies) private readonly replies: PendingReplies,
   ) {
     this.pipelineLag = new PipelineLag(log, config.MAX_PIPELINE_LAG, logger);
     this.overloaded = metrics.counter('gateway_overload_rejections_total', 'Commands refused with -1016 before queuing, by reason', ['reason']);
-    metrics.gauge('gateway_pending_requests', 'Commands waiting for their outcome from the ledger', [], (g) => g.set(this.pending.size));
+    metrics.gauge('gateway_pending_requests', 'Commands waiting for their outcome from the ledger', [], (g) => g.set(this.replies.size));
     metrics.gauge('gateway_pipeline_lag', 'Records the ledger and the matching engine have not committed yet, as last polled', [], (g) => g.set(this.pipelineLag.current()));
   }
 
@@ -64,8 +51,7 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
   async onApplicationShutdown(): Promise<void> {
     this.pipelineLag.stop();
     await this.consumer?.stop();
-    for (const p of this.pending.values()) clearTimeout(p.timer);
-    for (const w of this.orderWatches.values()) clearTimeout(w.timer);
+    this.replies.clear();
   }
 
   /**
@@ -73,7 +59,7 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
    * lagging past its bound, is refused at once (503 / -1016) rather than queued to time out.
    */
   private refuseWhenOverloaded(): void {
-    const reason = this.pending.size >= this.config.MAX_PENDING_REQUESTS ? 'pending' : this.pipelineLag.exceeded() ? 'lag' : undefined;
+    const reason = this.replies.isFull() ? 'pending' : this.pipelineLag.exceeded() ? 'lag' : undefined;
     if (reason === undefined) return;
     this.overloaded.inc({ reason });
     throw new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'The exchange is overloaded; try again shortly.');
@@ -84,16 +70,13 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
     this.listeners.push(listener);
   }
 
-  /** Publishes the command and resolves with the first event it caused (CommandRejected included). */
-  async send(command: LedgerInput, timeoutMs = REPLY_TIMEOUT_MS): Promise<LedgerJournalEvent> {
+  /**
+   * Publishes the command and resolves once `gather` has found its outcome among the events the
+   * command caused (routed by its id) and, with `alsoKeys`, the events about the order it names.
+   */
+  async request<V>(command: LedgerInput, gather: Gather<Reply, V>, options: { alsoKeys?: readonly string[]; timeoutMs?: number } = {}): Promise<V> {
     this.refuseWhenOverloaded();
-    const reply = new Promise<LedgerJournalEvent>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(command.id);
-        reject(new ApiError(ErrorCode.TIMEOUT, 'Timeout waiting for response from backend server. Send status unknown; execution status unknown.'));
-      }, timeoutMs);
-      this.pending.set(command.id, { resolve, timer });
-    });
+    const reply = this.replies.wait(command.id, gather, options);
     try {
       await this.log.publish([
         {
@@ -104,53 +87,24 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
         },
       ]);
     } catch (error) {
-      clearTimeout(this.pending.get(command.id)?.timer);
-      this.pending.delete(command.id);
+      reply.cancel();
       this.logger.error({ err: error }, 'publishing a ledger command failed');
       throw new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'The exchange cannot take commands right now; try again shortly.');
     }
-    return reply;
+    return reply.promise;
   }
 
-  /**
-   * Collects the ledger's events about one order until `until` holds (for example the engine's
-   * outcome reaching the ledger), so a REST answer can report what really happened. Register it
-   * before sending the command; `cancel` drops it.
-   */
-  watchOrder(orderId: string, until: (event: LedgerJournalEvent) => boolean, timeoutMs = REPLY_TIMEOUT_MS): { events: Promise<LedgerJournalEvent[]>; cancel: () => void } {
-    let cancel: () => void = () => undefined;
-    const events = new Promise<LedgerJournalEvent[]>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.orderWatches.delete(orderId);
-        reject(new ApiError(ErrorCode.TIMEOUT, 'Timeout waiting for response from backend server. Send status unknown; execution status unknown.'));
-      }, timeoutMs);
-      this.orderWatches.set(orderId, { events: [], until, resolve, timer });
-      cancel = () => {
-        clearTimeout(timer);
-        this.orderWatches.delete(orderId);
-      };
-    });
-    events.catch(() => undefined);
-    return { events, cancel };
+  /** Publishes the command and resolves with the ledger's own answer to it (CommandRejected included). */
+  send(command: LedgerInput, timeoutMs?: number): Promise<LedgerJournalEvent> {
+    return this.request(command, (reply) => (reply.from === 'ledger' && reply.event.payload.commandId === command.id ? reply.event : undefined), { timeoutMs });
   }
 
   /** Sends and turns a CommandRejected into the ApiError of its code. */
   async execute<T extends LedgerJournalEvent['type']>(command: LedgerInput, expected: T): Promise<Extract<LedgerJournalEvent, { type: T }>> {
     const event = await this.send(command);
-    if (event.type === 'CommandRejected') throw new ApiError(event.payload.code as never, event.payload.msg);
+    if (event.type === 'CommandRejected') throw rejectedBy(event);
     if (event.type !== expected) throw new Error(`ledger answered ${command.type} with ${event.type}`);
     return event as Extract<LedgerJournalEvent, { type: T }>;
-  }
-
-  private feedOrderWatch(event: LedgerJournalEvent): void {
-    const orderId = 'order' in event.payload ? event.payload.order.orderId : undefined;
-    const watch = orderId === undefined ? undefined : this.orderWatches.get(orderId);
-    if (!watch || orderId === undefined) return;
-    watch.events.push(event);
-    if (!watch.until(event)) return;
-    clearTimeout(watch.timer);
-    this.orderWatches.delete(orderId);
-    watch.resolve(watch.events);
   }
 
   private onEvents(batch: IncomingBatch): void {
@@ -162,15 +116,14 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
         continue;
       }
       for (const listener of this.listeners) listener(event);
-      this.feedOrderWatch(event);
-      const pending = this.pending.get(event.payload?.commandId);
-      if (pending) {
-        clearTimeout(pending.timer);
-        this.pending.delete(event.payload.commandId);
-        pending.resolve(event);
-      }
+      this.replies.deliver({ from: 'ledger', event });
     }
   }
+}
+
+/** The ApiError of the ledger's refusal, with the code it decided. */
+export function rejectedBy(event: Extract<LedgerJournalEvent, { type: 'CommandRejected' }>): ApiError {
+  return new ApiError(event.payload.code as never, event.payload.msg);
 }
 
 /** The REST request's correlation id travels on the command, and from there on everything it causes. */

@@ -1,18 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import type { LedgerInput, LedgerJournalEvent, LedgerOrderRecord, LedgerTradeRecord, Markets } from '@exchange/contracts';
+import type { LedgerOrderRecord, LedgerTradeRecord, Markets, PlaceOrder } from '@exchange/contracts';
 import { ApiError, type Clock, type Config, ErrorCode, type IdGenerator } from '@exchange/platform';
 import type { AuthContext } from '../auth/signed-request-authenticator';
 import type { LedgerClient } from '../ledger-client/ledger-client';
 import { type NewOrderRequest, parseNewOrder } from './order-params';
+import { orderKey } from '../replies/pending-replies';
+import { cancelOutcome, placementOutcome } from './order-outcomes';
 import { newOrderView, orderView, type OrderView, tradeView } from './order-views';
 import type { OrdersReader } from './orders-reader';
-
-const ENDED = new Set(['RESTED', 'FILLED', 'CANCELED', 'REJECTED']);
 
 /**
  * The order endpoints. A new order is answered with what the engine did to it: the gateway waits
  * until the ledger has journaled the engine's first outcome of the order (resting, filled,
  * canceled or rejected), so an immediate query, account read or myTrades reflects the answer.
+ * Each request waits on the events of its own command (order-outcomes.ts), so concurrent
+ * requests about one order each get their own answer.
  */
 export class OrderService {
   constructor(
@@ -31,23 +33,8 @@ export class OrderService {
 
   async place(ctx: AuthContext): Promise<Record<string, unknown>> {
     const request = parseNewOrder(ctx.params, this.markets);
-    const orderId = this.ids.next();
-    const outcome = this.ledger.watchOrder(orderId, (e) => e.type === 'OrderOutcomeApplied' && ENDED.has(e.payload.outcome));
-    try {
-      await this.ledger.execute(this.placeCommand(ctx, request, orderId), 'OrderPlaced');
-    } catch (error) {
-      outcome.cancel();
-      throw error;
-    }
-    if (request.respType === 'ACK') {
-      outcome.cancel();
-      return newOrderView((await this.reader.order(ctx.key.account.accountId, orderId, undefined))!, 'ACK', []);
-    }
-    const events = await outcome.events;
-    const last = events[events.length - 1]!;
-    const order = (last.payload as { order: LedgerOrderRecord }).order;
-    if (order.status === 'REJECTED') throw rejection(last, orderId);
-    const fills = events.filter((e): e is Extract<LedgerJournalEvent, { type: 'TradeSettled' }> => e.type === 'TradeSettled').map((e) => e.payload.trade);
+    const command = this.placeCommand(ctx, request, this.ids.next());
+    const { order, fills } = await this.ledger.request(command, placementOutcome(command.id, command.payload.orderId, request.respType));
     return newOrderView(order, request.respType, fills);
   }
 
@@ -57,19 +44,10 @@ export class OrderService {
 
   async cancel(ctx: AuthContext): Promise<Record<string, string>> {
     const order = await this.findOrder(ctx);
-    const outcome = this.ledger.watchOrder(order.orderId, (e) => e.type === 'OrderOutcomeApplied' && (e.payload.outcome === 'CANCELED' || e.payload.outcome === 'FILLED'));
-    try {
-      await this.ledger.execute(
-        { type: 'RequestCancel', v: 1, id: this.ids.next(), ts: this.clock.now(), payload: { userId: ctx.key.account.userId, accountId: ctx.key.account.accountId, orderId: order.orderId } } as LedgerInput,
-        'OrderCancelRequested',
-      );
-    } catch (error) {
-      outcome.cancel();
-      throw error;
-    }
-    const events = await outcome.events;
-    const final = (events[events.length - 1]!.payload as { order: LedgerOrderRecord }).order;
+    const command = { type: 'RequestCancel', v: 1, id: this.ids.next(), ts: this.clock.now(), payload: { userId: ctx.key.account.userId, accountId: ctx.key.account.accountId, orderId: order.orderId } } as const;
+    const final = await this.ledger.request(command, cancelOutcome(command.id, order.orderId), { alsoKeys: [orderKey(order.orderId)] });
     if (final.status === 'FILLED') throw new ApiError(ErrorCode.ORDER_ALREADY_FILLED, `Order ${order.orderId} was filled before the cancel took effect.`);
+    if (final.status === 'REJECTED') throw new ApiError(ErrorCode.CANCEL_REJECTED, `Cancel rejected: order ${order.orderId} was rejected.`);
     return { exchangeId: this.config.EXCHANGE_ID, symbol: final.symbol, clientOrderId: final.clientOrderId, orderId: final.orderId, status: final.status };
   }
 
@@ -98,7 +76,7 @@ export class OrderService {
     return trades.map(tradeView);
   }
 
-  private placeCommand(ctx: AuthContext, r: NewOrderRequest, orderId: string): LedgerInput {
+  private placeCommand(ctx: AuthContext, r: NewOrderRequest, orderId: string): PlaceOrder {
     const payload = {
       userId: ctx.key.account.userId,
       accountId: ctx.key.account.accountId,
@@ -113,7 +91,7 @@ export class OrderService {
       ...(r.quoteOrderQty !== undefined ? { quoteOrderQty: r.quoteOrderQty } : {}),
       marketsVersion: this.markets.version,
     };
-    return { type: 'PlaceOrder', v: 1, id: this.ids.next(), ts: this.clock.now(), payload } as LedgerInput;
+    return { type: 'PlaceOrder', v: 1, id: this.ids.next(), ts: this.clock.now(), payload };
   }
 
   private async findOrder(ctx: AuthContext): Promise<LedgerOrderRecord> {
@@ -149,11 +127,4 @@ export class OrderService {
     if (startTime !== undefined && endTime !== undefined && startTime > endTime) throw new ApiError(ErrorCode.START_AFTER_END, 'startTime must not be after endTime.');
     return { startTime, endTime };
   }
-}
-
-function rejection(event: LedgerJournalEvent, orderId: string): ApiError {
-  const reason = (event.payload as { reason?: string }).reason;
-  if (reason === 'SYMBOL_NOT_TRADING') return new ApiError(ErrorCode.SYMBOL_NOT_TRADING, 'The symbol is not trading (HALT or BREAK).');
-  if (reason === 'LIMIT_MAKER_WOULD_TAKE') return new ApiError(ErrorCode.NEW_ORDER_REJECTED, `Order ${orderId} would immediately match and take; a LIMIT_MAKER order was rejected.`);
-  return new ApiError(ErrorCode.NEW_ORDER_REJECTED, `Order ${orderId} was rejected${reason ? ` (${reason})` : ''}.`);
 }

@@ -45,7 +45,7 @@ export class WalletAdminService {
     if (input.address !== undefined && input.address !== address) throw ApiError.invalid('address', `it is not account ${account.accountId}'s ${asset.asset} deposit address on ${chain}`);
     if (input.txid !== undefined && !/^[A-Za-z0-9_\-:.]{1,200}$/.test(input.txid)) throw ApiError.invalid('txid', 'letters, digits, _ - : . only');
     const confirmations = input.confirmations ?? walletSettingsOf(asset).confirmations;
-    const event = await this.wallet.execute(
+    const event = await this.wallet.reportDeposit(
       this.command('ReportDeposit', {
         userId: account.userId,
         accountId: account.accountId,
@@ -60,8 +60,6 @@ export class WalletAdminService {
         confirmations,
       }),
     );
-    if (event.type !== 'DepositReported') throw new Error(`wallet answered ReportDeposit with ${event.type}`);
-    if (event.payload.credited) await this.wallet.depositCredited(event.payload.deposit.depositId);
     return adminDepositView(event.payload.deposit);
   }
 

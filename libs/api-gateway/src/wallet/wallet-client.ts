@@ -1,43 +1,28 @@
 import { hostname } from 'node:os';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { HeaderNames, Topics, type WalletCommand, type WalletEvent, type WithdrawalRecord } from '@exchange/contracts';
+import { type DepositReported, HeaderNames, Topics, type WalletCommand, type WalletEvent, type WithdrawalRecord } from '@exchange/contracts';
 import type { Consumer, EventLog, IncomingBatch } from '@exchange/messaging';
 import { ApiError, CONFIG, type Config, ErrorCode, EVENT_LOG, LOGGER, type Logger } from '@exchange/platform';
-import { LedgerClient } from '../ledger-client/ledger-client';
-import { ReplyWaiters } from './reply-waiters';
+import { PendingReplies, type Reply, withdrawalKey } from '../replies/pending-replies';
+import type { Gather, ReplyWait } from '../replies/reply-waiters';
 
-const MAX_PENDING = 10_000;
-/** Deposit ids the ledger credited lately, so a wait registered just after the credit still sees it. */
-const RECENT_CREDITS = 50_000;
+type Answer = Exclude<WalletEvent, { type: 'WalletCommandRejected' }>;
 
 /**
  * Sends commands to the wallet and waits for its journal entry of them, as LedgerClient does for
- * the ledger: every gateway replica reads all of `wallet.events` in a group of its own, from the
- * end. It also follows the ledger's deposit credits, so an operator's deposit is answered once
- * the balance shows it.
+ * the ledger and in the same pending table: every gateway replica reads all of `wallet.events` in
+ * a group of its own, from the end.
  */
 @Injectable()
 export class WalletClient implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly replies = new ReplyWaiters<WalletEvent>();
-  private readonly withdrawals = new ReplyWaiters<WithdrawalRecord>();
-  private readonly credits = new ReplyWaiters<true>();
-  private readonly recentCredits = new Set<string>();
   private consumer: Consumer | undefined;
 
   constructor(
     @Inject(EVENT_LOG) private readonly log: EventLog,
     @Inject(CONFIG) private readonly config: Config,
     @Inject(LOGGER) private readonly logger: Logger,
-    @Inject(LedgerClient) ledger: LedgerClient,
-  ) {
-    ledger.onEvent((event) => {
-      if (event.type !== 'DepositCredited') return;
-      const id = event.payload.depositId;
-      this.recentCredits.add(id);
-      if (this.recentCredits.size > RECENT_CREDITS) this.recentCredits.delete(this.recentCredits.values().next().value!);
-      this.credits.settle(id, true);
-    });
-  }
+    @Inject(PendingReplies) private readonly replies: PendingReplies,
+  ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     this.consumer = await this.log.consume({
@@ -51,13 +36,40 @@ export class WalletClient implements OnApplicationBootstrap, OnApplicationShutdo
 
   async onApplicationShutdown(): Promise<void> {
     await this.consumer?.stop();
-    for (const waiters of [this.replies, this.withdrawals, this.credits]) waiters.clear();
   }
 
   /** Publishes the command and resolves with the wallet's event for it; a refusal becomes its ApiError. */
-  async execute(command: WalletCommand): Promise<Exclude<WalletEvent, { type: 'WalletCommandRejected' }>> {
-    if (this.replies.size >= MAX_PENDING) throw new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'The exchange is overloaded; try again shortly.');
-    const reply = this.replies.wait(command.id);
+  execute(command: WalletCommand): Promise<Answer> {
+    return this.request(command, (reply) => (reply.from === 'wallet' && reply.event.payload.commandId === command.id ? answerOf(reply.event) : undefined));
+  }
+
+  /**
+   * Reports a deposit and resolves with the wallet's record of it once, when this report made it
+   * creditable, the ledger has credited it too (the credit descends from this command's id).
+   */
+  reportDeposit(command: WalletCommand): Promise<DepositReported> {
+    let reported: DepositReported | undefined;
+    let credited = false;
+    return this.request(command, (reply) => {
+      if (reply.from === 'ledger') credited ||= reply.event.type === 'DepositCredited';
+      else if (reply.event.payload.commandId === command.id) {
+        const answer = answerOf(reply.event);
+        if (answer.type !== 'DepositReported') throw new Error(`wallet answered ${command.type} with ${answer.type}`);
+        reported = answer;
+      }
+      return reported && (credited || !reported.payload.credited) ? reported : undefined;
+    });
+  }
+
+  /** The withdrawal record of the wallet's next event about it, whatever request caused it. */
+  watchWithdrawal(watchId: string, withdrawalId: string): ReplyWait<WithdrawalRecord> {
+    return this.replies.wait(watchId, (reply) => (reply.from === 'wallet' && 'withdrawal' in reply.event.payload ? reply.event.payload.withdrawal : undefined), {
+      alsoKeys: [withdrawalKey(withdrawalId)],
+    });
+  }
+
+  private async request<V>(command: WalletCommand, gather: Gather<Reply, V>): Promise<V> {
+    const reply = this.replies.wait(command.id, gather);
     try {
       await this.log.publish([
         {
@@ -72,21 +84,7 @@ export class WalletClient implements OnApplicationBootstrap, OnApplicationShutdo
       this.logger.error({ err: error }, 'publishing a wallet command failed');
       throw new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'The exchange cannot take commands right now; try again shortly.');
     }
-    const event = await reply.promise;
-    if (event.type === 'WalletCommandRejected') throw new ApiError(event.payload.code as never, event.payload.msg);
-    return event;
-  }
-
-  /** The withdrawal record of the wallet's next event about it (register before causing it). */
-  watchWithdrawal(withdrawalId: string): { promise: Promise<WithdrawalRecord>; cancel: () => void } {
-    return this.withdrawals.wait(withdrawalId);
-  }
-
-  /** Resolves once the ledger has credited the deposit (at once if it did lately). */
-  async depositCredited(depositId: string): Promise<void> {
-    const wait = this.credits.wait(depositId);
-    if (this.recentCredits.has(depositId)) wait.cancel();
-    else await wait.promise;
+    return reply.promise;
   }
 
   private onEvents(batch: IncomingBatch): void {
@@ -97,8 +95,12 @@ export class WalletClient implements OnApplicationBootstrap, OnApplicationShutdo
       } catch {
         continue;
       }
-      if ('withdrawal' in event.payload) this.withdrawals.settle(event.payload.withdrawal.withdrawalId, event.payload.withdrawal);
-      if (event.payload?.commandId) this.replies.settle(event.payload.commandId, event);
+      this.replies.deliver({ from: 'wallet', event });
     }
   }
+}
+
+function answerOf(event: WalletEvent): Answer {
+  if (event.type === 'WalletCommandRejected') throw new ApiError(event.payload.code as never, event.payload.msg);
+  return event;
 }

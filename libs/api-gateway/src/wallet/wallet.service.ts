@@ -51,22 +51,18 @@ export class WalletService {
         ...(internalTo ? { internalTo } : {}),
       },
     };
-    const tracked = this.wallet.watchWithdrawal(withdrawalId);
-    let event;
-    try {
-      event = await this.ledger.send(command);
-    } catch (error) {
-      tracked.cancel();
-      throw error;
-    }
-    if (event.type === 'WithdrawalHeld') return withdrawalView(await tracked.promise);
-    tracked.cancel();
-    if (event.type === 'WithdrawalRepeated') return withdrawalView(await this.existing(event.payload.withdrawalId));
-    if (event.type === 'CommandRejected') {
-      const code = event.payload.code as never;
-      throw new ApiError(code, event.payload.msg, event.payload.code === ErrorCode.REJECTED_API_KEY ? 403 : undefined);
-    }
-    throw new Error(`ledger answered RequestWithdrawal with ${event.type}`);
+    const outcome = await this.ledger.request(command, (reply): { record: WithdrawalRecord } | { repeatedId: string } | undefined => {
+      // The wallet's record descends from the hold (`<command id>:0`), so it is routed here too, possibly before the hold's own event.
+      if (reply.from === 'wallet') return 'withdrawal' in reply.event.payload ? { record: reply.event.payload.withdrawal } : undefined;
+      const event = reply.event;
+      if (event.payload.commandId !== command.id || event.type === 'WithdrawalHeld') return undefined;
+      if (event.type === 'WithdrawalRepeated') return { repeatedId: event.payload.withdrawalId };
+      if (event.type === 'CommandRejected') {
+        throw new ApiError(event.payload.code as never, event.payload.msg, event.payload.code === ErrorCode.REJECTED_API_KEY ? 403 : undefined);
+      }
+      throw new Error(`ledger answered RequestWithdrawal with ${event.type}`);
+    });
+    return withdrawalView('record' in outcome ? outcome.record : await this.existing(outcome.repeatedId, command.id));
   }
 
   async detail(ctx: AuthContext): Promise<WithdrawalOrderView> {
@@ -91,11 +87,11 @@ export class WalletService {
   }
 
   /** A withdrawal the ledger says exists: in the read model already, or in the wallet's next event about it. */
-  private async existing(withdrawalId: string): Promise<WithdrawalRecord> {
+  private async existing(withdrawalId: string, requestId: string): Promise<WithdrawalRecord> {
     const read = (): Promise<WithdrawalRecord | undefined> => this.reader.withdrawal({ withdrawalId });
     const found = await read();
     if (found) return found;
-    const next = this.wallet.watchWithdrawal(withdrawalId);
+    const next = this.wallet.watchWithdrawal(`${requestId}/existing`, withdrawalId);
     const again = await read();
     if (again) {
       next.cancel();

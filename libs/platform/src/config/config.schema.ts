@@ -54,6 +54,10 @@ export const configSchema = z.object({
   RETRY_WINDOW_MS: z.coerce.number().int().min(60_000).default(10 * 60 * 1000),
   /** api-gateway: accounts and API keys each cached per replica, least recently used out first. */
   GATEWAY_CACHE_MAX_ENTRIES: z.coerce.number().int().min(100).default(100_000),
+  /** A signed POST, PUT or DELETE is accepted once: the same signature again within its recvWindow is refused (-1022). */
+  REPLAY_GUARD: z.enum(['on', 'off']).default('on'),
+  /** Signatures the embedded replay guard remembers at once (Redis holds them in the distributed mode); past it, signed changes get 503 / -1016. */
+  REPLAY_GUARD_MAX_ENTRIES: z.coerce.number().int().min(1000).default(200_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   /** user-stream: how often one timer checks every socket (pings, pong timeouts, the 24 h cap, listenKey expiry). */
   USER_STREAM_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).max(30_000).default(1000),
