@@ -101,7 +101,8 @@ export function renderRequest(input: HttpInput, ctx: RenderContext): Buffer {
       queryText = all.slice(0, at);
       bodyText = all.slice(at);
       // Only the rendered text knows where the cut fell: mid-pair, a signed request must be refused (finding 6).
-      if (input.endpoint.cls === 'signed' && at > 0 && at < all.length && all[at - 1] !== '&' && all[at] !== '&') input.mustReject ??= 'signed text split mid-pair between query and body';
+      // A raw path of its own may send it to a public route (`http://x/openapi/v1/time`), which signs nothing.
+      if (input.endpoint.cls === 'signed' && input.pathOverride === undefined && at > 0 && at < all.length && all[at - 1] !== '&' && all[at] !== '&') input.mustReject ??= 'signed text split mid-pair between query and body';
       contentType ??= 'application/x-www-form-urlencoded';
       break;
     }

@@ -17,7 +17,7 @@ export const userListSchema = z.array(
     userId: z.string(),
     name: z.string(),
     created: z.number().int(),
-    accounts: z.array(z.object({ accountId: z.string(), accountType: z.number().int(), accountIndex: z.number().int(), accountName: z.string(), canTrade: z.boolean(), canWithdraw: z.boolean(), canDeposit: z.boolean() })),
+    accounts: z.array(z.object({ accountId: z.string(), userId: z.string(), accountType: z.number().int(), accountIndex: z.number().int(), accountName: z.string(), canTrade: z.boolean(), canWithdraw: z.boolean(), canDeposit: z.boolean() })),
   }),
 );
 

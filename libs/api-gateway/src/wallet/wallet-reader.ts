@@ -59,13 +59,13 @@ export class WalletReader {
 
   /** Withdrawals waiting at an operator's audit (1 broker, 3 platform), oldest first, of every account. */
   async awaitingAudit(limit: number): Promise<WithdrawalRecord[]> {
-    const rows: { record: WithdrawalRecord }[] = await this.dataSource.query(`SELECT record FROM ${this.s}.withdrawals WHERE status IN (1, 3) ORDER BY withdrawal_id LIMIT $1`, [limit]);
+    const rows: { record: WithdrawalRecord }[] = await this.dataSource.query(`SELECT record FROM ${this.s}.withdrawals WHERE status IN (1, 3) ORDER BY time, withdrawal_id LIMIT $1`, [limit]);
     return rows.map((r) => r.record);
   }
 
-  /** The latest deposits of every account, confirming or credited, newest first. */
+  /** The latest deposits of every account, confirming or credited, newest first (by time: ids come from log positions, which do not order partitions). */
   async latestDeposits(limit: number): Promise<DepositRecord[]> {
-    const rows: { record: DepositRecord }[] = await this.dataSource.query(`SELECT record FROM ${this.s}.deposits ORDER BY deposit_id DESC LIMIT $1`, [limit]);
+    const rows: { record: DepositRecord }[] = await this.dataSource.query(`SELECT record FROM ${this.s}.deposits ORDER BY time DESC, deposit_id DESC LIMIT $1`, [limit]);
     return rows.map((r) => r.record);
   }
 

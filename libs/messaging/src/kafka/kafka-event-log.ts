@@ -119,7 +119,7 @@ export class KafkaEventLog implements EventLog {
 
   async endOffsets(topic: string): Promise<number[]> {
     await this.connect();
-    const offsets = await retryingRetriable(() => this.admin.fetchTopicOffsets(topic));
+    const offsets = await retryingRetriable(() => fetchTopicOffsets(this.admin, topic));
     return byPartition(offsets.map((o) => ({ partition: o.partition, offset: Number(o.high) })));
   }
 
@@ -181,6 +181,20 @@ async function retryingRetriable<T>(call: () => Promise<T>, attempts = 10): Prom
       if (attempt >= attempts || (error as { retriable?: boolean }).retriable !== true) throw error;
       await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
     }
+  }
+}
+
+/**
+ * kafkajs's fetchTopicOffsets fails with a TypeError (`high.pop()` is undefined) when no broker
+ * answered for the topic's partitions, as while their leaders are still being elected (seen in
+ * CI): a passing state like the retriable answers above, so it is retried like them.
+ */
+async function fetchTopicOffsets(admin: Admin, topic: string): ReturnType<Admin['fetchTopicOffsets']> {
+  try {
+    return await admin.fetchTopicOffsets(topic);
+  } catch (error) {
+    if (error instanceof TypeError) throw Object.assign(new Error(`kafka: no offsets answered yet for ${topic} (${error.message})`), { retriable: true });
+    throw error;
   }
 }
 
