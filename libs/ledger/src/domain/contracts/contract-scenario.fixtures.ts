@@ -59,6 +59,13 @@ export class ContractScenario {
     return decision.events;
   }
 
+  /** Like run, but a rejection is a broken test setup. */
+  apply<T extends ContractCommand['type']>(type: T, payload: Payload<T>): ContractEvent[] {
+    const decision = this.run(type, payload);
+    if ('rejection' in decision) throw new Error(`${type} was rejected: ${decision.rejection.code} ${decision.rejection.msg}`);
+    return decision.events;
+  }
+
   credit(accountId: string, amount: string): this {
     this.given('CreditContractAccount', { accountId, creditId: String(++this.n), amount });
     return this;
