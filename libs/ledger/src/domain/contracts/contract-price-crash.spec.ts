@@ -62,7 +62,7 @@ function crash(seed: number) {
     const events = s.apply('MarkContractPrice', { symbol: SYMBOL, markPrice: index.toFixed(), indexPrice: index.toFixed(), marketsVersion: 1 });
     counts.liquidated += events.filter((e) => e.type === 'PositionLiquidated').length;
     counts.deleveraged += events.filter((e) => e.type === 'PositionDeleveraged').length;
-    for (const o of [...s.state.orders.values()].filter((x) => x.accountId === FUND)) fillFundOrder(s, o, index, int, id) && counts.fundFills++;
+    for (const o of [...s.state.orders.values()].filter((x) => x.accountId === FUND)) if (fillFundOrder(s, o, index, int, id)) counts.fundFills++;
     if (step % 10 === 9) s.apply('SettleFunding', { symbol: SYMBOL, fundingTime: step, rate: new Money(int(151) - 75).div(10000).toFixed(), markPrice: index.toFixed() });
 
     checkInvariants(s.state, credited);
