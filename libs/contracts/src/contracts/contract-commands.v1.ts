@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { messageV1 } from '../envelope/message';
 import { decimalField, orderIdField } from '../orders/order-fields';
+import { markContractPriceV1, seedInsuranceFundV1, settleFundingV1, triggerContractStopsV1 } from './contract-risk-commands.v1';
 
 /**
  * Perpetual-contract commands (CONTRACTS.md), decided by the ledger's contracts domain. They are
@@ -34,6 +35,9 @@ export const placeContractOrderV1 = messageV1(
     leverage: decimalField.optional(),
     /** The markets configuration version the gateway checked the filters against. */
     marketsVersion: z.number().int().positive(),
+    /** STOP: held off the book until the last price crosses triggerPrice (BUY_* at or above, SELL_* at or below). */
+    orderType: z.enum(['LIMIT', 'STOP']).optional(),
+    triggerPrice: decimalField.optional(),
   }),
 );
 
@@ -57,7 +61,17 @@ export const modifyPositionMarginV1 = messageV1(
   }),
 );
 
-export const contractCommandSchema = z.discriminatedUnion('type', [creditContractAccountV1, placeContractOrderV1, fillContractOrderV1, endContractOrderV1, modifyPositionMarginV1]);
+export const contractCommandSchema = z.discriminatedUnion('type', [
+  creditContractAccountV1,
+  placeContractOrderV1,
+  fillContractOrderV1,
+  endContractOrderV1,
+  modifyPositionMarginV1,
+  seedInsuranceFundV1,
+  settleFundingV1,
+  markContractPriceV1,
+  triggerContractStopsV1,
+]);
 
 export type ContractSide = z.infer<typeof contractSideField>;
 export type PositionSide = z.infer<typeof positionSideField>;
@@ -67,3 +81,4 @@ export type FillContractOrder = z.infer<typeof fillContractOrderV1>;
 export type EndContractOrder = z.infer<typeof endContractOrderV1>;
 export type ModifyPositionMargin = z.infer<typeof modifyPositionMarginV1>;
 export type ContractCommand = z.infer<typeof contractCommandSchema>;
+export type ContractOrderType = 'LIMIT' | 'STOP';

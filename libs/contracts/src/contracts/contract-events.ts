@@ -1,5 +1,6 @@
 import type { FlowEntry } from '../ledger/ledger-events';
-import type { ContractSide, PositionSide } from './contract-commands.v1';
+import type { ContractOrderType, ContractSide, PositionSide } from './contract-commands.v1';
+import type { ContractRiskEvent } from './contract-risk-events';
 
 /**
  * What the contracts domain decided, as plain data with every number a decimal string. Each event
@@ -34,6 +35,12 @@ export interface PositionAfter {
   realizedPnl: string;
   /** The leverage of the position and its open OPEN orders ("0" while it has neither). */
   leverage: string;
+  /**
+   * The liquidation price: where margin + unrealised PnL meets the tier's maintenance margin, to
+   * USDT's precision rounded towards the mark (so detection never runs late). "0" while nothing
+   * can liquidate it: an empty position, a LONG whose margin covers its whole entry value, the fund's.
+   */
+  flp: string;
 }
 
 export type ContractOrderStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'EXPIRED';
@@ -56,6 +63,11 @@ export interface ContractOrderRecord {
   status: ContractOrderStatus;
   time: number;
   marketsVersion: number;
+  /** STOP until its trigger releases it as the LIMIT order it describes. */
+  orderType: ContractOrderType;
+  triggerPrice?: string;
+  /** IOC for the insurance fund's closing orders; absent means the engine's default (GTC). */
+  timeInForce?: 'IOC';
 }
 
 /** The part of an order a fill or an end changes. */
@@ -114,4 +126,4 @@ export interface PositionMarginModified {
   payload: { accountId: string; symbol: string; side: PositionSide; amount: string; position: PositionAfter; balance: ContractBalanceAfter };
 }
 
-export type ContractEvent = ContractAccountCredited | ContractOrderPlaced | ContractOrderFilled | ContractOrderEnded | PositionMarginModified;
+export type ContractEvent = ContractAccountCredited | ContractOrderPlaced | ContractOrderFilled | ContractOrderEnded | PositionMarginModified | ContractRiskEvent;

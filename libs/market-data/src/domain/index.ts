@@ -9,3 +9,4 @@ export * from './symbol-market';
 export * from './ticker-window';
 export * from './partition-cut';
 export * from './market-state-hash';
+export * from './contract-prices';

@@ -1,6 +1,9 @@
 import type { ContractCommand, ContractEvent } from '@exchange/contracts';
 import { LedgerRejection } from '../ledger-rejection';
-import type { ContractContext } from './contract-decision';
+import { type ContractContext, sequenced } from './contract-decision';
+import { seedInsuranceFund, settleFunding } from './contract-funding';
+import { markContractPrice } from './contract-liquidation';
+import { triggerContractStops } from './contract-stops';
 import { fillContractOrder } from './contract-fills';
 import { creditContractAccount, modifyPositionMargin } from './contract-margin';
 import { endContractOrder, placeContractOrder } from './contract-orders';
@@ -19,7 +22,7 @@ export type ContractDecision = { events: ContractEvent[] } | { rejection: Contra
  */
 export function decideContract(command: ContractCommand, state: ContractsState, ctx: ContractContext): ContractDecision {
   try {
-    return { events: decideEvents(command, state, ctx) };
+    return { events: decideEvents(command, state, sequenced(ctx)) };
   } catch (error) {
     if (!(error instanceof LedgerRejection)) throw error;
     return { rejection: { code: error.code, msg: error.message } };
@@ -38,6 +41,14 @@ function decideEvents(command: ContractCommand, state: ContractsState, ctx: Cont
       return endContractOrder(command, state, ctx);
     case 'ModifyPositionMargin':
       return modifyPositionMargin(command, state, ctx);
+    case 'SeedInsuranceFund':
+      return seedInsuranceFund(command, state, ctx);
+    case 'SettleFunding':
+      return settleFunding(command, state, ctx);
+    case 'MarkContractPrice':
+      return markContractPrice(command, state, ctx);
+    case 'TriggerContractStops':
+      return triggerContractStops(command, state, ctx);
     default: {
       const unexpected: never = command;
       throw new Error(`contracts: unknown command ${String((unexpected as { type: unknown }).type)}`);

@@ -1,6 +1,7 @@
 import type { ContractBalanceAfter, ContractConfig, ContractSide, FlowEntry, FlowTypeName, PositionAfter, PositionSide } from '@exchange/contracts';
 import { Money } from '../ledger-money';
 import { LedgerRejection, RejectCode } from '../ledger-rejection';
+import { liquidationPrice } from './contract-risk';
 import type { ContractBalance, PositionState } from './contract-state';
 
 /** What deciding a contract command needs besides the state: time, configuration, ids. */
@@ -13,6 +14,19 @@ export interface ContractContext {
   feeAccountId: string;
   /** The id of the k-th flow entry this command creates; derived from the command's log position. */
   flowId(k: number): string;
+  /** The id of the k-th order this command creates (the insurance fund's closing orders), a positive integer. */
+  orderId(k: number): string;
+  /** The insurance fund's contracts account: it takes liquidated positions over and keeps funding's remainders. */
+  insurance: { userId: string; accountId: string };
+}
+
+/**
+ * The context a decider hands out: flow and order ids numbered in the order they are asked for, so
+ * a decision made of several steps (a liquidation cascade) never gives two flows the same id.
+ */
+export function sequenced(ctx: ContractContext): ContractContext {
+  let [flows, orders] = [0, 0];
+  return { ...ctx, flowId: () => ctx.flowId(flows++), orderId: () => ctx.orderId(orders++) };
 }
 
 export const MARGIN_TOKEN = 'USDT';
@@ -74,6 +88,7 @@ export function positionAfter(p: PositionState, config: ContractConfig, ctx: Con
     margin: p.margin.toFixed(),
     realizedPnl: p.realizedPnl.toFixed(),
     leverage: leverage.toFixed(),
+    flp: (p.accountId === ctx.insurance.accountId ? new Money(0) : liquidationPrice(p, config, ctx.marginPrecision)).toFixed(),
   };
 }
 

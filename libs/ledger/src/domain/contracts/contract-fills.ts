@@ -4,7 +4,7 @@ import { balanceAfter, type ContractContext, flowEntry, internal, isOpening, pos
 import { openContractOrder } from './contract-orders';
 import { type ContractBalance, type ContractsState, peekContractBalance, peekPosition, type PositionState } from './contract-state';
 
-interface Settled {
+export interface Settled {
   position: PositionState;
   balance: ContractBalance;
   /** What the account paid of the fee (all of it unless its margin ran out). */
@@ -27,6 +27,7 @@ export function fillContractOrder(command: FillContractOrder, state: ContractsSt
   const remaining = new Money(order.quantity).minus(order.executedQty);
   if (quantity.lte(0) || quantity.gt(remaining)) throw internal(`trade ${p.tradeId} fills ${p.quantity} of order ${p.orderId}, which has ${remaining.toFixed()} left`);
   if (price.lte(0) || !price.mod(config.tickSize).isZero()) throw internal(`trade ${p.tradeId} has price ${p.price}, not a positive multiple of ${config.tickSize}`);
+  if (order.orderType === 'STOP') throw internal(`trade ${p.tradeId} fills order ${p.orderId}, a STOP order its trigger has not released`);
   const value = price.times(quantity).times(config.contractMultiplier);
   const fee = roundUp(ctx, value.times(p.isMaker ? config.makerFee : config.takerFee));
   const position = peekPosition(state, p.accountId, p.symbol, positionSideOf(order.side));
@@ -34,13 +35,15 @@ export function fillContractOrder(command: FillContractOrder, state: ContractsSt
   const done = quantity.eq(remaining);
   const marginLeft = new Money(order.marginLeft);
   const share = done ? marginLeft : roundDown(ctx, marginLeft.times(quantity).div(remaining));
-  const settled = isOpening(order.side) ? settleOpen(order, position, balance, { value, quantity, fee, share }, ctx) : settleClose(position, balance, { value, quantity, fee }, ctx);
+  const fund = p.accountId === ctx.insurance.accountId;
+  const settle = fund ? settleFundClose : settleClose;
+  const settled = isOpening(order.side) ? settleOpen(order, position, balance, { value, quantity, fee, share }, ctx) : settle(position, balance, { value, quantity, fee }, ctx);
 
   const feeAccount = peekContractBalance(state, ctx.feeAccountId);
   const feeAccountNow = { ...feeAccount, free: feeAccount.free.plus(fee) };
   const totalNow = totalOf(settled.balance);
   const flows: FlowEntry[] = [];
-  if (!settled.pnl.isZero()) flows.push(flowEntry(ctx, flows.length, p.accountId, 'PNL', settled.pnl, totalNow.plus(settled.feePaid)));
+  if (!settled.pnl.isZero()) flows.push(flowEntry(ctx, flows.length, p.accountId, fund ? 'SETTLEMENT' : 'PNL', settled.pnl, totalNow.plus(settled.feePaid)));
   if (!fee.isZero()) {
     flows.push(flowEntry(ctx, flows.length, p.accountId, 'FEE', settled.feePaid.negated(), totalNow));
     flows.push(flowEntry(ctx, flows.length, ctx.feeAccountId, 'FEE', fee, totalOf(feeAccountNow)));
@@ -98,14 +101,8 @@ function settleOpen(order: ContractOrderRecord, position: PositionState, balance
  * the fee settle together: a gain goes to free; a loss beyond the closed margin comes from the
  * rest of the position's margin, never from free (isolated margin), and beyond that is uncovered.
  */
-function settleClose(position: PositionState, balance: ContractBalance, fill: { value: Money; quantity: Money; fee: Money }, ctx: ContractContext): Settled {
-  const full = fill.quantity.eq(position.size);
-  if (fill.quantity.gt(position.size) || fill.quantity.gt(position.closing)) throw internal(`a close fill of ${fill.quantity.toFixed()} exceeds the ${position.side} position's claimed size`);
-  const long = position.side === 'LONG';
-  const entryShare = position.entryValue.times(fill.quantity).div(position.size);
-  const closedEntry = full ? position.entryValue : long ? roundUp(ctx, entryShare) : roundDown(ctx, entryShare);
-  const closedMargin = full ? position.margin : roundDown(ctx, position.margin.times(fill.quantity).div(position.size));
-  const pnl = long ? fill.value.minus(closedEntry) : closedEntry.minus(fill.value);
+export function settleClose(position: PositionState, balance: ContractBalance, fill: { value: Money; quantity: Money; fee: Money }, ctx: ContractContext): Settled {
+  const { closedEntry, closedMargin, pnl } = closedShare(position, fill, ctx);
   const pool = closedMargin.plus(pnl).minus(fill.fee);
   const deficit = Money.max(ZERO, pool.negated());
   const fromRest = Money.min(deficit, position.margin.minus(closedMargin));
@@ -122,6 +119,35 @@ function settleClose(position: PositionState, balance: ContractBalance, fill: { 
       realizedPnl: position.realizedPnl.plus(settledPnl),
     },
     balance: { ...balance, free: balance.free.plus(Money.max(ZERO, pool)), positionMargin: balance.positionMargin.minus(marginOut) },
+    feePaid: fill.fee,
+    pnl: settledPnl,
+    uncovered,
+  };
+}
+
+/** The closed share of a position: its entry value rounded against the holder, its margin rounded down; a full close takes all. */
+function closedShare(position: PositionState, fill: { value: Money; quantity: Money }, ctx: ContractContext): { closedEntry: Money; closedMargin: Money; pnl: Money } {
+  const full = fill.quantity.eq(position.size);
+  if (fill.quantity.gt(position.size) || fill.quantity.gt(position.closing)) throw internal(`a close fill of ${fill.quantity.toFixed()} exceeds the ${position.side} position's claimed size`);
+  const long = position.side === 'LONG';
+  const entryShare = position.entryValue.times(fill.quantity).div(position.size);
+  const closedEntry = full ? position.entryValue : long ? roundUp(ctx, entryShare) : roundDown(ctx, entryShare);
+  const closedMargin = full ? position.margin : roundDown(ctx, position.margin.times(fill.quantity).div(position.size));
+  return { closedEntry, closedMargin, pnl: long ? fill.value.minus(closedEntry) : closedEntry.minus(fill.value) };
+}
+
+/**
+ * The insurance fund closing what it took over: its positions hold no margin, its free USDT backs
+ * them, so a gain goes to free and a loss (and the fee) comes from free; only what free cannot
+ * pay is uncovered. The PnL is the fund's SETTLEMENT.
+ */
+export function settleFundClose(position: PositionState, balance: ContractBalance, fill: { value: Money; quantity: Money; fee: Money }, ctx: ContractContext): Settled {
+  const { closedEntry, pnl } = closedShare(position, fill, ctx);
+  const uncovered = Money.max(ZERO, fill.fee.minus(pnl).minus(balance.free));
+  const settledPnl = pnl.plus(uncovered);
+  return {
+    position: { ...position, size: position.size.minus(fill.quantity), closing: position.closing.minus(fill.quantity), entryValue: position.entryValue.minus(closedEntry), realizedPnl: position.realizedPnl.plus(settledPnl) },
+    balance: { ...balance, free: balance.free.plus(settledPnl).minus(fill.fee) },
     feePaid: fill.fee,
     pnl: settledPnl,
     uncovered,

@@ -4,7 +4,7 @@ import { LedgerRejection, RejectCode } from '../ledger-rejection';
 import { balanceAfter, type ContractContext, positionAfter, requireContract, roundUp } from './contract-decision';
 import { type ContractsState, peekContractBalance, peekPosition } from './contract-state';
 
-function amountAtPrecision(text: string, ctx: ContractContext): Money {
+export function amountAtPrecision(text: string, ctx: ContractContext): Money {
   const amount = new Money(text);
   if (amount.isZero()) throw new LedgerRejection(RejectCode.INVALID_VALUE, "Invalid value for parameter 'amount': must not be zero.");
   if (amount.decimalPlaces() > ctx.marginPrecision) throw new LedgerRejection(RejectCode.INVALID_VALUE, `Invalid value for parameter 'amount': USDT allows at most ${ctx.marginPrecision} decimals.`);

@@ -36,6 +36,9 @@ function checkLeverage(text: string | undefined, config: ContractConfig, positio
 }
 
 /**
+ * A STOP order is decided like the LIMIT order it describes (its margin locked, its close claimed,
+ * from submission) and only waits off the book for its trigger.
+ *
  * An OPEN order locks its margin and both taker fees from free USDT (-1131 when too little); a
  * CLOSE order locks nothing and claims part of its position's available size (-2022 beyond it).
  */
@@ -45,6 +48,9 @@ export function placeContractOrder(command: PlaceContractOrder, state: Contracts
   if (state.orders.has(p.orderId)) throw new LedgerRejection(RejectCode.INVALID_VALUE, `Order id ${p.orderId} is already used.`);
   const price = parseSteps(p.price, config.tickSize, 'price');
   const quantity = parseSteps(p.quantity, config.stepSize, 'quantity');
+  const stop = p.orderType === 'STOP';
+  if (stop && p.triggerPrice === undefined) throw new LedgerRejection(RejectCode.MANDATORY_PARAMETER, "Mandatory parameter 'triggerPrice' was not sent.");
+  const trigger = stop ? parseSteps(p.triggerPrice!, config.tickSize, 'triggerPrice') : undefined;
   const side = positionSideOf(p.side);
   const position = peekPosition(state, p.accountId, p.symbol, side);
   const balance = peekContractBalance(state, p.accountId);
@@ -78,6 +84,8 @@ export function placeContractOrder(command: PlaceContractOrder, state: Contracts
     status: 'NEW',
     time: ctx.now,
     marketsVersion: p.marketsVersion,
+    orderType: stop ? 'STOP' : 'LIMIT',
+    ...(trigger ? { triggerPrice: trigger.toFixed() } : {}),
   };
   const balanceNow = { ...balance, free: balance.free.minus(lock), locked: balance.locked.plus(lock) };
   return [{ type: 'ContractOrderPlaced', payload: { order, balance: balanceAfter(p.accountId, balanceNow), position: positionAfter(after, config, ctx) } }];

@@ -7,6 +7,7 @@ import { type ContractsState, evolveContracts, initialContractsState, peekContra
 /** The shipped markets file: the scenarios run on the real defaults (BTC-SWAP-USDT: 0.001 BTC, 0.02% / 0.06%, 20×). */
 export const shippedMarkets = Markets.fromJson(JSON.parse(readFileSync('config/markets.json', 'utf8')));
 export const FEES = '9000000001';
+export const FUND = '9000000002';
 export const T0 = 1_700_000_000_000;
 
 type Payload<T extends ContractCommand['type']> = Extract<ContractCommand, { type: T }>['payload'];
@@ -25,12 +26,24 @@ export class ContractScenario {
   constructor(private readonly markets: Markets = shippedMarkets) {}
 
   context(offset: number): ContractContext {
-    return { now: T0 + offset, contract: (s) => this.markets.contract(s), marginPrecision: this.markets.asset('USDT')!.precision, feeAccountId: FEES, flowId: (k) => String(offset * 16 + k + 1) };
+    return {
+      now: T0 + offset,
+      contract: (s) => this.markets.contract(s),
+      marginPrecision: this.markets.asset('USDT')!.precision, feeAccountId: FEES,
+      flowId: (k) => String(offset * 4096 + k + 1),
+      orderId: (k) => String(8_000_000_000 + offset * 64 + k),
+      insurance: { userId: '9000000', accountId: FUND },
+    };
   }
 
   when<T extends ContractCommand['type']>(type: T, payload: Omit<Payload<T>, 'userId'> & { accountId: string }): ContractDecision {
+    return this.run(type, { userId: userOf(payload.accountId), ...payload } as unknown as Payload<T>);
+  }
+
+  /** A command as sent, for those that name no account (the operator's, the price feed's). */
+  run<T extends ContractCommand['type']>(type: T, payload: Payload<T>): ContractDecision {
     const n = ++this.n;
-    const command = { type, v: 1, id: `c${n}`, ts: T0 + n, payload: { userId: userOf(payload.accountId), ...payload } } as unknown as ContractCommand;
+    const command = { type, v: 1, id: `c${n}`, ts: T0 + n, payload } as unknown as ContractCommand;
     const decision = decideContract(command, this.state, this.context(n));
     if ('events' in decision) {
       for (const e of decision.events) evolveContracts(this.state, e);
@@ -43,6 +56,13 @@ export class ContractScenario {
   given<T extends ContractCommand['type']>(type: T, payload: Omit<Payload<T>, 'userId'> & { accountId: string }): ContractEvent[] {
     const decision = this.when(type, payload);
     if ('rejection' in decision) throw new Error(`given ${type} was rejected: ${decision.rejection.code} ${decision.rejection.msg}`);
+    return decision.events;
+  }
+
+  /** Like run, but a rejection is a broken test setup. */
+  apply<T extends ContractCommand['type']>(type: T, payload: Payload<T>): ContractEvent[] {
+    const decision = this.run(type, payload);
+    if ('rejection' in decision) throw new Error(`${type} was rejected: ${decision.rejection.code} ${decision.rejection.msg}`);
     return decision.events;
   }
 

@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { ContractsState } from './contract-state';
 
-/** A digest of the contracts fold, independent of insertion order: a replay must reproduce it. */
+/**
+ * A digest of the contracts fold, independent of insertion order: a replay must reproduce it. The
+ * price indexes are derived from positions and orders (flp and triggerPrice are hashed with them).
+ */
 export function contractsStateHash(state: ContractsState): string {
   const hash = createHash('sha256');
   for (const id of [...state.balances.keys()].sort()) {
@@ -10,12 +13,14 @@ export function contractsStateHash(state: ContractsState): string {
   }
   for (const key of [...state.positions.keys()].sort()) {
     const p = state.positions.get(key)!;
-    hash.update(`p|${key}|${p.size.toFixed()}|${p.closing.toFixed()}|${p.opening.toFixed()}|${p.entryValue.toFixed()}|${p.margin.toFixed()}|${p.realizedPnl.toFixed()}|${p.leverage.toFixed()}\n`);
+    hash.update(`p|${key}|${p.size.toFixed()}|${p.closing.toFixed()}|${p.opening.toFixed()}|${p.entryValue.toFixed()}|${p.margin.toFixed()}|${p.realizedPnl.toFixed()}|${p.leverage.toFixed()}|${p.flp.toFixed()}\n`);
   }
   for (const id of [...state.orders.keys()].sort()) {
     const o = state.orders.get(id)!;
-    hash.update(`o|${id}|${o.accountId}|${o.symbol}|${o.side}|${o.price}|${o.quantity}|${o.leverage}|${o.executedQty}|${o.marginLocked}|${o.marginLeft}|${o.status}|${o.time}|${o.marketsVersion}\n`);
+    hash.update(`o|${id}|${o.accountId}|${o.symbol}|${o.side}|${o.price}|${o.quantity}|${o.leverage}|${o.executedQty}|${o.marginLocked}|${o.marginLeft}|${o.status}|${o.time}|${o.marketsVersion}`);
+    hash.update(`|${o.orderType}|${o.triggerPrice ?? ''}|${o.timeInForce ?? ''}\n`);
   }
+  for (const symbol of [...state.fundings.keys()].sort()) hash.update(`f|${symbol}|${state.fundings.get(symbol)}\n`);
   hash.update(`u|${state.uncovered.toFixed()}\n`);
   return hash.digest('hex');
 }

@@ -1,5 +1,6 @@
 import type { ContractBalanceAfter, ContractEvent, ContractOrderRecord, PositionAfter, PositionSide } from '@exchange/contracts';
 import { Money, ZERO } from '../ledger-money';
+import { PriceHeap } from './price-heap';
 
 /** A contracts account's USDT: free, locked by open OPEN orders, and held as margin by its positions. */
 export interface ContractBalance {
@@ -23,6 +24,8 @@ export interface PositionState {
   margin: Money;
   realizedPnl: Money;
   leverage: Money;
+  /** The liquidation price as the last event reported it ("0": nothing liquidates it). */
+  flp: Money;
 }
 
 /**
@@ -34,12 +37,20 @@ export interface ContractsState {
   positions: Map<string, PositionState>;
   /** Open orders only: a final order leaves the fold (its history is a projection's). */
   orders: Map<string, ContractOrderRecord>;
+  /** The open orders of each position (by positionKey): what a liquidation cancels, without a scan. */
+  positionOrders: Map<string, ReadonlySet<string>>;
+  /** The last funding time settled per symbol: SettleFunding is idempotent per (symbol, fundingTime). */
+  fundings: Map<string, number>;
+  /** Liquidation prices per `symbol|side` (LONG highest first, SHORT lowest first): derived, rebuilt by replay. */
+  liquidation: Map<string, PriceHeap>;
+  /** STOP orders' trigger prices per `symbol|BUY` (lowest first) and `symbol|SELL` (highest first): derived. */
+  stops: Map<string, PriceHeap>;
   /** Losses no margin could pay (see ContractOrderFilled.uncovered): what the insurance fund owes. */
   uncovered: Money;
 }
 
 export function initialContractsState(): ContractsState {
-  return { balances: new Map(), positions: new Map(), orders: new Map(), uncovered: ZERO };
+  return { balances: new Map(), positions: new Map(), orders: new Map(), positionOrders: new Map(), fundings: new Map(), liquidation: new Map(), stops: new Map(), uncovered: ZERO };
 }
 
 export function positionKey(accountId: string, symbol: string, side: PositionSide): string {
@@ -52,17 +63,37 @@ export function peekContractBalance(state: ContractsState, accountId: string): C
 
 export function peekPosition(state: ContractsState, accountId: string, symbol: string, side: PositionSide): PositionState {
   return (
-    state.positions.get(positionKey(accountId, symbol, side)) ?? { accountId, symbol, side, size: ZERO, closing: ZERO, opening: ZERO, entryValue: ZERO, margin: ZERO, realizedPnl: ZERO, leverage: ZERO }
+    state.positions.get(positionKey(accountId, symbol, side)) ?? {
+      accountId,
+      symbol,
+      side,
+      size: ZERO,
+      closing: ZERO,
+      opening: ZERO,
+      entryValue: ZERO,
+      margin: ZERO,
+      realizedPnl: ZERO,
+      leverage: ZERO,
+      flp: ZERO,
+    }
   );
 }
 
-function setBalance(state: ContractsState, b: ContractBalanceAfter): void {
+function heapOf(heaps: Map<string, PriceHeap>, key: string, order: 'asc' | 'desc'): PriceHeap {
+  let heap = heaps.get(key);
+  if (!heap) heaps.set(key, (heap = new PriceHeap(order)));
+  return heap;
+}
+
+export function setBalance(state: ContractsState, b: ContractBalanceAfter): void {
   state.balances.set(b.accountId, { free: new Money(b.free), locked: new Money(b.locked), positionMargin: new Money(b.positionMargin) });
 }
 
-function setPosition(state: ContractsState, p: PositionAfter): void {
+export function setPosition(state: ContractsState, p: PositionAfter): void {
   const size = new Money(p.size);
-  state.positions.set(positionKey(p.accountId, p.symbol, p.side), {
+  const key = positionKey(p.accountId, p.symbol, p.side);
+  const flp = new Money(p.flp);
+  state.positions.set(key, {
     accountId: p.accountId,
     symbol: p.symbol,
     side: p.side,
@@ -73,16 +104,51 @@ function setPosition(state: ContractsState, p: PositionAfter): void {
     margin: new Money(p.margin),
     realizedPnl: new Money(p.realizedPnl),
     leverage: new Money(p.leverage),
+    flp,
   });
+  const heap = heapOf(state.liquidation, `${p.symbol}|${p.side}`, p.side === 'LONG' ? 'desc' : 'asc');
+  if (size.gt(0) && flp.gt(0)) heap.upsert(key, flp);
+  else heap.remove(key);
+}
+
+function orderPositionKey(o: ContractOrderRecord): string {
+  return positionKey(o.accountId, o.symbol, o.side === 'BUY_OPEN' || o.side === 'SELL_CLOSE' ? 'LONG' : 'SHORT');
+}
+
+function stopHeap(state: ContractsState, o: ContractOrderRecord): PriceHeap {
+  const buy = o.side.startsWith('BUY');
+  return heapOf(state.stops, `${o.symbol}|${buy ? 'BUY' : 'SELL'}`, buy ? 'asc' : 'desc');
+}
+
+export function setOrder(state: ContractsState, o: ContractOrderRecord): void {
+  const key = orderPositionKey(o);
+  if (!state.orders.has(o.orderId)) state.positionOrders.set(key, new Set([...(state.positionOrders.get(key) ?? []), o.orderId]));
+  state.orders.set(o.orderId, o);
+  if (o.orderType === 'STOP') stopHeap(state, o).upsert(o.orderId, new Money(o.triggerPrice!));
+  else stopHeap(state, o).remove(o.orderId);
+}
+
+function removeOrder(state: ContractsState, orderId: string): void {
+  const o = state.orders.get(orderId);
+  if (!o) return;
+  const key = orderPositionKey(o);
+  // A new set rather than a change in place: a draft's overlay must never reach into the state's sets.
+  const rest = new Set(state.positionOrders.get(key));
+  rest.delete(orderId);
+  if (rest.size === 0) state.positionOrders.delete(key);
+  else state.positionOrders.set(key, rest);
+  stopHeap(state, o).remove(orderId);
+  state.orders.delete(orderId);
 }
 
 export function evolveContracts(state: ContractsState, event: ContractEvent): ContractsState {
   switch (event.type) {
     case 'ContractAccountCredited':
+    case 'InsuranceFundSeeded':
       setBalance(state, event.payload.balance);
       return state;
     case 'ContractOrderPlaced':
-      state.orders.set(event.payload.order.orderId, event.payload.order);
+      setOrder(state, event.payload.order);
       setBalance(state, event.payload.balance);
       setPosition(state, event.payload.position);
       return state;
@@ -91,9 +157,9 @@ export function evolveContracts(state: ContractsState, event: ContractEvent): Co
       const { order: change, balance, position } = event.payload;
       const order = state.orders.get(change.orderId);
       if (change.status === 'NEW' || change.status === 'PARTIALLY_FILLED') {
-        if (order) state.orders.set(change.orderId, { ...order, executedQty: change.executedQty, marginLeft: change.marginLeft, status: change.status });
+        if (order) setOrder(state, { ...order, executedQty: change.executedQty, marginLeft: change.marginLeft, status: change.status });
       } else {
-        state.orders.delete(change.orderId);
+        removeOrder(state, change.orderId);
       }
       setBalance(state, balance);
       setPosition(state, position);
@@ -106,6 +172,32 @@ export function evolveContracts(state: ContractsState, event: ContractEvent): Co
     case 'PositionMarginModified':
       setBalance(state, event.payload.balance);
       setPosition(state, event.payload.position);
+      return state;
+    case 'FundingSettled':
+      for (const payment of event.payload.payments) {
+        setBalance(state, payment.balance);
+        setPosition(state, payment.position);
+      }
+      setBalance(state, event.payload.insurance);
+      state.uncovered = state.uncovered.plus(event.payload.uncovered);
+      state.fundings.set(event.payload.symbol, event.payload.fundingTime);
+      return state;
+    case 'PositionLiquidated':
+      setBalance(state, event.payload.balance);
+      setPosition(state, event.payload.position);
+      setPosition(state, event.payload.fundPosition);
+      return state;
+    case 'PositionDeleveraged':
+      setBalance(state, event.payload.balance);
+      setPosition(state, event.payload.position);
+      for (const c of event.payload.counterparties) {
+        setBalance(state, c.balance);
+        setPosition(state, c.position);
+        state.uncovered = state.uncovered.plus(c.uncovered);
+      }
+      return state;
+    case 'ContractStopTriggered':
+      setOrder(state, event.payload.order);
       return state;
     default: {
       const unexpected: never = event;

@@ -1,0 +1,85 @@
+import type { ContractConfig, DeleveragedCounterparty, FlowEntry } from '@exchange/contracts';
+import { Money, ZERO } from '../ledger-money';
+import { balanceAfter, type ContractContext, flowEntry, positionAfter, roundDown, totalOf } from './contract-decision';
+import type { ContractDraft } from './contract-draft';
+import { settleClose, settleFundClose } from './contract-fills';
+import { cancelPositionOrders, closeAtBankruptcy } from './contract-liquidation';
+import { bankruptcyValue, unrealisedPnl } from './contract-risk';
+import { peekContractBalance, positionKey, type PositionState } from './contract-state';
+
+/**
+ * Auto-deleveraging: the bankrupt position is closed against opposite positions at its bankruptcy
+ * price, most profitable × leverage first (unrealised PnL at the mark × leverage; the fund last,
+ * ties by account). Each counterparty closes its share at its share of the bankruptcy value
+ * (rounded down, the last takes the rest, so the shares add up to the value exactly), its orders
+ * on that side canceled first; its PnL is a SETTLEMENT flow. LONG and SHORT sizes stay equal.
+ */
+export function deleverage(draft: ContractDraft, bankrupt: PositionState, config: ContractConfig, mark: Money, ctx: ContractContext): void {
+  const fundId = ctx.insurance.accountId;
+  const opposite = bankrupt.side === 'LONG' ? 'SHORT' : 'LONG';
+  const score = (q: PositionState) => (q.accountId === fundId ? null : unrealisedPnl(q, config, mark).times(q.leverage));
+  const ranked = [...draft.state.positions.values()]
+    .filter((q) => q.symbol === bankrupt.symbol && q.side === opposite && q.size.gt(0))
+    .map((q) => ({ q, s: score(q) }))
+    .sort((a, b) => (a.s === null ? 1 : b.s === null ? -1 : b.s.cmp(a.s)) || (a.q.accountId < b.q.accountId ? -1 : 1))
+    .map(({ q }) => q);
+
+  // Whom it takes is known from sizes alone; their orders are canceled before any balance is read.
+  const needed: PositionState[] = [];
+  for (let covered = ZERO; covered.lt(bankrupt.size) && needed.length < ranked.length; ) {
+    const q = ranked[needed.length]!;
+    needed.push(q);
+    covered = covered.plus(q.size);
+  }
+  for (const q of needed) cancelPositionOrders(draft, positionKey(q.accountId, q.symbol, q.side), ctx);
+
+  const value = bankruptcyValue(bankrupt);
+  const flows: FlowEntry[] = [];
+  const user = closeAtBankruptcy(draft.state, bankrupt, config, ctx, flows);
+  // In hedge mode the bankrupt account may hold the opposite side too: its balance goes on from the loss.
+  const balances = new Map([[bankrupt.accountId, balanceOf(user.balance)]]);
+  const counterparties: DeleveragedCounterparty[] = [];
+  let [left, valueLeft] = [bankrupt.size, value];
+  for (const q of needed) {
+    const position = draft.state.positions.get(positionKey(q.accountId, q.symbol, q.side))!;
+    const quantity = Money.min(position.size, left);
+    const share = quantity.eq(left) ? valueLeft : roundDown(ctx, value.times(quantity).div(bankrupt.size));
+    const settle = q.accountId === fundId ? settleFundClose : settleClose;
+    const balance = balances.get(q.accountId) ?? peekContractBalance(draft.state, q.accountId);
+    const settled = settle({ ...position, closing: position.closing.plus(quantity) }, balance, { value: share, quantity, fee: ZERO }, ctx);
+    balances.set(q.accountId, settled.balance);
+    if (!settled.pnl.isZero()) flows.push(flowEntry(ctx, flows.length, q.accountId, 'SETTLEMENT', settled.pnl, totalOf(settled.balance)));
+    counterparties.push({
+      accountId: q.accountId,
+      side: q.side,
+      quantity: quantity.toFixed(),
+      value: share.toFixed(),
+      pnl: settled.pnl.toFixed(),
+      uncovered: settled.uncovered.toFixed(),
+      position: positionAfter(settled.position, config, ctx),
+      balance: balanceAfter(q.accountId, settled.balance),
+    });
+    left = left.minus(quantity);
+    valueLeft = valueLeft.minus(share);
+  }
+  draft.emit({
+    type: 'PositionDeleveraged',
+    payload: {
+      accountId: bankrupt.accountId,
+      symbol: bankrupt.symbol,
+      side: bankrupt.side,
+      markPrice: mark.toFixed(),
+      size: bankrupt.size.toFixed(),
+      loss: user.loss.toFixed(),
+      bankruptcyValue: value.toFixed(),
+      position: user.position,
+      balance: user.balance,
+      counterparties,
+      flows,
+    },
+  });
+}
+
+function balanceOf(b: { free: string; locked: string; positionMargin: string }) {
+  return { free: new Money(b.free), locked: new Money(b.locked), positionMargin: new Money(b.positionMargin) };
+}

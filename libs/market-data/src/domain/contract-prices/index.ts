@@ -1,0 +1,4 @@
+export * from './contract-price-fold';
+export * from './contract-price-rules';
+export * from './contract-price-state-hash';
+export * from './index-price-source';
