@@ -26,6 +26,8 @@ export class OutboxRelay {
   private running = false;
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
+  /** Set by a wake-up that came while a pass was running: that pass may have read the outbox before the batch committed. */
+  private woken = false;
   private readonly published: Counter<string>;
 
   constructor(private readonly options: OutboxRelayOptions) {
@@ -50,18 +52,20 @@ export class OutboxRelay {
 
   /** Called after a batch commits, so its records leave at once rather than at the next poll. */
   wake(): void {
+    this.woken = true;
     this.wakeUp?.();
   }
 
   private async run(): Promise<void> {
     while (this.running) {
       let published = 0;
+      this.woken = false;
       try {
         published = await this.relayOnce();
       } catch (error) {
         this.options.logger.error({ err: error, service: this.options.service }, 'outbox relay failed; retrying');
       }
-      if (published === 0 && this.running) {
+      if (published === 0 && this.running && !this.woken) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, IDLE_POLL_MS);
           this.wakeUp = () => {
@@ -69,6 +73,7 @@ export class OutboxRelay {
             resolve();
           };
         });
+        this.wakeUp = undefined;
       }
     }
   }
