@@ -2,7 +2,7 @@
 // (one account rests, the other takes it: each pair a trade) for `durationSec`, every request
 // signed afresh. Sides alternate per round so balances oscillate instead of draining. Prints a
 // `progress <answered> <filled>` line every second and a JSON result as its last line.
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 
@@ -30,8 +30,13 @@ export interface CrossingLoadResult {
 
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
 
+// Loops sharing an account can send the same order in the same millisecond: a client order id of
+// this run's own keeps every signed text unique (the replay guard accepts a signature once).
+const runId = randomBytes(4).toString('hex');
+let sent = 0;
+
 function postOrder(job: CrossingLoadJob, account: SoakAccount, side: 'BUY' | 'SELL'): Promise<{ status: number; body: string }> {
-  const query = `symbol=${job.symbol}&side=${side}&type=LIMIT&timeInForce=GTC&price=${job.price}&quantity=${job.quantity}&recvWindow=60000&timestamp=${Date.now()}`;
+  const query = `symbol=${job.symbol}&side=${side}&type=LIMIT&timeInForce=GTC&price=${job.price}&quantity=${job.quantity}&newClientOrderId=soak${runId}-${++sent}&recvWindow=60000&timestamp=${Date.now()}`;
   const signature = createHmac('sha256', account.secretKey).update(query).digest('hex');
   const url = new URL(`/openapi/v1/order?${query}&signature=${signature}`, job.url);
   return new Promise((done, fail) => {
