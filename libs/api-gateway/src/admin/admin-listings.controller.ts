@@ -89,7 +89,8 @@ export class AdminListingsController {
       async (batch) => {
         for (const r of batch) {
           const { ts, payload } = JSON.parse(r.value) as { ts: number; payload: Omit<z.infer<typeof auditRecordSchema>, 'offset' | 'ts'> };
-          records.push({ offset: r.offset, ts, actor: payload.actor, correlationId: payload.correlationId, ip: payload.ip, method: payload.method, path: payload.path, status: payload.status, ...(payload.code === undefined ? {} : { code: payload.code }) });
+          // A client that hung up before its record was written left no address (Fastify's request.ip is then undefined).
+          records.push({ offset: r.offset, ts, actor: payload.actor, correlationId: payload.correlationId, ip: payload.ip ?? '', method: payload.method, path: payload.path, status: payload.status, ...(payload.code === undefined ? {} : { code: payload.code }) });
         }
       },
       end,

@@ -38,7 +38,7 @@ export class OperatorAuditInterceptor implements NestInterceptor {
               v: 1,
               id: randomUUID(),
               ts: started,
-              payload: { actor: 'admin', correlationId: correlationId ?? '', ip: request.ip, userAgent: request.headers['user-agent'] ?? '', method: request.method, path: request.url, body: mask(request.body), ...outcome },
+              payload: { actor: 'admin', correlationId: correlationId ?? '', ip: request.ip ?? '', userAgent: request.headers['user-agent'] ?? '', method: request.method, path: request.url, body: mask(request.body), ...outcome },
             }),
           },
         ])
