@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
 import { type Clock, ErrorCode, LISTEN_KEY_FORMAT, type ListenKeyRecord, type ListenKeyStore, type Logger, refuseUpgrade, SocketGuard, type SocketGuardEvents, type SocketGuardSettings, UpgradeRouter } from '@exchange/platform';
 import { keepaliveAction } from '../domain/keepalive-policy';
-import type { StreamStartReader } from '../accounts/stream-start-reader';
+import type { StreamStartReader } from '@exchange/ledger-query';
 import type { AccountStream, AccountStreams } from '../streaming/account-streams';
 import { StreamConnection } from './stream-connection';
 
