@@ -83,6 +83,8 @@ export const configSchema = z.object({
   ENGINE_CLOCK_TICK_MS: z.coerce.number().int().min(0).default(1000),
   /** A partition with nothing to roll still gets a ClockTicked this often (ms): it rolls windows of trades the engine did not see itself (before its start, another replica's). */
   ENGINE_CLOCK_IDLE_TICK_MS: z.coerce.number().int().positive().default(60_000),
+  /** Market data: characters of serialised answers (depth, klines, tickers) kept per replica, least recently used out first (ASCII: bytes). */
+  MARKET_DATA_ANSWER_CACHE_BYTES: z.coerce.number().int().min(1024 * 1024).default(32 * 1024 * 1024),
   /** Market data stores each partition's book cut at least this often (ms; also every 1000 book updates): new replicas start from it. */
   MARKET_DATA_CUT_INTERVAL_MS: z.coerce.number().int().min(0).default(10_000),
 });
