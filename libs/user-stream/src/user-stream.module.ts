@@ -58,6 +58,7 @@ import { UserStreamLifecycle } from './user-stream.lifecycle';
           logger,
           {
             sweepIntervalMs: config.USER_STREAM_SWEEP_INTERVAL_MS,
+            maxApiKeyEntries: config.USER_STREAM_API_KEY_CACHE_MAX_ENTRIES,
             maxBufferedBytes: config.USER_STREAM_MAX_BUFFERED_BYTES,
             maxMessagesPerSecond: config.WS_MAX_MESSAGES_PER_SECOND,
             maxSocketsPerIp: config.WS_MAX_SOCKETS_PER_IP,
