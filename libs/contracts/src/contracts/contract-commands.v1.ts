@@ -70,7 +70,14 @@ export const fillContractOrderV1 = messageV1(
 /** The engine ended an order's remainder: a cancel, or an IOC/FOK remainder (EXPIRED). */
 export const endContractOrderV1 = messageV1(
   'EndContractOrder',
-  z.object({ ...accountFields, orderId: orderIdField, symbol: contractSymbolField, status: z.enum(['CANCELED', 'EXPIRED', 'REJECTED']) }),
+  z.object({
+    ...accountFields,
+    orderId: orderIdField,
+    symbol: contractSymbolField,
+    status: z.enum(['CANCELED', 'EXPIRED', 'REJECTED']),
+    /** The engine's reason (USER, IOC_REMAINDER, LIMIT_MAKER_WOULD_TAKE, SYMBOL_NOT_TRADING, ...). */
+    reason: z.string().max(40).optional(),
+  }),
 );
 
 export const modifyPositionMarginV1 = messageV1(

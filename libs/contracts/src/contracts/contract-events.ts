@@ -128,7 +128,17 @@ export interface ContractOrderFilled {
 
 export interface ContractOrderEnded {
   type: 'ContractOrderEnded';
-  payload: { accountId: string; symbol: string; side: ContractSide; order: ContractOrderChange; released: string; balance: ContractBalanceAfter; position: PositionAfter };
+  payload: {
+    accountId: string;
+    symbol: string;
+    side: ContractSide;
+    order: ContractOrderChange;
+    released: string;
+    balance: ContractBalanceAfter;
+    position: PositionAfter;
+    /** The engine's reason, when it gave one. */
+    reason?: string;
+  };
 }
 
 export interface PositionMarginModified {

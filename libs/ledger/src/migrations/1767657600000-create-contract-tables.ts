@@ -20,6 +20,8 @@ export class CreateContractTables1767657600000 implements MigrationInterface {
     await runner.query(`CREATE INDEX contract_orders_account ON ${s}.contract_orders (account_id, order_id)`);
     await runner.query(`CREATE INDEX contract_orders_client_id ON ${s}.contract_orders (account_id, client_order_id)`);
     await runner.query(`CREATE INDEX contract_orders_open ON ${s}.contract_orders (user_id) WHERE status IN ('NEW', 'PARTIALLY_FILLED')`);
+    // The gateway resolves OPPONENT / QUEUE / OVER against the open orders of a symbol.
+    await runner.query(`CREATE INDEX contract_orders_book ON ${s}.contract_orders (symbol) WHERE status IN ('NEW', 'PARTIALLY_FILLED')`);
     await runner.query(`CREATE TABLE ${s}.contract_trades (
       trade_id bigint NOT NULL, account_id bigint NOT NULL, order_id bigint NOT NULL, symbol text NOT NULL, time bigint NOT NULL, record jsonb NOT NULL,
       PRIMARY KEY (trade_id, account_id))`);

@@ -124,6 +124,7 @@ export function endContractOrder(command: EndContractOrder, state: ContractsStat
         released: released.toFixed(),
         balance: balanceAfter(p.accountId, balanceNow),
         position: positionAfter(after, config, ctx),
+        ...(p.reason === undefined ? {} : { reason: p.reason }),
       },
     },
   ];

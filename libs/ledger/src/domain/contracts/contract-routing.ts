@@ -102,7 +102,7 @@ export function contractOutcome(command: ApplyOrderOutcome, state: LedgerState, 
     case 'REJECTED': {
       const expired = reason === 'IOC_REMAINDER' || reason === 'FOK_NOT_FILLABLE' || reason === 'MARKET_NO_LIQUIDITY';
       const status = outcome === 'REJECTED' ? 'REJECTED' : expired ? 'EXPIRED' : 'CANCELED';
-      return contractDrafts({ type: 'EndContractOrder', v: 1, id: command.id, ts: command.ts, payload: { userId, accountId, orderId, symbol, status } }, state, ctx);
+      return contractDrafts({ type: 'EndContractOrder', v: 1, id: command.id, ts: command.ts, payload: { userId, accountId, orderId, symbol, status, ...(reason === undefined ? {} : { reason }) } }, state, ctx);
     }
     default: {
       const unexpected: never = outcome;
