@@ -2,7 +2,10 @@ import 'reflect-metadata';
 import { ManualClock } from '@exchange/platform';
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
 import { signedRequest } from '../../../test/support/signed-client';
+import { checkNamed, replayContextOf } from '../../../test/support/replay-context';
 import { startTestExchange, type TestExchange } from '../../../test/support/test-exchange';
+import { ledgerReplay } from '../../../tools/replay/ledger/ledger-rebuild';
+import { matchingEngineReplay } from '../../../tools/replay/matching-engine/engine-rebuild';
 
 type Json = Record<string, unknown>;
 const SWAP = 'BTC-SWAP-USDT';
@@ -127,5 +130,14 @@ describe('contract trading through REST', () => {
     expect((await call(alice, 'GET', '/openapi/contract/v1/getOrder', { clientOrderId: 'q1' })).body).toMatchObject({ status: 'CANCELED', executedQty: '0' });
     expect((await call<Json[]>(alice, 'GET', '/openapi/contract/v1/historyOrders', { limit: 3 })).body.map((o) => o.status)).toEqual(['EXPIRED', 'REJECTED', 'EXPIRED']);
     expect((await call(alice, 'GET', '/openapi/contract/v1/account')).body).toMatchObject({ USDT: { orderMargin: '0' } });
+  });
+
+  it('replays to the live state: the ledger (contracts fold included) and the contract books rebuild with matching hashes', async () => {
+    const { ctx } = replayContextOf(exchange.infrastructure);
+    for (const target of [ledgerReplay, matchingEngineReplay]) {
+      const result = await target.rebuild(ctx, { switch: false, force: false });
+      expect({ target: target.service, failed: result.checks.filter((c) => !c.ok) }).toEqual({ target: target.service, failed: [] });
+      if (target === ledgerReplay) for (const name of ['state hash', 'rows of contract_trades', 'rows of contract_positions']) expect(checkNamed(result.checks, name).ok).toBe(true);
+    }
   });
 });
