@@ -32,6 +32,9 @@ import { PrivateEndpoints } from './auth/private-endpoint';
 import { ReplayGuard } from './auth/replay-guard';
 import { SignedRequestAuthenticator } from './auth/signed-request-authenticator';
 import { LedgerClient } from './ledger-client/ledger-client';
+import { ContractController } from './contracts/contract.controller';
+import { ContractService } from './contracts/contract.service';
+import { ContractsReader } from './contracts/contracts-reader';
 import { OrderController } from './orders/order.controller';
 import { OrderService } from './orders/order.service';
 import { PendingReplies } from './replies/pending-replies';
@@ -44,7 +47,7 @@ import { WalletService } from './wallet/wallet.service';
 
 /** Signed private REST and the operator API: validation, signatures, rate limits, error mapping. */
 @Module({
-  controllers: [AccountController, AdminController, AdminListingsController, OrderController, UserDataStreamController, WalletController],
+  controllers: [AccountController, AdminController, AdminListingsController, OrderController, ContractController, UserDataStreamController, WalletController],
   providers: [
     PendingReplies,
     LedgerClient,
@@ -57,6 +60,12 @@ import { WalletService } from './wallet/wallet.service';
       provide: OrderService,
       inject: [LedgerClient, OrdersReader, MARKETS, IdGenerator, CLOCK, CONFIG],
       useFactory: (l: LedgerClient, r: OrdersReader, m: Markets, ids: IdGenerator, clock: Clock, config: Config) => new OrderService(l, r, m, ids, clock, config),
+    },
+    { provide: ContractsReader, inject: [LEDGER_READ_SOURCE, CONFIG], useFactory: (ds: DataSource, config: Config) => new ContractsReader(ds, schemaName(config, 'ledger')) },
+    {
+      provide: ContractService,
+      inject: [LedgerClient, ContractsReader, LedgerReader, MARKETS, IdGenerator, CLOCK],
+      useFactory: (l: LedgerClient, r: ContractsReader, a: LedgerReader, m: Markets, ids: IdGenerator, clock: Clock) => new ContractService(l, r, a, m, ids, clock),
     },
     {
       provide: SecretBox,

@@ -17,7 +17,7 @@ export interface NewOrderRequest {
   respType: OrderRespType;
 }
 
-const CLIENT_ORDER_ID = /^[A-Za-z0-9_\-:.]{1,36}$/;
+export const CLIENT_ORDER_ID = /^[A-Za-z0-9_\-:.]{1,36}$/;
 
 /**
  * A new order's parameters (their enums already checked by the endpoint's declaration, with their
@@ -53,14 +53,16 @@ export function parseNewOrder(params: NewOrderParams, markets: Markets): NewOrde
   return { ...base, price: price.toFixed(), quantity: quantity.toFixed() };
 }
 
-function checkPrice(price: Decimal, s: SymbolConfig): Decimal {
+/** PRICE_FILTER (spot symbols and contracts alike). */
+export function checkPrice(price: Decimal, s: Pick<SymbolConfig, 'minPrice' | 'maxPrice' | 'tickSize'>): Decimal {
   if (price.gt(s.maxPrice)) throw new ApiError(ErrorCode.PRICE_ABOVE_MAX, `price must be at most ${s.maxPrice}.`);
   if (price.lt(s.minPrice)) throw new ApiError(ErrorCode.PRICE_BELOW_MIN, `price must be at least ${s.minPrice}.`);
   if (!price.mod(s.tickSize).isZero()) throw new ApiError(ErrorCode.PRICE_NOT_TICK, `price must be a multiple of tickSize ${s.tickSize}.`);
   return price;
 }
 
-function checkQuantity(quantity: Decimal, s: SymbolConfig): Decimal {
+/** LOT_SIZE (spot symbols and contracts alike). */
+export function checkQuantity(quantity: Decimal, s: Pick<SymbolConfig, 'minQty' | 'maxQty' | 'stepSize'>): Decimal {
   if (quantity.gt(s.maxQty)) throw new ApiError(ErrorCode.QTY_ABOVE_MAX, `quantity must be at most ${s.maxQty}.`);
   if (quantity.lt(s.minQty)) throw new ApiError(ErrorCode.QTY_BELOW_MIN, `quantity must be at least ${s.minQty}.`);
   if (!quantity.mod(s.stepSize).isZero()) throw new ApiError(ErrorCode.QTY_NOT_STEP, `quantity must be a multiple of stepSize ${s.stepSize}.`);
@@ -68,7 +70,7 @@ function checkQuantity(quantity: Decimal, s: SymbolConfig): Decimal {
 }
 
 /** More decimals than the step has can never be a multiple of it: refuse them with the step's code. */
-function decimalsOf(step: string): number {
+export function decimalsOf(step: string): number {
   return Math.max(new Decimal(step).decimalPlaces(), 0) + 12;
 }
 
