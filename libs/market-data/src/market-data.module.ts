@@ -3,7 +3,7 @@ import { type Markets, Topics } from '@exchange/contracts';
 import { type EventLog, partitionForKey } from '@exchange/messaging';
 import { CONFIG, type Config, DATABASE, dataSourceProviders, EVENT_LOG, MARKETS, type RunningDatabase } from '@exchange/platform';
 import type { DataSource } from 'typeorm';
-import { MarketFold } from './domain';
+import { MarketFold, marketSymbolsOf } from './domain';
 import { HistoryWriter } from './history/history-writer.processor';
 import { MarketHistoryStore } from './history/market-history.store';
 import { marketDataSchema, openMarketDataSource } from './history/open-market-data-source';
@@ -31,7 +31,7 @@ const ORDER_EVENT_PARTITIONS = Symbol('ORDER_EVENT_PARTITIONS');
     {
       provide: MarketFold,
       inject: [MARKETS, ORDER_EVENT_PARTITIONS],
-      useFactory: (markets: Markets, partitions: number) => new MarketFold(markets.symbols, (symbol) => partitionForKey(symbol, partitions)),
+      useFactory: (markets: Markets, partitions: number) => new MarketFold(marketSymbolsOf(markets), (symbol) => partitionForKey(symbol, partitions)),
     },
     { provide: MarketStartState, inject: [MarketHistoryStore, ORDER_EVENT_PARTITIONS], useFactory: (store: MarketHistoryStore, partitions: number) => new StoredStartState(store, partitions) },
     MarketReader,

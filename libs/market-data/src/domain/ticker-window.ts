@@ -31,6 +31,8 @@ export class TickerWindow {
   private quoteVolume = 0n;
   private lastPrice: bigint | undefined;
 
+  constructor(private readonly quoteOf: (price: bigint, qty: bigint) => bigint = (price, qty) => price * qty) {}
+
   add(trade: PublicTrade): void {
     const index = this.window.length;
     this.window.push(trade);
@@ -39,7 +41,7 @@ export class TickerWindow {
     while (this.lows.length > this.lowHead && this.window[this.lows[this.lows.length - 1]!]!.price >= trade.price) this.lows.pop();
     this.lows.push(index);
     this.volume += trade.qty;
-    this.quoteVolume += trade.price * trade.qty;
+    this.quoteVolume += this.quoteOf(trade.price, trade.qty);
     this.lastPrice = trade.price;
   }
 
@@ -50,7 +52,7 @@ export class TickerWindow {
     while (this.head < this.window.length && this.window[this.head]!.time <= horizon) {
       const trade = this.window[this.head]!;
       this.volume -= trade.qty;
-      this.quoteVolume -= trade.price * trade.qty;
+      this.quoteVolume -= this.quoteOf(trade.price, trade.qty);
       if (this.highs[this.highHead] === this.head) this.highHead += 1;
       if (this.lows[this.lowHead] === this.head) this.lowHead += 1;
       this.head += 1;

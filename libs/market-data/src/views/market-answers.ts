@@ -82,8 +82,9 @@ export class MarketAnswers {
     return JSON.stringify(klines.map((k) => klineRow(m, interval, k)));
   }
 
+  /** Every spot symbol: the all-symbol answers of the spot and v2 families. */
   private all(): SymbolMarket[] {
-    return [...this.fold.symbols.values()];
+    return [...this.fold.symbols.values()].filter((m) => m.kind === 'spot');
   }
 }
 
