@@ -28,6 +28,7 @@ import { AccountService } from './account/account.service';
 import { LedgerReader } from './account/ledger-reader';
 import { AdminController } from './admin/admin.controller';
 import { AdminListingsController } from './admin/admin-listings.controller';
+import { AdminPricesController } from './admin/admin-prices.controller';
 import { AdminService } from './admin/admin.service';
 import { DeadLetterService } from './admin/dead-letters.service';
 import { AdminTokenGuard } from './admin/admin-token.guard';
@@ -54,7 +55,7 @@ const WALLET_READ_SOURCE = Symbol('WALLET_READ_SOURCE');
 
 /** Signed private REST and the operator API: validation, signatures, rate limits, error mapping. */
 @Module({
-  controllers: [AccountController, AdminController, AdminListingsController, OrderController, UserDataStreamController, WalletController],
+  controllers: [AccountController, AdminController, AdminListingsController, AdminPricesController, OrderController, UserDataStreamController, WalletController],
   providers: [
     PendingReplies,
     LedgerClient,

@@ -3,13 +3,14 @@ import { type Markets, Topics } from '@exchange/contracts';
 import { type EventLog, partitionForKey } from '@exchange/messaging';
 import { CONFIG, type Config, DATABASE, dataSourceProviders, EVENT_LOG, MARKETS, type RunningDatabase } from '@exchange/platform';
 import type { DataSource } from 'typeorm';
-import { MarketFold, marketSymbolsOf } from './domain';
+import { ContractPriceBoard, MarketFold, marketSymbolsOf } from './domain';
 import { HistoryWriter } from './history/history-writer.processor';
 import { MarketHistoryStore } from './history/market-history.store';
 import { marketDataSchema, openMarketDataSource } from './history/open-market-data-source';
 import { PublicRoutesRegistrar } from './http/public-routes.registrar';
 import { MARKET_DATA_SETTINGS, marketDataSettings } from './market-data.settings';
 import { GeneralController } from './public/general.controller';
+import { ContractPriceDecider } from './prices/contract-price-decider';
 import { MarketReader } from './reading/market-reader';
 import { MarketStartState, StoredStartState } from './reading/market-start-state';
 import { PublicStreamGateway } from './streams/public-stream.gateway';
@@ -36,11 +37,13 @@ const ORDER_EVENT_PARTITIONS = Symbol('ORDER_EVENT_PARTITIONS');
     { provide: MarketStartState, inject: [MarketHistoryStore, ORDER_EVENT_PARTITIONS], useFactory: (store: MarketHistoryStore, partitions: number) => new StoredStartState(store, partitions) },
     MarketReader,
     HistoryWriter,
+    { provide: ContractPriceBoard, useFactory: () => new ContractPriceBoard() },
+    ContractPriceDecider,
     {
       provide: MarketAnswers,
-      inject: [MarketFold, MARKETS, MarketHistoryStore],
-      useFactory: (fold: MarketFold, markets: Markets, store: MarketHistoryStore) =>
-        new MarketAnswers(fold, markets, (symbol, interval, query, before) => store.olderKlines(fold.symbols.get(symbol)!, interval, query, before)),
+      inject: [MarketFold, MARKETS, MarketHistoryStore, ContractPriceBoard],
+      useFactory: (fold: MarketFold, markets: Markets, store: MarketHistoryStore, board: ContractPriceBoard) =>
+        new MarketAnswers(fold, markets, (symbol, interval, query, before) => store.olderKlines(fold.symbols.get(symbol)!, interval, query, before), board),
     },
     PublicRoutesRegistrar,
     PublicStreamGateway,

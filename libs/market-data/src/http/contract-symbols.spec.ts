@@ -27,9 +27,9 @@ describe('contract symbols on spot market-data paths', () => {
     expect(() => paramsFor(`symbol=${symbol}`).optionalSymbol('contract')).toThrow(expect.objectContaining({ code: -1121 }));
   });
 
-  it('keeps brokerInfo as it was: spot symbols only, an empty contracts list', () => {
-    const info = buildBrokerInfo(markets, [], 0, () => undefined);
+  it('lists spot symbols and contracts each in its own brokerInfo list', () => {
+    const info = buildBrokerInfo(markets, { rateLimits: [], serverTime: 0, statusOf: () => undefined, exchangeId: '301' });
     expect(info.symbols?.map((s) => s.symbol)).toEqual(['BTCUSDT', 'ETHUSDT', 'ETHBTC']);
-    expect(info.contracts).toEqual([]);
+    expect(info.contracts?.map((c) => c.symbol)).toEqual(['BTC-SWAP-USDT', 'ETH-SWAP-USDT']);
   });
 });

@@ -33,6 +33,10 @@ export class QuoteParams {
     return text === undefined ? undefined : this.knownV2(text);
   }
 
+  optionalText(name: string): string | undefined {
+    return this.params.optional(name);
+  }
+
   /** An integer limit in [min, max] (-1130 otherwise), `fallback` when absent. */
   limit(fallback: number, min: number, max: number): number {
     return this.params.optionalInt('limit', min, max) ?? fallback;
@@ -42,6 +46,13 @@ export class QuoteParams {
     const text = this.params.required('interval');
     if (!isKlineInterval(text)) throw new ApiError(ErrorCode.INVALID_INTERVAL, `Invalid interval '${text}'; expected one of 1m, 5m, 15m, 30m, 1h, 2h, 4h, 6h, 8h, 12h, 1d, 1w, 1M.`);
     return text;
+  }
+
+  /** The contract family's klines: `to` is its name for endTime; both at once is -1128. */
+  endTimeOrTo(): number | undefined {
+    const [endTime, to] = [this.time('endTime'), this.time('to')];
+    if (endTime !== undefined && to !== undefined) throw new ApiError(ErrorCode.INVALID_PARAM_COMBINATION, 'Send endTime or to, not both.');
+    return endTime ?? to;
   }
 
   /** A time in ms: digits only (-1100 otherwise), at most 2^53. */

@@ -1,5 +1,6 @@
-import type { Markets } from '@exchange/contracts';
-import { type KlineInterval, type KlineQuery, type MarketFold, type SymbolMarket } from '../domain';
+import type { ContractConfig, Markets } from '@exchange/contracts';
+import { ContractPriceBoard, type KlineInterval, type KlineQuery, type MarketFold, type SymbolMarket } from '../domain';
+import { contractSummary, indexJson } from './contract-json';
 import { bookTicker, depthJson, klineRow, lastPrice, mergedDepthJson, ticker24h, tradesJson } from './quote-json';
 import { TextCache } from './text-cache';
 import { v2OrderBook, v2PairName, v2Ticker, v2Trades } from './v2-json';
@@ -19,6 +20,7 @@ export class MarketAnswers {
     private readonly fold: MarketFold,
     private readonly markets: Markets,
     private readonly olderKlines?: OlderKlines,
+    private readonly board = new ContractPriceBoard(),
   ) {}
 
   depth(m: SymbolMarket, limit: number): string {
@@ -76,6 +78,18 @@ export class MarketAnswers {
     return this.cache.get('v2trades|*', this.fold.version, () =>
       JSON.stringify(Object.fromEntries(this.all().map((s) => [v2PairName(this.markets, s.symbol), v2Trades(s)]))),
     );
+  }
+
+  /** Every contract's summary: the fold's figures and the board's prices. */
+  contractSummaries(): string {
+    return this.cache.get('contracts|*', `${this.fold.version}:${this.board.version}`, () =>
+      JSON.stringify(this.markets.contracts.map((c) => contractSummary(this.fold.symbols.get(c.symbol)!, c, this.board))),
+    );
+  }
+
+  contractIndex(only?: readonly ContractConfig[]): string {
+    const key = `index|${only?.map((c) => c.symbol).join(',') ?? '*'}`;
+    return this.cache.get(key, this.board.version, () => JSON.stringify(indexJson(this.markets, this.board, only)));
   }
 
   private klineText(m: SymbolMarket, interval: KlineInterval, klines: readonly Kline[]): string {
