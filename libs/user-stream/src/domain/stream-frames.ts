@@ -4,12 +4,10 @@
  */
 export type ExecutionType = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'REJECTED';
 
-export interface ExecutionReport {
-  e: 'executionReport';
-  E: number;
+/** The keys spot's and contracts' order reports share, with the same meaning and type. */
+interface OrderReportKeys {
   s: string;
   c: string;
-  S: string;
   o: string;
   f: string;
   q: string;
@@ -20,12 +18,18 @@ export interface ExecutionReport {
   z: string;
   L: string;
   n: string;
-  N: string | null;
   u: boolean;
   w: boolean;
   m: boolean;
-  O: number;
   Z: string;
+}
+
+export interface ExecutionReport extends OrderReportKeys {
+  e: 'executionReport';
+  E: number;
+  S: string;
+  N: string | null;
+  O: number;
   x: ExecutionType;
   t: string;
   T: number;
@@ -60,28 +64,12 @@ export interface ListenKeyExpired {
  * A contract order's change (spec 6.3), in the family's shape: every number a string (E and O
  * too), S the direction BUY or SELL with C true for a CLOSE order, v the leverage.
  */
-export interface ContractExecutionReport {
+export interface ContractExecutionReport extends OrderReportKeys {
   e: 'contractExecutionReport';
   E: string;
-  s: string;
-  c: string;
   S: 'BUY' | 'SELL';
-  o: string;
-  f: string;
-  q: string;
-  p: string;
-  X: string;
-  i: string;
-  l: string;
-  z: string;
-  L: string;
-  n: string;
   N: string;
-  u: boolean;
-  w: boolean;
-  m: boolean;
   O: string;
-  Z: string;
   C: boolean;
   v: string;
 }
