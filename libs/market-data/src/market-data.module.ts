@@ -38,9 +38,9 @@ const ORDER_EVENT_PARTITIONS = Symbol('ORDER_EVENT_PARTITIONS');
     HistoryWriter,
     {
       provide: MarketAnswers,
-      inject: [MarketFold, MARKETS, MarketHistoryStore],
-      useFactory: (fold: MarketFold, markets: Markets, store: MarketHistoryStore) =>
-        new MarketAnswers(fold, markets, (symbol, interval, query, before) => store.olderKlines(fold.symbols.get(symbol)!, interval, query, before)),
+      inject: [MarketFold, MARKETS, MarketHistoryStore, CONFIG],
+      useFactory: (fold: MarketFold, markets: Markets, store: MarketHistoryStore, config: Config) =>
+        new MarketAnswers(fold, markets, (symbol, interval, query, before) => store.olderKlines(fold.symbols.get(symbol)!, interval, query, before), config.MARKET_DATA_ANSWER_CACHE_BYTES),
     },
     PublicRoutesRegistrar,
     PublicStreamGateway,

@@ -27,6 +27,7 @@ export * from './rate-limit/rate-limiter';
 export * from './rate-limit/redis-rate-limit-store';
 export * from './rate-limit/public-weight';
 export * from './database/data-source.providers';
+export * from './database/read-only-schema';
 export * from './metrics/metrics-server';
 export * from './metrics/metrics';
 export * from './listen-keys/listen-key-store';

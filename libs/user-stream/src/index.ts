@@ -1,5 +1,4 @@
 export * from './user-stream.module';
-export * from './accounts/stream-start-reader';
 export * from './domain/account-stream';
 export * from './domain/contract-orders-seen';
 export * from './domain/contract-stream';

@@ -3,7 +3,7 @@ import { ApiError, type Clock, ErrorCode, formatDecimal, type IdGenerator, parse
 import type { AuthContext } from '../auth/signed-request-authenticator';
 import type { LedgerClient } from '../ledger-client/ledger-client';
 import type { AccountCache } from './account-cache';
-import type { AccountRow, LedgerReader } from './ledger-reader';
+import type { AccountRow, LedgerReader } from '@exchange/ledger-query';
 
 export interface BalanceView {
   asset: string;

@@ -7,7 +7,7 @@ import { type NewOrderRequest, parseNewOrder } from './order-params';
 import { orderKey } from '../replies/pending-replies';
 import { cancelOutcome, placementOutcome } from './order-outcomes';
 import { newOrderView, orderView, type OrderView, tradeView } from './order-views';
-import type { OrdersReader } from './orders-reader';
+import type { OrdersReader } from '@exchange/ledger-query';
 
 /**
  * The order endpoints. A new order is answered with what the engine did to it: the gateway waits

@@ -3,7 +3,7 @@ import { ApiError, type Clock, ErrorCode, type IdGenerator } from '@exchange/pla
 import type { AuthContext } from '../auth/signed-request-authenticator';
 import type { LedgerClient } from '../ledger-client/ledger-client';
 import type { WalletClient } from './wallet-client';
-import type { ListQuery, WalletReader } from './wallet-reader';
+import type { ListQuery, WalletReader } from '@exchange/wallet-query';
 import { type DepositOrderView, depositView, type WithdrawalOrderView, withdrawalView } from './wallet-views';
 import { parseWithdraw } from './withdraw-params';
 

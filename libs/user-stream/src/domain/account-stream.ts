@@ -1,20 +1,14 @@
-import type { BalanceAfter, LedgerJournalEvent } from '@exchange/contracts';
+import type { AccountFlags, BalanceAfter, LedgerJournalEvent } from '@exchange/contracts';
 import { type ContractJournalEvent, type ContractOrderView, isContractEvent } from './contract-orders-seen';
 import { contractFlagsOf, contractFramesOf, type StreamedContracts } from './contract-stream';
 import { executionReport, transitionOf } from './execution-report';
 import { streamedBalance } from './streamed-balance';
 import type { BalanceChange, StreamFrame } from './stream-frames';
 
-/** outboundAccountInfo's T, W and D. */
-export interface AccountFlags {
-  canTrade: boolean;
-  canWithdraw: boolean;
-  canDeposit: boolean;
-}
-
 /** What one replica knows of one account's stream. */
 export interface AccountStreamState {
   accountId: string;
+  /** outboundAccountInfo's T, W and D. */
   flags: AccountFlags;
   /** The user's ledger sequence already streamed (or already in the ledger's tables when the stream began). */
   lastSeq: number;

@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
-import type { AccountFlagsSet, ContractBalanceAfter, PositionAfter } from '@exchange/contracts';
-import type { AccountFlags, AccountStreamState } from './account-stream';
+import type { AccountFlags, AccountFlagsSet, ContractBalanceAfter, PositionAfter } from '@exchange/contracts';
+import type { AccountStreamState } from './account-stream';
 import { type ContractJournalEvent, type ContractOrderView, isCloseSide } from './contract-orders-seen';
 import { streamedBalance } from './streamed-balance';
 import type { ContractExecutionReport, ContractPositionInfo, StreamFrame } from './stream-frames';

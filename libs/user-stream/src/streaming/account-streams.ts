@@ -1,8 +1,11 @@
 import type { Markets } from '@exchange/contracts';
-import type { StreamStarts } from '../accounts/stream-start-reader';
+import type { StreamStartReader } from '@exchange/ledger-query';
 import { type AccountStreamState, nextEventTime, type StreamedEvent, streamLedgerEvent } from '../domain/account-stream';
 import { ContractOrderMemory, isContractEvent } from '../domain/contract-orders-seen';
 import type { StreamFrame } from '../domain/stream-frames';
+
+/** Where an account's stream starts: the ledger's tables for a replica, the journal's account openings for a replay. */
+export type StreamStarts = Pick<StreamStartReader, 'start'>;
 
 /** Where an account's frames go: one per socket. */
 export interface FrameSink {

@@ -1,6 +1,5 @@
-import type { DataSource } from 'typeorm';
-import type { AccountFlags } from '../domain/account-stream';
-import type { StreamedContracts } from '../domain/contract-stream';
+import type { AccountFlags } from '@exchange/contracts';
+import type { SchemaQueries } from '@exchange/platform';
 
 export interface AccountStart {
   userId: string;
@@ -8,11 +7,8 @@ export interface AccountStart {
   /** The user's ledger sequence the tables include: the stream carries what comes after it. */
   seq: number;
   /** The contracts account the stream carries too: the account itself (type 3), or the main token account's main contracts account. */
-  contracts?: StreamedContracts;
+  contracts?: { accountId: string; flags: AccountFlags };
 }
-
-/** Where an account's stream starts: the ledger's tables for a replica, the journal's account openings for a replay. */
-export type StreamStarts = Pick<StreamStartReader, 'start'>;
 
 /**
  * What a stream needs from the ledger's projections when a socket opens: where the account's
@@ -21,24 +17,21 @@ export type StreamStarts = Pick<StreamStartReader, 'start'>;
  * higher sequence), and whether the listenKey's API key is still valid.
  */
 export class StreamStartReader {
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly schema: string,
-  ) {}
+  constructor(private readonly db: SchemaQueries) {}
 
   async start(accountId: string): Promise<AccountStart | undefined> {
-    const [row] = (await this.dataSource.query(`${this.selectStarts()} WHERE a.account_id = $1`, [accountId])) as Record<string, unknown>[];
+    const [row] = (await this.db.query(`${this.selectStarts()} WHERE a.account_id = $1`, [accountId])) as Record<string, unknown>[];
     return row && startOf(row);
   }
 
   /** Every account's start as `start` reads one, by account id, in one statement (one snapshot): what a replica beginning now would stream from. */
   async everyStart(): Promise<Map<string, AccountStart>> {
-    const rows = (await this.dataSource.query(this.selectStarts())) as Record<string, unknown>[];
+    const rows = (await this.db.query(this.selectStarts())) as Record<string, unknown>[];
     return new Map(rows.map((row) => [String(row.account_id), startOf(row)]));
   }
 
   async isApiKeyLive(apiKey: string): Promise<boolean> {
-    const rows = (await this.dataSource.query(`SELECT 1 FROM "${this.schema}".api_keys WHERE api_key = $1 AND revoked_at IS NULL`, [apiKey])) as unknown[];
+    const rows = (await this.db.query(`SELECT 1 FROM ${this.db.s}.api_keys WHERE api_key = $1 AND revoked_at IS NULL`, [apiKey])) as unknown[];
     return rows.length > 0;
   }
 
@@ -48,7 +41,7 @@ export class StreamStartReader {
    * type 3 index 0 for the main token account (type 1 index 0), none for any other account.
    */
   private selectStarts(): string {
-    const s = `"${this.schema}"`;
+    const s = this.db.s;
     return `SELECT a.account_id, a.user_id, a.can_trade, a.can_withdraw, a.can_deposit, u.seq,
          c.account_id AS c_account_id, c.can_trade AS c_can_trade, c.can_withdraw AS c_can_withdraw, c.can_deposit AS c_can_deposit
        FROM ${s}.accounts a JOIN ${s}.users u ON u.user_id = a.user_id
