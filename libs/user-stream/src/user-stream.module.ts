@@ -20,7 +20,7 @@ import { AccountStreams } from './streaming/account-streams';
 import { LedgerEventFeed } from './streaming/ledger-event-feed';
 import { UserStreamLifecycle } from './user-stream.lifecycle';
 
-/** The user data stream: WebSocket /openapi/ws/<listenKey> with executionReport and outboundAccountInfo from ledger.events. */
+/** The user data stream: WebSocket /openapi/ws/<listenKey> with the spot and contract events of spec 6 from ledger.events. */
 @Module({
   providers: [
     ...ledgerQueryProviders('USER_STREAM_LEDGER_READ_SOURCE'),
@@ -31,6 +31,7 @@ import { UserStreamLifecycle } from './user-stream.lifecycle';
         const frames = metrics.counter('user_stream_frames_total', 'Frames rendered and encoded (once each, whatever the number of sockets)', ['e']);
         const streams = new AccountStreams(reader, markets, (frame) => frames.inc({ e: frame.e }));
         metrics.gauge('user_stream_accounts', 'Accounts this replica streams', [], (g) => g.set(streams.size));
+        metrics.gauge('user_stream_contract_orders', 'Open contract orders this replica keeps to report their fills', [], (g) => g.set(streams.contractOrderCount));
         return streams;
       },
     },

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type AccountRecord, type LedgerJournalEvent, Topics } from '@exchange/contracts';
+import { type AccountRecord, Topics } from '@exchange/contracts';
 import { defaultFlags } from '@exchange/ledger';
 import { type AccountStart, StreamStartReader } from '@exchange/ledger-query';
 import { openDataSource, schemaName, schemaQueries } from '@exchange/platform';
@@ -10,6 +10,8 @@ import {
   type BalanceChange,
   type FrameSink,
   type StreamedAccount,
+  type StreamedContracts,
+  type StreamedEvent,
   streamedAccountLine,
   streamedBalance,
   streamedPlaces,
@@ -99,9 +101,11 @@ async function foldJournal(ctx: ReplayContext): Promise<Fold> {
           // The outbox relay publishes at least once: a repeated event id is the same event.
           if (!event || seen.has(event.id)) continue;
           seen.add(event.id);
-          for (const account of accountsOpenedBy(event)) {
+          const accounts = accountsOpenedBy(event);
+          for (const account of accounts) {
             // As a replica starting right after this event would: the ledger's new-account flags, the user's sequence including it.
-            opened.set(account.accountId, { userId: account.userId, flags: defaultFlags, seq: event.payload.seq });
+            const contracts = contractsCarriedBy(account, accounts);
+            opened.set(account.accountId, { userId: account.userId, flags: defaultFlags, seq: event.payload.seq, ...(contracts ? { contracts } : {}) });
             const client = new FollowingClient();
             const stream = accountStreams.join((await accountStreams.prepare(account.accountId))!, client);
             streams.set(account.accountId, { stream, client });
@@ -117,19 +121,26 @@ async function foldJournal(ctx: ReplayContext): Promise<Fold> {
 }
 
 /** What the service's feed hands on: JSON with a user and a sequence (it skips anything else too). */
-function parseEvent(value: string): LedgerJournalEvent | undefined {
+function parseEvent(value: string): StreamedEvent | undefined {
   try {
-    const event = JSON.parse(value) as LedgerJournalEvent;
+    const event = JSON.parse(value) as StreamedEvent;
     return typeof event?.payload?.userId === 'string' && typeof event.payload.seq === 'number' ? event : undefined;
   } catch {
     return undefined;
   }
 }
 
-function accountsOpenedBy(event: LedgerJournalEvent): readonly AccountRecord[] {
+function accountsOpenedBy(event: StreamedEvent): readonly AccountRecord[] {
   if (event.type === 'UserCreated') return event.payload.accounts;
   if (event.type === 'SubAccountCreated') return [event.payload.account];
   return [];
+}
+
+/** As the stream-start reader finds it: a contracts account carries itself, the main token account carries the main contracts account opened with it. */
+function contractsCarriedBy(account: AccountRecord, openedWith: readonly AccountRecord[]): StreamedContracts | undefined {
+  const carried =
+    account.accountType === 3 ? account : account.accountType === 1 && account.accountIndex === 0 ? openedWith.find((a) => a.accountType === 3 && a.accountIndex === 0) : undefined;
+  return carried && { accountId: carried.accountId, flags: defaultFlags };
 }
 
 function streamedAccountOf({ stream, client }: RebuiltStream): StreamedAccount {

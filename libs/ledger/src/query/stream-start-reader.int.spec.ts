@@ -17,6 +17,8 @@ function trade(sell: string, buy: string): LedgerInput[] {
   ];
 }
 
+const all = { canTrade: true, canWithdraw: true, canDeposit: true };
+
 /** The ledger's migrations, its projection of decided events and StreamStartReader, together on PostgreSQL. */
 describe('StreamStartReader on the tables the ledger projects', () => {
   let tables: ReadModelSchema;
@@ -33,6 +35,8 @@ describe('StreamStartReader on the tables the ledger projects', () => {
       cmd('CreateApiKey', { userId: '100', accountId: '1001', apiKey: 'k2', secretCiphertext: 'x', permissions: ['read'] }),
       cmd('RevokeApiKey', { userId: '100', apiKey: 'k2' }),
       cmd('CreateUser', { userId: '200', name: 'bob', accountIds: ['2001', '2002', '2003'] }),
+      cmd('CreateSubAccount', { userId: '200', accountId: '2011', accountType: 1, accountName: 'bot' }),
+      cmd('CreateSubAccount', { userId: '200', accountId: '2013', accountType: 3, accountName: 'perps' }),
       cmd('CreditDeposit', { userId: '200', accountId: '2001', depositId: '1', asset: 'BTC', amount: '1' }),
       // A trade, whose fees open the fee account (of no user: it has no stream).
       cmd('CreditDeposit', { userId: '100', accountId: '1001', depositId: '2', asset: 'USDT', amount: '10000' }),
@@ -43,15 +47,25 @@ describe('StreamStartReader on the tables the ledger projects', () => {
   afterAll(async () => tables.close());
 
   it('starts an account\'s stream at its flags and its user\'s sequence', async () => {
-    expect(await reader.start('1003')).toEqual({ userId: '100', flags: { canTrade: false, canWithdraw: true, canDeposit: true }, seq: lastSeqOf(journal, '100') });
-    expect(await reader.start('2001')).toEqual({ userId: '200', flags: { canTrade: true, canWithdraw: true, canDeposit: true }, seq: lastSeqOf(journal, '200') });
+    expect(await reader.start('1002')).toEqual({ userId: '100', flags: all, seq: lastSeqOf(journal, '100') });
+    expect(await reader.start('2011')).toEqual({ userId: '200', flags: all, seq: lastSeqOf(journal, '200') });
     expect(await reader.start('999')).toBeUndefined();
+  });
+
+  it('carries the main contracts account on the main account\'s stream, a contracts account on its own, none on other accounts', async () => {
+    const aliceContracts = { accountId: '1003', flags: { ...all, canTrade: false } };
+    expect(await reader.start('1001')).toEqual({ userId: '100', flags: all, seq: lastSeqOf(journal, '100'), contracts: aliceContracts });
+    expect(await reader.start('1003')).toEqual({ userId: '100', flags: aliceContracts.flags, seq: lastSeqOf(journal, '100'), contracts: aliceContracts });
+    expect((await reader.start('2001'))?.contracts).toEqual({ accountId: '2003', flags: all });
+    expect((await reader.start('2013'))?.contracts).toEqual({ accountId: '2013', flags: all });
+    for (const plain of ['1002', '2002', '2011']) expect(await reader.start(plain)).not.toHaveProperty('contracts');
   });
 
   it('reads every user account\'s start in one statement, and no fee account', async () => {
     const starts = await reader.everyStart();
-    expect([...starts.keys()].sort()).toEqual(['1001', '1002', '1003', '2001', '2002', '2003']);
-    expect(starts.get('1002')).toEqual({ userId: '100', flags: { canTrade: true, canWithdraw: true, canDeposit: true }, seq: lastSeqOf(journal, '100') });
+    expect([...starts.keys()].sort()).toEqual(['1001', '1002', '1003', '2001', '2002', '2003', '2011', '2013']);
+    expect(starts.get('1002')).toEqual({ userId: '100', flags: all, seq: lastSeqOf(journal, '100') });
+    expect(starts.get('2001')?.contracts?.accountId).toBe('2003');
     expect(starts.has(FEES)).toBe(false);
   });
 

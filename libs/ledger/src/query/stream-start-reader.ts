@@ -6,6 +6,8 @@ export interface AccountStart {
   flags: AccountFlags;
   /** The user's ledger sequence the tables include: the stream carries what comes after it. */
   seq: number;
+  /** The contracts account the stream carries too: the account itself (type 3), or the main token account's main contracts account. */
+  contracts?: { accountId: string; flags: AccountFlags };
 }
 
 /**
@@ -33,17 +35,28 @@ export class StreamStartReader {
     return rows.length > 0;
   }
 
-  /** Accounts of no user (the ledger's fee accounts) have no stream: the join leaves them out. */
+  /**
+   * Accounts of no user (the ledger's fee accounts) have no stream: the join leaves them out. The
+   * contracts account a stream carries (c) is the account itself when it is of type 3, the user's
+   * type 3 index 0 for the main token account (type 1 index 0), none for any other account.
+   */
   private selectStarts(): string {
-    return `SELECT a.account_id, a.user_id, a.can_trade, a.can_withdraw, a.can_deposit, u.seq
-       FROM ${this.db.s}.accounts a JOIN ${this.db.s}.users u ON u.user_id = a.user_id`;
+    const s = this.db.s;
+    return `SELECT a.account_id, a.user_id, a.can_trade, a.can_withdraw, a.can_deposit, u.seq,
+         c.account_id AS c_account_id, c.can_trade AS c_can_trade, c.can_withdraw AS c_can_withdraw, c.can_deposit AS c_can_deposit
+       FROM ${s}.accounts a JOIN ${s}.users u ON u.user_id = a.user_id
+       LEFT JOIN ${s}.accounts c ON c.user_id = a.user_id AND c.account_type = 3
+         AND (c.account_id = a.account_id OR (a.account_type = 1 AND a.account_index = 0 AND c.account_index = 0))`;
   }
 }
 
 function startOf(row: Record<string, unknown>): AccountStart {
-  return {
+  const start: AccountStart = {
     userId: String(row.user_id),
     flags: { canTrade: Boolean(row.can_trade), canWithdraw: Boolean(row.can_withdraw), canDeposit: Boolean(row.can_deposit) },
     seq: Number(row.seq),
   };
+  if (row.c_account_id === null || row.c_account_id === undefined) return start;
+  const flags = { canTrade: Boolean(row.c_can_trade), canWithdraw: Boolean(row.c_can_withdraw), canDeposit: Boolean(row.c_can_deposit) };
+  return { ...start, contracts: { accountId: String(row.c_account_id), flags } };
 }

@@ -1,6 +1,7 @@
-import type { LedgerJournalEvent, Markets } from '@exchange/contracts';
+import type { Markets } from '@exchange/contracts';
 import type { StreamStartReader } from '@exchange/ledger-query';
-import { type AccountStreamState, nextEventTime, streamLedgerEvent } from '../domain/account-stream';
+import { type AccountStreamState, nextEventTime, type StreamedEvent, streamLedgerEvent } from '../domain/account-stream';
+import { ContractOrderMemory, isContractEvent } from '../domain/contract-orders-seen';
 import type { StreamFrame } from '../domain/stream-frames';
 
 /** Where an account's stream starts: the ledger's tables for a replica, the journal's account openings for a replay. */
@@ -34,6 +35,7 @@ export class AccountStreams {
   private readonly accounts = new Map<string, AccountStream>();
   private readonly byUser = new Map<string, Set<AccountStream>>();
   private readonly loading = new Map<string, Promise<AccountStream | undefined>>();
+  private readonly contractOrders = new ContractOrderMemory();
 
   constructor(
     private readonly reader: StreamStarts,
@@ -64,11 +66,13 @@ export class AccountStreams {
     stream.sinks.delete(sink);
   }
 
-  apply(event: LedgerJournalEvent): void {
+  /** Every event of ledger.events, whether or not its user is streamed here (the contract orders it changes are kept for later sockets). */
+  apply(event: StreamedEvent): void {
+    const contractOrder = isContractEvent(event) ? this.contractOrders.observe(event) : undefined;
     const streams = this.byUser.get(event.payload.userId);
     if (!streams) return;
     for (const stream of streams) {
-      const step = streamLedgerEvent(stream.state, event, this.precisionOf);
+      const step = streamLedgerEvent(stream.state, event, this.precisionOf, contractOrder);
       stream.state = step.state;
       for (const frame of step.frames) this.send(stream, frame);
     }
@@ -95,6 +99,11 @@ export class AccountStreams {
     return this.accounts.size;
   }
 
+  /** Open contract orders this replica keeps for reports. */
+  get contractOrderCount(): number {
+    return this.contractOrders.size;
+  }
+
   private send(stream: AccountStream, frame: StreamFrame): void {
     this.onFrame(frame);
     if (stream.sinks.size === 0) return;
@@ -109,7 +118,8 @@ export class AccountStreams {
     if (!start) return undefined;
     const current = this.accounts.get(accountId);
     if (current) return current;
-    return this.track({ userId: start.userId, state: { accountId, flags: start.flags, lastSeq: start.seq, lastE: 0 }, sinks: new Set() });
+    const state: AccountStreamState = { accountId, flags: start.flags, lastSeq: start.seq, lastE: 0, ...(start.contracts ? { contracts: start.contracts } : {}) };
+    return this.track({ userId: start.userId, state, sinks: new Set() });
   }
 
   private track(stream: AccountStream): AccountStream {
