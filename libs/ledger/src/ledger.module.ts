@@ -9,6 +9,7 @@ import { CreateWithdrawalTables1767398400000 } from './migrations/1767398400000-
 import { ExpireProcessedCommands1767571200000 } from './migrations/1767571200000-expire-processed-commands';
 import { CreateContractTables1767657600000 } from './migrations/1767657600000-create-contract-tables';
 import { LedgerStore } from './persistence/ledger-store';
+import { ContractPriceRelay } from './processing/contract-price-relay';
 import { LedgerCommandProcessor } from './processing/ledger-command.processor';
 import { LEDGER_DATA_SOURCE, LEDGER_SCHEMA } from './processing/ledger.tokens';
 import { OutboxRelay } from './processing/outbox-relay';
@@ -17,7 +18,7 @@ export const ledgerMigrations = [CreateLedgerTables1767225600000, CreateOrderTab
 
 /** Accounts, balances, balance flow and the account-side record of orders: a fold over ledger.commands. */
 @Module({
-  controllers: [LedgerCommandProcessor],
+  controllers: [LedgerCommandProcessor, ContractPriceRelay],
   providers: [
     { provide: LEDGER_SCHEMA, inject: [CONFIG], useFactory: (config: Config) => schemaName(config, 'ledger') },
     ...dataSourceProviders(LEDGER_DATA_SOURCE, [DATABASE, LEDGER_SCHEMA], (database: RunningDatabase, schema: string) =>
@@ -28,7 +29,7 @@ export const ledgerMigrations = [CreateLedgerTables1767225600000, CreateOrderTab
       inject: [LEDGER_DATA_SOURCE, LEDGER_SCHEMA, EVENT_LOG],
       useFactory: async (dataSource: DataSource, schema: string, log: EventLog) => {
         const partitions = await log.partitionCount(Topics.ledgerCommands.name);
-        return new LedgerStore(dataSource, schema, (userId) => partitionForKey(userId, partitions));
+        return new LedgerStore(dataSource, schema, (userId) => partitionForKey(userId, partitions), partitions);
       },
     },
     OutboxRelay,

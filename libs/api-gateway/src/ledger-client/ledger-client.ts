@@ -74,14 +74,15 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
    * Publishes the command and resolves once `gather` has found its outcome among the events the
    * command caused (routed by its id) and, with `alsoKeys`, the events about the order it names.
    */
-  async request<V>(command: LedgerInput, gather: Gather<Reply, V>, options: { alsoKeys?: readonly string[]; timeoutMs?: number } = {}): Promise<V> {
+  async request<V>(command: LedgerInput, gather: Gather<Reply, V>, options: { alsoKeys?: readonly string[]; timeoutMs?: number; partition?: number } = {}): Promise<V> {
     this.refuseWhenOverloaded();
     const reply = this.replies.wait(command.id, gather, options);
     try {
       await this.log.publish([
         {
           topic: Topics.ledgerCommands.name,
-          key: command.payload.userId,
+          // A command of no user (the operator's insurance seeding) names its partition instead.
+          ...('userId' in command.payload ? { key: command.payload.userId } : { key: command.type, partition: options.partition ?? 0 }),
           value: JSON.stringify(command),
           headers: { [HeaderNames.messageId]: command.id, [HeaderNames.messageType]: command.type, ...correlationHeader() },
         },
@@ -95,13 +96,13 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   /** Publishes the command and resolves with the ledger's own answer to it (CommandRejected included). */
-  send(command: LedgerInput, timeoutMs?: number): Promise<LedgerJournalEvent> {
-    return this.request(command, (reply) => (reply.from === 'ledger' && reply.event.payload.commandId === command.id ? reply.event : undefined), { timeoutMs });
+  send(command: LedgerInput, timeoutMs?: number, partition?: number): Promise<LedgerJournalEvent> {
+    return this.request(command, (reply) => (reply.from === 'ledger' && reply.event.payload.commandId === command.id ? reply.event : undefined), { timeoutMs, partition });
   }
 
   /** Sends and turns a CommandRejected into the ApiError of its code. */
-  async execute<T extends LedgerJournalEvent['type']>(command: LedgerInput, expected: T): Promise<Extract<LedgerJournalEvent, { type: T }>> {
-    const event = await this.send(command);
+  async execute<T extends LedgerJournalEvent['type']>(command: LedgerInput, expected: T, partition?: number): Promise<Extract<LedgerJournalEvent, { type: T }>> {
+    const event = await this.send(command, undefined, partition);
     if (event.type === 'CommandRejected') throw rejectedBy(event);
     if (event.type !== expected) throw new Error(`ledger answered ${command.type} with ${event.type}`);
     return event as Extract<LedgerJournalEvent, { type: T }>;

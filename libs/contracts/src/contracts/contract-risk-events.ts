@@ -33,6 +33,8 @@ export interface FundingSettled {
     remainder: string;
     uncovered: string;
     insurance: ContractBalanceAfter;
+    /** The partition's clearing account, when this settlement moved it (see the ledger's settleFunding). */
+    clearing?: ContractBalanceAfter;
     flows: FlowEntry[];
   };
 }

@@ -6,6 +6,7 @@ import { applyOrderOutcomeV2, upcastApplyOrderOutcomeV1 } from '../orders/settle
 import { ledgerCommandSchema } from './ledger-commands';
 import { ledgerWithdrawalCommandSchema } from './ledger-withdrawal-commands';
 import { modifyPositionMarginV1, placeContractOrderV1, requestContractCancelV1 } from '../contracts/contract-commands.v1';
+import { markContractPriceV1, seedInsuranceFundV1, settleFundingV1, triggerContractStopsV1 } from '../contracts/contract-risk-commands.v1';
 
 /**
  * Trading commands on `ledger.commands`, keyed by userId. The gateway sends PlaceOrder and
@@ -59,11 +60,18 @@ export const ledgerTradingCommandSchema = z.discriminatedUnion('type', [placeOrd
 export const ledgerContractCommandSchema = z.discriminatedUnion('type', [placeContractOrderV1, requestContractCancelV1, modifyPositionMarginV1]);
 
 /**
+ * Contract commands of no user, written to a chosen partition of `ledger.commands` (one copy per
+ * partition, ids derived from what they carry): the relay's mark prices, funding fixes and last
+ * prices, and the operator's insurance seeding. Each partition decides them for its own accounts.
+ */
+export const ledgerPartitionCommandSchema = z.discriminatedUnion('type', [markContractPriceV1, settleFundingV1, triggerContractStopsV1, seedInsuranceFundV1]);
+
+/**
  * Everything the ledger decides: the account commands, the trading family and the withdrawal
  * family, in their current versions; an ApplyOrderOutcome v1 (journals before v2) is upcast.
  */
 export const ledgerInputSchema = z.union([
-  z.discriminatedUnion('type', [...ledgerCommandSchema.options, ...ledgerTradingCommandSchema.options, ...ledgerWithdrawalCommandSchema.options, ...ledgerContractCommandSchema.options]),
+  z.discriminatedUnion('type', [...ledgerCommandSchema.options, ...ledgerTradingCommandSchema.options, ...ledgerWithdrawalCommandSchema.options, ...ledgerContractCommandSchema.options, ...ledgerPartitionCommandSchema.options]),
   applyOrderOutcomeV1.transform(upcastApplyOrderOutcomeV1),
 ]);
 
@@ -71,3 +79,4 @@ export type PlaceOrder = z.infer<typeof placeOrderV1>;
 export type RequestCancel = z.infer<typeof requestCancelV1>;
 export type LedgerTradingCommand = z.infer<typeof ledgerTradingCommandSchema>;
 export type LedgerInput = z.infer<typeof ledgerInputSchema>;
+export type LedgerPartitionCommand = z.infer<typeof ledgerPartitionCommandSchema>;

@@ -14,11 +14,11 @@ import type {
 } from '@exchange/contracts';
 import { type LedgerState, peekBalance } from './ledger-state';
 import { LedgerRejection, RejectCode } from './ledger-rejection';
-import { balanceAfter, type DecisionContext, type Draft, flow, parseAmount, requireAccountOf, requireAsset, requireUser, tradingContext, type TradingContext } from './ledger-decision';
+import { balanceAfter, type DecisionContext, type Draft, flow, type PartitionContext, parseAmount, requireAccountOf, requireAsset, requireUser, tradingContext, type TradingContext } from './ledger-decision';
 import { placeOrder, requestCancel } from './place-order';
 import { applyOrderOutcome, settleTradeLeg } from './settle-trade';
 import { releaseWithdrawal, requestWithdrawal, settleWithdrawal } from './withdrawals';
-import { contractOutcome, contractTradeLeg, isContractSymbol, modifyMargin, placeContract, requestContractCancel } from './contracts/contract-routing';
+import { contractOutcome, contractRisk, contractTradeLeg, isContractSymbol, modifyMargin, placeContract, requestContractCancel } from './contracts/contract-routing';
 import { contractTransfer } from './contracts/contract-transfers';
 
 export { type DecisionContext, parseAmount, type TradingContext } from './ledger-decision';
@@ -38,7 +38,7 @@ export function decide(command: LedgerInput, state: LedgerState, ctx: DecisionCo
     if (!(error instanceof LedgerRejection)) throw error;
     drafts = [{ type: 'CommandRejected', payload: { commandType: command.type, code: error.code, msg: error.message } }];
   }
-  return journaled(command, state, ctx.now, drafts);
+  return journaled(command, state, ctx.now, drafts, ctx.partition);
 }
 
 /**
@@ -46,12 +46,15 @@ export function decide(command: LedgerInput, state: LedgerState, ctx: DecisionCo
  * when its batch failed to commit): journaled as any CommandRejected, so a replay folds the same
  * state and the requester gets its answer.
  */
-export function rejectionOf(command: LedgerInput, state: LedgerState, now: number, code: number, msg: string): LedgerJournalEvent[] {
-  return journaled(command, state, now, [{ type: 'CommandRejected', payload: { commandType: command.type, code, msg } }]);
+export function rejectionOf(command: LedgerInput, state: LedgerState, now: number, code: number, msg: string, partition?: PartitionContext): LedgerJournalEvent[] {
+  return journaled(command, state, now, [{ type: 'CommandRejected', payload: { commandType: command.type, code, msg } }], partition);
 }
 
-function journaled(command: LedgerInput, state: LedgerState, now: number, drafts: Draft[]): LedgerJournalEvent[] {
-  const userId = command.payload.userId;
+function journaled(command: LedgerInput, state: LedgerState, now: number, drafts: Draft[], partition?: PartitionContext): LedgerJournalEvent[] {
+  const userId = 'userId' in command.payload ? command.payload.userId : partition?.userId;
+  if (userId === undefined) throw new Error(`ledger: ${command.type} needs ctx.partition`);
+  // The partition's system user has no state to count in: its sequence comes from the log position.
+  const system = partition !== undefined && userId === partition.userId;
   let seq = state.users.get(userId)?.seq ?? 0;
   return drafts.map(
     (draft, index) =>
@@ -60,7 +63,7 @@ function journaled(command: LedgerInput, state: LedgerState, now: number, drafts
         v: 1,
         id: `${command.id}:${index}`,
         ts: now,
-        payload: { ...draft.payload, userId, seq: ++seq, commandId: command.id },
+        payload: { ...draft.payload, userId, seq: system ? partition.seq(index) : ++seq, commandId: command.id },
       }) as LedgerJournalEvent,
   );
 }
@@ -99,6 +102,11 @@ function decideDrafts(command: LedgerInput, state: LedgerState, ctx: DecisionCon
       return requestContractCancel(command, state);
     case 'ModifyPositionMargin':
       return modifyMargin(command, state, ctx);
+    case 'SeedInsuranceFund':
+    case 'SettleFunding':
+    case 'MarkContractPrice':
+    case 'TriggerContractStops':
+      return contractRisk(command, state, ctx);
     case 'RequestWithdrawal':
       return requestWithdrawal(command, state, ctx);
     case 'SettleWithdrawal':

@@ -1,3 +1,4 @@
+import { LIQUIDATION_CANCEL } from './contracts/contract-liquidation';
 import type { CancelOrder, ContractOrderRecord, LedgerJournalEvent, OrderCancelRequested, OrderCommand, OrderPlaced, SubmitOrder } from '@exchange/contracts';
 
 /**
@@ -68,11 +69,16 @@ export function orderCommandsFor(events: readonly LedgerJournalEvent[]): OrderCo
   for (const event of events) {
     if (event.type === 'OrderPlaced') commands.push(submitOrderFor(event));
     else if (event.type === 'OrderCancelRequested') commands.push(cancelOrderFor(event));
-    // A STOP order waits off the book for its trigger (part 2); a LIMIT one goes to its book now.
+    // A STOP order waits off the book for its trigger; a LIMIT one goes to its book now.
     else if (event.type === 'ContractOrderPlaced' && event.payload.order.orderType === 'LIMIT') commands.push(submitContractOrderFor(event, event.payload.order));
+    else if (event.type === 'ContractStopTriggered') commands.push(submitContractOrderFor(event, event.payload.order));
     else if (event.type === 'ContractCancelRequested') {
       const o = event.payload.order;
       commands.push({ type: 'CancelOrder', v: 1, id: event.id, ts: event.ts, payload: { symbol: o.symbol, orderId: o.orderId, accountId: o.accountId, userId: o.userId } });
+    } else if (event.type === 'ContractOrderEnded' && event.payload.reason === LIQUIDATION_CANCEL) {
+      // The ledger ended it for a liquidation: the engine takes it off its book (a STOP was never on it: the engine answers it is unknown).
+      const p = event.payload;
+      commands.push({ type: 'CancelOrder', v: 1, id: event.id, ts: event.ts, payload: { symbol: p.symbol, orderId: p.order.orderId, accountId: p.accountId, userId: p.userId } });
     }
   }
   return commands;

@@ -14,6 +14,26 @@ export interface DecisionContext {
   feeAccountId?: string;
   /** Contract commands, and settlements and transfers that may concern contracts. */
   contract?(name: string): ContractConfig | undefined;
+  /** The deciding partition's own accounts and ids: price, funding and seeding commands need them. */
+  partition?: PartitionContext;
+}
+
+/**
+ * A ledger partition's system side. Prices and funding reach every partition as commands of no
+ * user; each partition decides them for the accounts it holds and journals them under its system
+ * user (a user id that maps to the partition, so its journal stays in the partition's stream).
+ */
+export interface PartitionContext {
+  userId: string;
+  /** The partition's share of the insurance fund (the fund is the sum of them). */
+  insuranceAccountId: string;
+  /** Where funding's cross-partition difference goes (see settleFunding). */
+  clearingAccountId: string;
+  /** The k-th order the command creates (the fund's closing orders). */
+  orderId(k: number): string;
+  /** The sequence of the index-th event of the system user, from the command's log position (it has no state to count in). */
+  seq(index: number): number;
+  owns(accountId: string): boolean;
 }
 
 /** What deciding a trading command needs besides the account context. */

@@ -16,3 +16,32 @@ export function flowIdOf(offset: number, partition: number, k: number): string {
   if (k >= 16 || partition >= 64) throw new Error('ledger: flow id space exceeded');
   return String(offset * 1024 + partition * 16 + k + 1);
 }
+
+/** User ids below this are the ledger's own: '0' (fee and fund accounts) and the partitions' system users. */
+export const SYSTEM_USER_ID_LIMIT = 1000;
+
+/** Each partition's share of the insurance fund (fee accounts are 1–64, generated ids far above). */
+export function insuranceAccountIdOf(partition: number): string {
+  return String(partition + 101);
+}
+
+/** Each partition's funding clearing account (see settleFunding): the sum over partitions is zero up to rounding. */
+export function clearingAccountIdOf(partition: number): string {
+  return String(partition + 201);
+}
+
+/**
+ * The id of the k-th order a system command creates (the fund's closing orders), from the
+ * command's log position: above 2^52, where the gateway's ids (41 bits of ms since 2024, then 12
+ * more bits) do not reach for decades, and below 2^53 (rule 7).
+ */
+export function systemOrderIdOf(offset: number, partition: number, k: number): string {
+  if (k >= 16 || partition >= 64) throw new Error('ledger: system order id space exceeded');
+  return String(2 ** 52 + offset * 1024 + partition * 16 + k);
+}
+
+/** The sequence of the index-th event a system user's command journals: increasing with the log position. */
+export function systemSeqOf(offset: number, index: number): number {
+  if (index >= 4096) throw new Error('ledger: a system command journals at most 4096 events');
+  return offset * 4096 + index + 1;
+}

@@ -75,6 +75,7 @@ export function addContractRows(rows: ContractRows, event: ContractJournalEvent)
         position(payment.position);
       }
       balance(event.payload.insurance);
+      if (event.payload.clearing) balance(event.payload.clearing);
       return event.payload.flows;
     case 'PositionLiquidated':
       balance(event.payload.balance);

@@ -6,11 +6,12 @@ import type { LedgerState } from '../domain/ledger-state';
 
 /**
  * Replaces the contracts fold of one partition's accounts with what PostgreSQL holds: their USDT,
- * positions and open contract orders (and the partition's fee account's USDT), as the fold had them.
+ * positions and open contract orders (and the partition's fee, insurance and clearing accounts'), as
+ * the fold had them.
  */
-export async function loadContracts(dataSource: DataSource, schema: string, state: LedgerState, accountIds: ReadonlySet<string>, feeAccountId: string | undefined): Promise<void> {
+export async function loadContracts(dataSource: DataSource, schema: string, state: LedgerState, accountIds: ReadonlySet<string>, systemAccountIds: readonly string[]): Promise<void> {
   const c = state.contracts;
-  const owned = new Set([...accountIds, ...(feeAccountId ? [feeAccountId] : [])]);
+  const owned = new Set([...accountIds, ...systemAccountIds]);
   for (const id of owned) {
     c.balances.delete(id);
     state.contractClientIds.delete(id);

@@ -1,3 +1,4 @@
+import { SYSTEM_USER_ID_LIMIT } from '../domain/ledger-ids';
 import { isContractJournalEvent } from '@exchange/contracts';
 import type { AccountRecord, FlowEntry, LedgerJournalEvent, LedgerOrderRecord, LedgerTradeRecord, LedgerWithdrawalRecord, Permission } from '@exchange/contracts';
 import { feeAccountRecord } from '../domain/ledger-state';
@@ -30,7 +31,8 @@ export function projectionRows(events: readonly LedgerJournalEvent[], partitionO
   const rows: ProjectionRows = { users: [], userSeq: new Map(), accounts: [], flags: new Map(), balances: new Map(), flows: [], apiKeys: [], revokedKeys: [], orders: new Map(), trades: [], withdrawals: new Map(), contracts: emptyContractRows() };
   for (const event of events) {
     const { userId, seq } = event.payload;
-    rows.userSeq.set(userId, Math.max(seq, rows.userSeq.get(userId) ?? 0));
+    // A partition's system user has no users row (its sequence counts log positions, beyond an int).
+    if (Number(userId) >= SYSTEM_USER_ID_LIMIT) rows.userSeq.set(userId, Math.max(seq, rows.userSeq.get(userId) ?? 0));
     if (isContractJournalEvent(event)) {
       for (const f of addContractRows(rows.contracts, event)) rows.flows.push({ ...f, created: event.ts });
       continue;

@@ -1,5 +1,6 @@
 import { Money } from '../domain/ledger-money';
-import type { AccountType, LedgerJournalEvent, LedgerOrderRecord, LedgerWithdrawalRecord, Permission } from '@exchange/contracts';
+import { type AccountType, type LedgerJournalEvent, type LedgerOrderRecord, type LedgerWithdrawalRecord, type Permission, Topics } from '@exchange/contracts';
+import { clearingAccountIdOf, insuranceAccountIdOf } from '../domain/ledger-ids';
 import { type BatchBookkeeping, ProcessedIds, readCheckpoint, writeBookkeeping } from '@exchange/messaging';
 import type { DataSource } from 'typeorm';
 import { defaultFlags, feeAccountRecord, type LedgerState, putWithdrawal } from '../domain/ledger-state';
@@ -21,7 +22,9 @@ export class LedgerStore {
   constructor(
     private readonly dataSource: DataSource,
     readonly schema: string,
-    private readonly partitionOf: (userId: string) => number,
+    readonly partitionOf: (userId: string) => number,
+    /** ledger.commands' partition count (the partitioner's modulus). */
+    readonly partitions: number = Topics.ledgerCommands.partitions,
   ) {}
 
   /**
@@ -69,7 +72,8 @@ export class LedgerStore {
       state.apiKeys.set(k.api_key, { apiKey: k.api_key, accountId: String(k.account_id), userId: String(k.user_id), permissions: k.permissions, revoked: k.revoked_at !== null });
     }
     for (const a of accounts) partitionAccounts.add(String(a.account_id));
-    await loadContracts(this.dataSource, this.schema, state, partitionAccounts, feeAccountId);
+    const systemAccounts = [...(feeAccountId ? [feeAccountId] : []), insuranceAccountIdOf(partition), clearingAccountIdOf(partition)];
+    await loadContracts(this.dataSource, this.schema, state, partitionAccounts, systemAccounts);
     await this.loadOrders(state, partition, now);
     await this.loadWithdrawals(state, partition);
     if (feeAccountId) await this.loadFeeAccount(state, feeAccountId);

@@ -21,6 +21,7 @@ import { walletCommandsFor } from '../domain/wallet-commands';
 import { evolve, initialLedgerState } from '../domain/ledger-state';
 import { type LoadedPartition, LedgerStore } from '../persistence/ledger-store';
 import { OutboxRelay } from './outbox-relay';
+import { partitionContextOf } from './partition-context';
 
 export const LEDGER_GROUP = 'ledger';
 
@@ -29,7 +30,7 @@ export const LEDGER_GROUP = 'ledger';
  * CommandRejected. The others record facts decided elsewhere (a trade leg, an engine outcome, a
  * deposit, a withdrawal's end) that must not be lost: those are parked for an operator.
  */
-const REQUESTS: ReadonlySet<string> = new Set(['CreateUser', 'CreateSubAccount', 'CreateApiKey', 'RevokeApiKey', 'TransferFunds', 'SetAccountFlags', 'PlaceOrder', 'RequestCancel', 'RequestWithdrawal', 'PlaceContractOrder', 'RequestContractCancel', 'ModifyPositionMargin']);
+const REQUESTS: ReadonlySet<string> = new Set(['CreateUser', 'CreateSubAccount', 'CreateApiKey', 'RevokeApiKey', 'TransferFunds', 'SetAccountFlags', 'PlaceOrder', 'RequestCancel', 'RequestWithdrawal', 'PlaceContractOrder', 'RequestContractCancel', 'ModifyPositionMargin', 'SeedInsuranceFund']);
 
 /**
  * The ledger's input: each batch of `ledger.commands` of one partition is decided in order,
@@ -149,6 +150,7 @@ export class LedgerCommandProcessor {
         symbol: (name) => this.markets.symbol(name),
         contract: (name) => this.markets.contract(name),
         feeAccountId: feeAccountIdOf(record.partition),
+        partition: partitionContextOf(this.state, record.partition, this.store.partitions, record.offset),
       });
     } catch (error) {
       // decide is a pure function of the command and the state: what throws here throws on every retry.
@@ -163,7 +165,7 @@ export class LedgerCommandProcessor {
     const state = sqlStateOf(failure);
     const code = state === '22021' || state === '22P05' ? RejectCode.ILLEGAL_CHARS : RejectCode.INVALID_VALUE;
     const msg = `The ${command.type} command holds a value the ledger cannot apply or store; nothing was changed.`;
-    await this.applyRecords(batch, [record], nextOffset, (c) => rejectionOf(c, this.state, this.clock.now(), code, msg));
+    await this.applyRecords(batch, [record], nextOffset, (c) => rejectionOf(c, this.state, this.clock.now(), code, msg, partitionContextOf(this.state, record.partition, this.store.partitions, record.offset)));
     return true;
   }
 

@@ -81,3 +81,11 @@ function changedBalances(balances: readonly BalanceAfter[], accountId: string, p
   }
   return changes;
 }
+
+/**
+ * A contracts event of another user (a ledger partition's system user) that names this stream's
+ * contracts account: its frames, whatever this user's sequence (the event is not in it).
+ */
+export function streamNamedContractEvent(state: AccountStreamState, event: ContractJournalEvent, precisionOf: (asset: string) => number, contractOrder?: ContractOrderView): StreamStep {
+  return withEventTime(state, event.ts, contractFramesOf(state, event, contractOrder, precisionOf('USDT')));
+}

@@ -24,6 +24,23 @@ export function isContractEvent(event: { type: string }): event is ContractJourn
   return Object.prototype.hasOwnProperty.call(CONTRACT_EVENT_TYPES, event.type);
 }
 
+/** The contracts accounts an event changes: whose streams it concerns, whoever's command journaled it. */
+export function namedAccountsOf(event: ContractJournalEvent): string[] {
+  switch (event.type) {
+    case 'FundingSettled':
+      return event.payload.payments.map((p) => p.accountId);
+    case 'PositionDeleveraged':
+      return [event.payload.accountId, ...event.payload.counterparties.map((c) => c.accountId)];
+    case 'PositionLiquidated':
+    case 'ContractOrderEnded':
+    case 'ContractOrderFilled':
+    case 'ContractStopTriggered':
+      return [event.payload.accountId];
+    default:
+      return [];
+  }
+}
+
 export function isCloseSide(side: ContractSide): boolean {
   return side === 'BUY_CLOSE' || side === 'SELL_CLOSE';
 }

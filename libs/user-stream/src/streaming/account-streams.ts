@@ -1,7 +1,7 @@
 import type { Markets } from '@exchange/contracts';
 import type { StreamStartReader } from '@exchange/ledger-query';
-import { type AccountStreamState, nextEventTime, type StreamedEvent, streamLedgerEvent } from '../domain/account-stream';
-import { ContractOrderMemory, isContractEvent } from '../domain/contract-orders-seen';
+import { type AccountStreamState, nextEventTime, type StreamedEvent, streamLedgerEvent, streamNamedContractEvent } from '../domain/account-stream';
+import { type ContractJournalEvent, ContractOrderMemory, type ContractOrderView, isContractEvent, namedAccountsOf } from '../domain/contract-orders-seen';
 import type { StreamFrame } from '../domain/stream-frames';
 
 /** Where an account's stream starts: the ledger's tables for a replica, the journal's account openings for a replay. */
@@ -34,6 +34,10 @@ const IDLE_RETENTION_MS = 60_000;
 export class AccountStreams {
   private readonly accounts = new Map<string, AccountStream>();
   private readonly byUser = new Map<string, Set<AccountStream>>();
+  /** Streams by the contracts account they carry: for the accounts a partition's price or funding decision names. */
+  private readonly byContracts = new Map<string, Set<AccountStream>>();
+  /** The last sequence of another user's contracts event delivered by the accounts it names (a redelivery gives nothing). */
+  private readonly namedSeq = new Map<string, number>();
   private readonly loading = new Map<string, Promise<AccountStream | undefined>>();
   private readonly contractOrders = new ContractOrderMemory();
 
@@ -69,10 +73,28 @@ export class AccountStreams {
   /** Every event of ledger.events, whether or not its user is streamed here (the contract orders it changes are kept for later sockets). */
   apply(event: StreamedEvent): void {
     const contractOrder = isContractEvent(event) ? this.contractOrders.observe(event) : undefined;
+    if (isContractEvent(event)) this.applyNamed(event, contractOrder);
     const streams = this.byUser.get(event.payload.userId);
     if (!streams) return;
     for (const stream of streams) {
       const step = streamLedgerEvent(stream.state, event, this.precisionOf, contractOrder);
+      stream.state = step.state;
+      for (const frame of step.frames) this.send(stream, frame);
+    }
+  }
+
+  /**
+   * A contracts event journaled under another user than the accounts it names: a ledger
+   * partition's system user decides funding, liquidations and stop triggers for its accounts.
+   * Each named account's streams get its frames; the user's sequence does not apply to them.
+   */
+  private applyNamed(event: ContractJournalEvent, contractOrder: ContractOrderView | undefined): void {
+    const { userId, seq } = event.payload;
+    const targets = namedAccountsOf(event).flatMap((accountId) => [...(this.byContracts.get(accountId) ?? [])].filter((s) => s.userId !== userId));
+    if (targets.length === 0 || seq <= (this.namedSeq.get(userId) ?? 0)) return;
+    this.namedSeq.set(userId, seq);
+    for (const stream of new Set(targets)) {
+      const step = streamNamedContractEvent(stream.state, event, this.precisionOf, contractOrder);
       stream.state = step.state;
       for (const frame of step.frames) this.send(stream, frame);
     }
@@ -127,6 +149,12 @@ export class AccountStreams {
     let ofUser = this.byUser.get(stream.userId);
     if (!ofUser) this.byUser.set(stream.userId, (ofUser = new Set()));
     ofUser.add(stream);
+    const contracts = stream.state.contracts?.accountId;
+    if (contracts !== undefined) {
+      let carrying = this.byContracts.get(contracts);
+      if (!carrying) this.byContracts.set(contracts, (carrying = new Set()));
+      carrying.add(stream);
+    }
     return stream;
   }
 
@@ -135,5 +163,9 @@ export class AccountStreams {
     const ofUser = this.byUser.get(stream.userId);
     ofUser?.delete(stream);
     if (ofUser?.size === 0) this.byUser.delete(stream.userId);
+    const contracts = stream.state.contracts?.accountId;
+    const carrying = contracts === undefined ? undefined : this.byContracts.get(contracts);
+    carrying?.delete(stream);
+    if (carrying?.size === 0) this.byContracts.delete(contracts!);
   }
 }

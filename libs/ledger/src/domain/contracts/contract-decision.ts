@@ -18,6 +18,21 @@ export interface ContractContext {
   orderId(k: number): string;
   /** The insurance fund's contracts account: it takes liquidated positions over and keeps funding's remainders. */
   insurance: { userId: string; accountId: string };
+  /**
+   * Whether the partition deciding the command holds this account. A price or funding command
+   * reaches every partition, and each acts on its own accounts only (absent: every account).
+   */
+  owns?(accountId: string): boolean;
+  /**
+   * The partition's funding clearing account: what its payers pay beyond what its receivers get
+   * goes there, for receivers in other partitions (see settleFunding). It alone may go negative.
+   */
+  clearingAccountId?: string;
+}
+
+/** Whether the deciding partition acts on the account (see ContractContext.owns). */
+export function ownedBy(ctx: ContractContext, accountId: string): boolean {
+  return ctx.owns?.(accountId) ?? true;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { ContractConfig, DeleveragedCounterparty, FlowEntry } from '@exchange/contracts';
 import { Money, ZERO } from '../ledger-money';
-import { balanceAfter, type ContractContext, flowEntry, positionAfter, roundDown, totalOf } from './contract-decision';
+import { balanceAfter, type ContractContext, flowEntry, ownedBy, positionAfter, roundDown, totalOf } from './contract-decision';
 import type { ContractDraft } from './contract-draft';
 import { settleClose, settleFundClose } from './contract-fills';
 import { cancelPositionOrders, closeAtBankruptcy } from './contract-liquidation';
@@ -13,13 +13,15 @@ import { peekContractBalance, positionKey, type PositionState } from './contract
  * ties by account). Each counterparty closes its share at its share of the bankruptcy value
  * (rounded down, the last takes the rest, so the shares add up to the value exactly), its orders
  * on that side canceled first; its PnL is a SETTLEMENT flow. LONG and SHORT sizes stay equal.
+ * Only positions of the deciding partition are candidates (a decision never writes another
+ * partition's accounts); its fund's positions are among them, last.
  */
 export function deleverage(draft: ContractDraft, bankrupt: PositionState, config: ContractConfig, mark: Money, ctx: ContractContext): void {
   const fundId = ctx.insurance.accountId;
   const opposite = bankrupt.side === 'LONG' ? 'SHORT' : 'LONG';
   const score = (q: PositionState) => (q.accountId === fundId ? null : unrealisedPnl(q, config, mark).times(q.leverage));
   const ranked = [...draft.state.positions.values()]
-    .filter((q) => q.symbol === bankrupt.symbol && q.side === opposite && q.size.gt(0))
+    .filter((q) => q.symbol === bankrupt.symbol && q.side === opposite && q.size.gt(0) && ownedBy(ctx, q.accountId))
     .map((q) => ({ q, s: score(q) }))
     .sort((a, b) => (a.s === null ? 1 : b.s === null ? -1 : b.s.cmp(a.s)) || (a.q.accountId < b.q.accountId ? -1 : 1))
     .map(({ q }) => q);

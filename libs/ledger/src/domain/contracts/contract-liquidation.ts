@@ -1,7 +1,7 @@
 import type { ContractConfig, ContractEvent, FlowEntry, MarkContractPrice, PositionSide } from '@exchange/contracts';
 import { Money, ZERO } from '../ledger-money';
 import { LedgerRejection, RejectCode } from '../ledger-rejection';
-import { balanceAfter, type ContractContext, flowEntry, positionAfter, requireContract, totalOf } from './contract-decision';
+import { balanceAfter, type ContractContext, flowEntry, ownedBy, positionAfter, requireContract, totalOf } from './contract-decision';
 import { deleverage } from './contract-deleveraging';
 import { ContractDraft } from './contract-draft';
 import { endContractOrder, placeContractOrder } from './contract-orders';
@@ -25,11 +25,11 @@ export function markContractPrice(command: MarkContractPrice, state: ContractsSt
   const mark = new Money(p.markPrice);
   if (mark.lte(0)) throw new LedgerRejection(RejectCode.INVALID_VALUE, "Invalid value for parameter 'markPrice': must be greater than zero.");
   const draft = new ContractDraft(state);
-  for (const key of liquidationCandidates(state, p.symbol, mark)) {
+  for (const key of liquidationCandidates(state, p.symbol, mark).filter((k) => ownedBy(ctx, draft.state.positions.get(k)!.accountId))) {
     if (!pastMaintenance(draft.state.positions.get(key)!, config, mark)) continue;
     cancelPositionOrders(draft, key, ctx);
     const position = draft.state.positions.get(key)!;
-    if (fundCovers(draft.state, position, config, mark, ctx)) draft.emit(takeOver(draft.state, position, config, mark, ctx));
+    if (fundCovers(draft.state, position, config, mark, ctx) || !oppositeCovers(draft.state, position, ctx)) draft.emit(takeOver(draft.state, position, config, mark, ctx));
     else deleverage(draft, position, config, mark, ctx);
   }
   for (const side of ['LONG', 'SHORT'] as const) offerFundPosition(draft, peekPosition(draft.state, ctx.insurance.accountId, p.symbol, side), config, mark, p.marketsVersion, ctx);
@@ -46,11 +46,14 @@ function liquidationCandidates(state: ContractsState, symbol: string, mark: Mone
   });
 }
 
+/** The reason of an order the ledger ended for a liquidation: the engine is told to take it off its book. */
+export const LIQUIDATION_CANCEL = 'LIQUIDATION';
+
 /** Cancels every open order of a position (OPEN orders would add to it, CLOSE orders claim it). */
 export function cancelPositionOrders(draft: ContractDraft, key: string, ctx: ContractContext): void {
   for (const orderId of [...(draft.state.positionOrders.get(key) ?? [])].sort()) {
     const o = draft.state.orders.get(orderId)!;
-    const command = { type: 'EndContractOrder', v: 1, id: '', ts: ctx.now, payload: { userId: o.userId, accountId: o.accountId, orderId, symbol: o.symbol, status: 'CANCELED' } } as const;
+    const command = { type: 'EndContractOrder', v: 1, id: '', ts: ctx.now, payload: { userId: o.userId, accountId: o.accountId, orderId, symbol: o.symbol, status: 'CANCELED', reason: LIQUIDATION_CANCEL } } as const;
     draft.emit(...endContractOrder(command, draft.state, ctx));
   }
 }
@@ -63,6 +66,20 @@ function fundCovers(state: ContractsState, position: PositionState, config: Cont
     .map((q) => Money.max(ZERO, unrealisedPnl(q, config, mark).negated()))
     .reduce((a, b) => a.plus(b), ZERO);
   return peekContractBalance(state, fundId).free.gte(losses);
+}
+
+/**
+ * Whether the deciding partition's opposite positions (its fund's included) can take the whole position
+ * by auto-deleveraging. When they cannot (the rest is held in other partitions) the fund takes it
+ * over even at a loss it cannot pay yet: that loss is recorded as uncovered when the fund closes.
+ */
+function oppositeCovers(state: ContractsState, position: PositionState, ctx: ContractContext): boolean {
+  const opposite = position.side === 'LONG' ? 'SHORT' : 'LONG';
+  let size = ZERO;
+  for (const q of state.positions.values()) {
+    if (q.symbol === position.symbol && q.side === opposite && ownedBy(ctx, q.accountId)) size = size.plus(q.size);
+  }
+  return size.gte(position.size);
 }
 
 /** The user's side of a liquidation, whoever takes the position: it leaves whole, and the margin is the loss. */

@@ -1,4 +1,15 @@
-import type { ApplyOrderOutcome, ContractCommand, ModifyPositionMargin, PlaceContractOrder, RequestContractCancel, SettleTradeLeg } from '@exchange/contracts';
+import type {
+  ApplyOrderOutcome,
+  ContractCommand,
+  MarkContractPrice,
+  ModifyPositionMargin,
+  PlaceContractOrder,
+  RequestContractCancel,
+  SeedInsuranceFund,
+  SettleFunding,
+  SettleTradeLeg,
+  TriggerContractStops,
+} from '@exchange/contracts';
 import type { Draft, DecisionContext } from '../ledger-decision';
 import { requireAccountOf } from '../ledger-decision';
 import { LedgerRejection, RejectCode } from '../ledger-rejection';
@@ -7,8 +18,9 @@ import { decideContract } from './contract-decider';
 import { type ContractContext, MARGIN_TOKEN } from './contract-decision';
 
 /**
- * The insurance fund's contracts account. Part 1 never moves money into it (liquidation and
- * funding are part 2's), but positionAfter must know it to leave its positions without a flp.
+ * The insurance fund's contracts account where no partition is named (the domain's own tests):
+ * a partition has its own (PartitionContext.insuranceAccountId), and positionAfter must know it
+ * to leave its positions without a flp.
  */
 export const INSURANCE_FUND = { userId: '0', accountId: '99' } as const;
 
@@ -18,16 +30,19 @@ export function contractContextOf(ctx: DecisionContext): ContractContext {
   if (ctx.contract === undefined) throw new Error('ledger: contract commands need ctx.contract');
   const margin = ctx.asset(MARGIN_TOKEN);
   if (margin === undefined) throw new Error(`ledger: contracts need the asset ${MARGIN_TOKEN}`);
+  const partition = ctx.partition;
   return {
     now: ctx.now,
     contract: ctx.contract,
     marginPrecision: margin.precision,
     feeAccountId: ctx.feeAccountId ?? '',
     flowId: ctx.flowId,
-    orderId: () => {
-      throw new Error('ledger: the insurance fund places no orders before part 2 is wired');
+    orderId: (k) => {
+      if (!partition) throw new Error('ledger: the insurance fund places orders only where a partition is named');
+      return partition.orderId(k);
     },
-    insurance: INSURANCE_FUND,
+    insurance: partition ? { userId: partition.userId, accountId: partition.insuranceAccountId } : INSURANCE_FUND,
+    ...(partition ? { owns: (accountId: string) => partition.owns(accountId), clearingAccountId: partition.clearingAccountId } : {}),
   };
 }
 
@@ -74,6 +89,12 @@ export function requestContractCancel(command: RequestContractCancel, state: Led
     throw new LedgerRejection(RejectCode.NO_SUCH_ORDER, 'Order does not exist.');
   }
   return [{ type: 'ContractCancelRequested', payload: { order } }];
+}
+
+/** A price, funding or seeding command: the partition decides it for its own accounts, under its system user. */
+export function contractRisk(command: SeedInsuranceFund | SettleFunding | MarkContractPrice | TriggerContractStops, state: LedgerState, ctx: DecisionContext): Draft[] {
+  if (ctx.partition === undefined) throw new Error(`ledger: ${command.type} needs ctx.partition`);
+  return contractDrafts(command, state, ctx);
 }
 
 /** One leg of a contract trade, as the contracts domain settles it. */

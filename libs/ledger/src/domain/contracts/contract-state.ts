@@ -39,7 +39,7 @@ export interface ContractsState {
   orders: Map<string, ContractOrderRecord>;
   /** The open orders of each position (by positionKey): what a liquidation cancels, without a scan. */
   positionOrders: Map<string, ReadonlySet<string>>;
-  /** The last funding time settled per symbol: SettleFunding is idempotent per (symbol, fundingTime). */
+  /** The last funding time settled per `symbol|fund account` (one fund account per ledger partition): SettleFunding is idempotent per (symbol, fundingTime) in each. */
   fundings: Map<string, number>;
   /** Liquidation prices per `symbol|side` (LONG highest first, SHORT lowest first): derived, rebuilt by replay. */
   liquidation: Map<string, PriceHeap>;
@@ -51,6 +51,10 @@ export interface ContractsState {
 
 export function initialContractsState(): ContractsState {
   return { balances: new Map(), positions: new Map(), orders: new Map(), positionOrders: new Map(), fundings: new Map(), liquidation: new Map(), stops: new Map(), uncovered: ZERO };
+}
+
+export function fundingKey(symbol: string, fundAccountId: string): string {
+  return `${symbol}|${fundAccountId}`;
 }
 
 export function positionKey(accountId: string, symbol: string, side: PositionSide): string {
@@ -180,8 +184,9 @@ export function evolveContracts(state: ContractsState, event: ContractEvent): Co
         setPosition(state, payment.position);
       }
       setBalance(state, event.payload.insurance);
+      if (event.payload.clearing) setBalance(state, event.payload.clearing);
       state.uncovered = state.uncovered.plus(event.payload.uncovered);
-      state.fundings.set(event.payload.symbol, event.payload.fundingTime);
+      state.fundings.set(fundingKey(event.payload.symbol, event.payload.insurance.accountId), event.payload.fundingTime);
       return state;
     case 'PositionLiquidated':
       setBalance(state, event.payload.balance);

@@ -1,7 +1,7 @@
 import type { ContractEvent, ContractOrderRecord, TriggerContractStops } from '@exchange/contracts';
 import { Money } from '../ledger-money';
 import { LedgerRejection, RejectCode } from '../ledger-rejection';
-import { type ContractContext, requireContract } from './contract-decision';
+import { type ContractContext, ownedBy, requireContract } from './contract-decision';
 import type { ContractsState } from './contract-state';
 
 /**
@@ -17,7 +17,7 @@ export function triggerContractStops(command: TriggerContractStops, state: Contr
   const last = new Money(p.lastPrice);
   if (last.lte(0)) throw new LedgerRejection(RejectCode.INVALID_VALUE, "Invalid value for parameter 'lastPrice': must be greater than zero.");
   const crossed = ['BUY', 'SELL'].flatMap((side) => state.stops.get(`${p.symbol}|${side}`)?.crossed(last) ?? []);
-  const orders = crossed.map((id) => state.orders.get(id)!).sort(byId);
+  const orders = crossed.map((id) => state.orders.get(id)!).filter((o) => ownedBy(ctx, o.accountId)).sort(byId);
   return orders.map((order) => ({ type: 'ContractStopTriggered', payload: { accountId: order.accountId, symbol: order.symbol, lastPrice: last.toFixed(), order: { ...order, orderType: 'LIMIT' } } }));
 }
 

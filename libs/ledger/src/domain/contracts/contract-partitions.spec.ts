@@ -1,0 +1,136 @@
+import { type LedgerInput, ledgerInputSchema, type LedgerJournalEvent } from '@exchange/contracts';
+import { decide, type TradingContext } from '../decide';
+import { orderCommandsFor } from '../engine-commands';
+import type { PartitionContext } from '../ledger-decision';
+import { clearingAccountIdOf, insuranceAccountIdOf, systemOrderIdOf, systemSeqOf } from '../ledger-ids';
+import { Money } from '../ledger-money';
+import { evolve, initialLedgerState } from '../ledger-state';
+import { shippedMarkets as markets } from './contract-scenario.fixtures';
+import { peekContractBalance, peekPosition } from './contract-state';
+
+const T0 = 1_700_000_000_000;
+const SWAP = 'BTC-SWAP-USDT';
+/** Two ledger partitions in one state, as one ledger process holds them: Alice's is 0, Bob's 1. */
+const ALICE = { userId: '100', spot: '1001', contracts: '1003', partition: 0 };
+const BOB = { userId: '200', spot: '2001', contracts: '2003', partition: 1 };
+const SYSTEM_USERS = ['7', '8'];
+const partitionOfUser = (userId: string) => (userId === BOB.userId ? 1 : 0);
+
+let ids = 0;
+function cmd(type: LedgerInput['type'], payload: Record<string, unknown>, id = `t${++ids}`): LedgerInput {
+  return ledgerInputSchema.parse({ type, v: 1, id, ts: T0 + ids, payload });
+}
+
+class Ledger {
+  readonly state = initialLedgerState();
+  readonly journal: LedgerJournalEvent[] = [];
+  private offset = 0;
+
+  partition(p: number, offset: number): PartitionContext {
+    return {
+      userId: SYSTEM_USERS[p]!,
+      insuranceAccountId: insuranceAccountIdOf(p),
+      clearingAccountId: clearingAccountIdOf(p),
+      orderId: (k) => systemOrderIdOf(offset, p, k),
+      seq: (index) => systemSeqOf(offset, index),
+      owns: (accountId) => {
+        if (accountId === insuranceAccountIdOf(p) || accountId === clearingAccountIdOf(p)) return true;
+        const userId = this.state.accounts.get(accountId)?.record.userId;
+        return userId !== undefined && userId !== '0' && partitionOfUser(userId) === p;
+      },
+    };
+  }
+
+  when(command: LedgerInput, p: number): LedgerJournalEvent[] {
+    const offset = this.offset++;
+    const ctx: TradingContext = {
+      now: command.ts,
+      flowId: (k) => String(offset * 16 + k + 1),
+      asset: (n) => markets.asset(n),
+      symbol: (s) => markets.symbol(s),
+      contract: (s) => markets.contract(s),
+      feeAccountId: String(p + 1),
+      partition: this.partition(p, offset),
+    };
+    const events = decide(command, this.state, ctx);
+    for (const e of events) evolve(this.state, e);
+    this.journal.push(...events);
+    return events;
+  }
+
+  given(type: LedgerInput['type'], payload: Record<string, unknown>, p: number): LedgerJournalEvent[] {
+    const events = this.when(cmd(type, payload), p);
+    if (events[0]?.type === 'CommandRejected') throw new Error(`given ${type} was rejected: ${events[0].payload.msg}`);
+    return events;
+  }
+
+  /** One system command to every partition, as the price relay sends it. */
+  everywhere(type: LedgerInput['type'], payload: Record<string, unknown>, id: string): LedgerJournalEvent[][] {
+    return [0, 1].map((p) => this.when(cmd(type, payload, `${id}/${p}`), p));
+  }
+
+  free(accountId: string): string {
+    return peekContractBalance(this.state.contracts, accountId).free.toFixed();
+  }
+
+  total(accountId: string): Money {
+    const b = peekContractBalance(this.state.contracts, accountId);
+    return b.free.plus(b.locked).plus(b.positionMargin);
+  }
+}
+
+/** Alice LONG 10 and Bob SHORT 10 at 30000, 10× leverage, in different partitions. */
+function opened(): Ledger {
+  const ledger = new Ledger();
+  for (const u of [ALICE, BOB]) {
+    ledger.given('CreateUser', { userId: u.userId, name: u.userId, accountIds: [u.spot, `${u.userId}2`, u.contracts] }, u.partition);
+    ledger.given('CreditDeposit', { userId: u.userId, accountId: u.spot, depositId: `${u.userId}9`, asset: 'USDT', amount: '10000' }, u.partition);
+    ledger.given('TransferFunds', { userId: u.userId, transferId: `${u.userId}8`, fromAccountId: u.spot, toAccountId: u.contracts, asset: 'USDT', amount: '1000' }, u.partition);
+  }
+  const order = (u: typeof ALICE, orderId: string, side: string) => ({
+    userId: u.userId, accountId: u.contracts, orderId, symbol: SWAP, side, price: '30000', quantity: '10', leverage: '10', marketsVersion: markets.version, clientOrderId: `c${orderId}`,
+  });
+  ledger.given('PlaceContractOrder', order(ALICE, '11', 'BUY_OPEN'), 0);
+  ledger.given('PlaceContractOrder', order(BOB, '12', 'SELL_OPEN'), 1);
+  const leg = (u: typeof ALICE, orderId: string, side: string, isMaker: boolean) => ({ tradeId: '77', symbol: SWAP, orderId, accountId: u.contracts, userId: u.userId, side, price: '30000', qty: '10', quoteQty: '0', isMaker });
+  ledger.given('SettleTradeLeg', leg(ALICE, '11', 'BUY', true), 0);
+  ledger.given('SettleTradeLeg', leg(BOB, '12', 'SELL', false), 1);
+  return ledger;
+}
+
+describe('price and funding commands decided per ledger partition', () => {
+  it('funds each partition against its clearing account: the clearing accounts sum to zero, USDT is conserved', () => {
+    const ledger = opened();
+    const accounts = [ALICE.contracts, BOB.contracts, ...[0, 1].flatMap((p) => [String(p + 1), insuranceAccountIdOf(p), clearingAccountIdOf(p)])];
+    const before = accounts.reduce((sum, id) => sum.plus(ledger.total(id)), new Money(0));
+    const [inA, inB] = ledger.everywhere('SettleFunding', { symbol: SWAP, fundingTime: T0 + 8, rate: '0.0001', markPrice: '30000.5' }, 'FundingRateFixed:x');
+    // 10 × 0.001 × 30000.5 × 0.0001 = 0.0300005: Alice pays 0.03000050 → rounded up to USDT's precision, Bob receives it rounded down.
+    const paid = inA![0]!.type === 'FundingSettled' ? inA![0]!.payload : undefined;
+    expect(paid?.payments.map((p) => [p.accountId, p.amount])).toEqual([[ALICE.contracts, '-0.0300005']]);
+    const got = inB![0]!.type === 'FundingSettled' ? inB![0]!.payload : undefined;
+    expect(got?.payments.map((p) => [p.accountId, p.amount])).toEqual([[BOB.contracts, '0.0300005']]);
+    expect(new Money(ledger.free(clearingAccountIdOf(0))).plus(ledger.free(clearingAccountIdOf(1))).toFixed()).toBe('0');
+    expect(ledger.free(clearingAccountIdOf(0))).toBe('0.0300005');
+    const after = accounts.reduce((sum, id) => sum.plus(ledger.total(id)), new Money(0));
+    expect(after.toFixed()).toBe(before.toFixed());
+    // Journaled under each partition's system user, with sequences from the log position.
+    expect(inA![0]!.payload.userId).toBe(SYSTEM_USERS[0]);
+    expect(inB![0]!.payload.seq).toBeGreaterThan(inA![0]!.payload.seq);
+    // A repeat of the same interval, under any id, pays nothing in either partition.
+    expect(ledger.everywhere('SettleFunding', { symbol: SWAP, fundingTime: T0 + 8, rate: '0.0001', markPrice: '30000.5' }, 'again')).toEqual([[], []]);
+  });
+
+  it('liquidates a position only in its own partition, into that partition fund, which offers it back with an IOC order', () => {
+    const ledger = opened();
+    // A mark a dollar under the flp (the flp is rounded towards the mark: at it the exact rule may not hold yet).
+    const flp = peekPosition(ledger.state.contracts, ALICE.contracts, SWAP, 'LONG').flp.minus(1).toFixed();
+    const [inA, inB] = ledger.everywhere('MarkContractPrice', { symbol: SWAP, markPrice: flp, indexPrice: flp, marketsVersion: markets.version }, 'ContractPricesChanged:y');
+    expect(inB).toEqual([]);
+    expect(inA!.map((e) => e.type)).toEqual(['PositionLiquidated', 'ContractOrderPlaced']);
+    expect(peekPosition(ledger.state.contracts, insuranceAccountIdOf(0), SWAP, 'LONG').size.toFixed()).toBe('10');
+    expect(peekPosition(ledger.state.contracts, ALICE.contracts, SWAP, 'LONG').size.toFixed()).toBe('0');
+    const [submit] = orderCommandsFor(inA!);
+    expect(submit?.payload).toMatchObject({ symbol: SWAP, side: 'SELL', timeInForce: 'IOC', accountId: insuranceAccountIdOf(0), userId: SYSTEM_USERS[0] });
+    expect(submit?.type === 'SubmitOrder' && BigInt(submit.payload.orderId) > 2n ** 52n).toBe(true);
+  });
+});
