@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { HeaderNames, type LedgerInput, type LedgerJournalEvent, Topics } from '@exchange/contracts';
-import type { Consumer, EventLog, IncomingBatch } from '@exchange/messaging';
+import { type LedgerInput, type LedgerJournalEvent, Topics, toRecord } from '@exchange/contracts';
+import type { Consumer, EventLog, IncomingBatch, OutgoingRecord } from '@exchange/messaging';
 import { ApiError, CONFIG, type Config, currentCorrelationId, ErrorCode, EVENT_LOG, LOGGER, type Logger, Metrics } from '@exchange/platform';
 import type { Counter } from 'prom-client';
 import { type Reply, PendingReplies } from '../replies/pending-replies';
@@ -78,15 +78,8 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
     this.refuseWhenOverloaded();
     const reply = this.replies.wait(command.id, gather, options);
     try {
-      await this.log.publish([
-        {
-          topic: Topics.ledgerCommands.name,
-          // A command of no user (the operator's insurance seeding) names its partition instead.
-          ...('userId' in command.payload ? { key: command.payload.userId } : { key: command.type, partition: options.partition ?? 0 }),
-          value: JSON.stringify(command),
-          headers: { [HeaderNames.messageId]: command.id, [HeaderNames.messageType]: command.type, ...correlationHeader() },
-        },
-      ]);
+      // The REST request's correlation id travels on the command, and from there on everything it causes.
+      await this.log.publish([recordOf(command, currentCorrelationId(), options.partition)]);
     } catch (error) {
       reply.cancel();
       this.logger.error({ err: error }, 'publishing a ledger command failed');
@@ -127,8 +120,8 @@ export function rejectedBy(event: Extract<LedgerJournalEvent, { type: 'CommandRe
   return new ApiError(event.payload.code as never, event.payload.msg);
 }
 
-/** The REST request's correlation id travels on the command, and from there on everything it causes. */
-function correlationHeader(): Record<string, string> {
-  const id = currentCorrelationId();
-  return id === undefined ? {} : { [HeaderNames.correlationId]: id };
+/** A user's command is keyed by its user; a command of no user (the operator's insurance seeding) goes to the partition it names. */
+function recordOf(command: LedgerInput, correlation: string | undefined, partition = 0): OutgoingRecord {
+  if ('userId' in command.payload) return toRecord(Topics.ledgerCommands, command as Extract<LedgerInput, { payload: { userId: string } }>, { correlation });
+  return { ...toRecord(Topics.ledgerCommands, { ...command, payload: { userId: command.type } }, { correlation }), value: JSON.stringify(command), partition };
 }
