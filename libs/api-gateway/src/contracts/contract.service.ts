@@ -106,6 +106,12 @@ export class ContractService {
     return positions.map((p) => positionView(p, this.markets.contract(p.symbol)!, last.get(p.symbol)));
   }
 
+  /** The insurance fund's USDT over all ledger partitions (public: CONTRACTS.md "Public data"). */
+  async insurance(): Promise<{ token: string; balance: string; time: number }> {
+    const fund = await this.reader.insuranceFund();
+    return { token: 'USDT', balance: fund.balance, time: this.clock.now() };
+  }
+
   async account(ctx: AuthContext): Promise<Record<string, Record<string, string>>> {
     const b = await this.reader.balance(await this.contractsAccountOf(ctx));
     const total = new Decimal(b.free).plus(b.locked).plus(b.positionMargin);

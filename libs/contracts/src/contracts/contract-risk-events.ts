@@ -2,10 +2,10 @@ import type { FlowEntry } from '../ledger/ledger-events';
 import type { PositionSide } from './contract-commands.v1';
 import type { ContractBalanceAfter, ContractOrderRecord, PositionAfter } from './contract-events';
 
-/** USDT the operator put into the insurance fund. */
+/** USDT the operator put into the insurance fund: a DEPOSIT flow of the fund's account (USDT entering the exchange). */
 export interface InsuranceFundSeeded {
   type: 'InsuranceFundSeeded';
-  payload: { seedId: string; amount: string; balance: ContractBalanceAfter };
+  payload: { seedId: string; amount: string; balance: ContractBalanceAfter; flows?: FlowEntry[] };
 }
 
 /** One position's funding payment: negative when it paid. */

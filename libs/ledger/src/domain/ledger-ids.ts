@@ -20,9 +20,13 @@ export function flowIdOf(offset: number, partition: number, k: number): string {
 /** User ids below this are the ledger's own: '0' (fee and fund accounts) and the partitions' system users. */
 export const SYSTEM_USER_ID_LIMIT = 1000;
 
-/** Each partition's share of the insurance fund (fee accounts are 1–64, generated ids far above). */
+/** The partitions' insurance fund accounts are these ids (fee accounts are 1–64, generated ids far above). */
+export const INSURANCE_ACCOUNT_IDS = { first: 101, last: 164 } as const;
+
+/** Each partition's share of the insurance fund: the fund is the sum of them. */
 export function insuranceAccountIdOf(partition: number): string {
-  return String(partition + 101);
+  if (partition >= 64) throw new Error('ledger: insurance account id space exceeded');
+  return String(INSURANCE_ACCOUNT_IDS.first + partition);
 }
 
 /** Each partition's funding clearing account (see settleFunding): the sum over partitions is zero up to rounding. */

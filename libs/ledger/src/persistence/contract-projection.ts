@@ -43,7 +43,7 @@ export function addContractRows(rows: ContractRows, event: ContractJournalEvent)
     case 'ContractAccountDebited':
     case 'InsuranceFundSeeded':
       balance(event.payload.balance);
-      return [];
+      return (event.type === 'InsuranceFundSeeded' && event.payload.flows) || [];
     case 'ContractOrderPlaced':
     case 'ContractStopTriggered':
       rows.orders.set(event.payload.order.orderId, { ...event.payload.order, updateTime: event.ts });

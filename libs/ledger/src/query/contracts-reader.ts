@@ -1,5 +1,6 @@
 import type { ContractOrderRecord, PositionAfter } from '@exchange/contracts';
 import type { SchemaQueries } from '@exchange/platform';
+import { INSURANCE_ACCOUNT_IDS } from '../domain/ledger-ids';
 
 const OPEN = ['NEW', 'PARTIALLY_FILLED'];
 const FINAL = ['FILLED', 'CANCELED', 'EXPIRED', 'REJECTED'];
@@ -94,6 +95,15 @@ export class ContractsReader {
   async position(accountId: string, symbol: string, side: string): Promise<PositionAfter | undefined> {
     const rows: { record: PositionAfter }[] = await this.db.query(`SELECT record FROM ${this.s}.contract_positions WHERE account_id = $1 AND symbol = $2 AND side = $3`, [accountId, symbol, side]);
     return rows[0]?.record;
+  }
+
+  /** The insurance fund: the sum of every ledger partition's fund account (free USDT; its positions hold no margin). */
+  async insuranceFund(): Promise<{ balance: string; accounts: number }> {
+    const rows: { balance: string | null; accounts: string }[] = await this.db.query(
+      `SELECT sum(free)::text AS balance, count(*)::text AS accounts FROM ${this.s}.contract_balances WHERE account_id BETWEEN $1 AND $2`,
+      [INSURANCE_ACCOUNT_IDS.first, INSURANCE_ACCOUNT_IDS.last],
+    );
+    return { balance: rows[0]?.balance ?? '0', accounts: Number(rows[0]?.accounts ?? 0) };
   }
 
   async balance(accountId: string): Promise<{ free: string; locked: string; positionMargin: string }> {

@@ -11,8 +11,11 @@ const MAX_RATE = new Money('0.0075');
 /** The operator's USDT into the insurance fund. */
 export function seedInsuranceFund(command: SeedInsuranceFund, state: ContractsState, ctx: ContractContext): ContractEvent[] {
   const amount = amountAtPrecision(command.payload.amount, ctx);
-  const fund = peekContractBalance(state, ctx.insurance.accountId);
-  return [{ type: 'InsuranceFundSeeded', payload: { seedId: command.payload.seedId, amount: amount.toFixed(), balance: balanceAfter(ctx.insurance.accountId, { ...fund, free: fund.free.plus(amount) }) } }];
+  const fundId = ctx.insurance.accountId;
+  const before = peekContractBalance(state, fundId);
+  const fund = { ...before, free: before.free.plus(amount) };
+  const flows = [flowEntry(ctx, 0, fundId, 'DEPOSIT', amount, totalOf(fund))];
+  return [{ type: 'InsuranceFundSeeded', payload: { seedId: command.payload.seedId, amount: amount.toFixed(), balance: balanceAfter(fundId, fund), flows } }];
 }
 
 /**
