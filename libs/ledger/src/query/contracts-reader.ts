@@ -1,8 +1,9 @@
 import type { ContractOrderRecord, PositionAfter } from '@exchange/contracts';
 import type { SchemaQueries } from '@exchange/platform';
-import { INSURANCE_ACCOUNT_IDS } from '../domain/ledger-ids';
 
 const OPEN = ['NEW', 'PARTIALLY_FILLED'];
+/** The partitions' insurance fund accounts (the ledger's INSURANCE_ACCOUNT_IDS: a query reads no domain code). */
+const INSURANCE_ACCOUNT_IDS = { first: 101, last: 164 } as const;
 const FINAL = ['FILLED', 'CANCELED', 'EXPIRED', 'REJECTED'];
 
 /** A contract order as the ledger's projection holds it, with what its trades add up to. */
