@@ -31,6 +31,10 @@ export interface ExchangeBenchmark {
   pipelining?: number;
   /** Fills the exchange's DATA_DIR before it starts (for example, a journal of market events). */
   prepare?(dataDir: string): Promise<void>;
+  /** Runs once the exchange serves, before the warm-up (for example, a transfer the requests need). */
+  setup?(baseUrl: string, demo: { apiKey: string; secretKey: string }): Promise<void>;
+  /** Compare with other requests on the same exchange instead of the hello-world (e.g. spot orders). */
+  baseline?: { target: string; presign(demo: { apiKey: string; secretKey: string }): PresignedRequest[] };
 }
 
 interface LoadResult {
@@ -71,24 +75,28 @@ export async function runExchangeVsHello(bench: ExchangeBenchmark): Promise<void
     { PORT: String(exchangePort), DATA_DIR: join(dir, 'data'), EMBEDDED_PG_PORT: String(exchangePort + 1), LOG_LEVEL: 'warn', DATABASE_URL: '', KAFKA_BROKERS: '', REDIS_URL: '', METRICS_PORT: '0', ...bench.env },
     'demo secret key',
   );
-  const hello = await startPinnedServer('bench/support/hello-world-server.ts', SERVER_CORE, { PORT: String(helloPort) }, 'ready');
+  const hello = bench.baseline ? undefined : await startPinnedServer('bench/support/hello-world-server.ts', SERVER_CORE, { PORT: String(helloPort) }, 'ready');
   try {
     const demo = JSON.parse(readFileSync(join(dir, 'data', 'demo.json'), 'utf8')) as { apiKey: string; secretKey: string };
-    await load('warm-exchange', `http://127.0.0.1:${exchangePort}`, bench.presign(demo));
-    await load('warm-hello', `http://127.0.0.1:${helloPort}/hello`);
+    const exchangeUrl = `http://127.0.0.1:${exchangePort}`;
+    await bench.setup?.(exchangeUrl, demo);
+    // The baseline: other requests on the same exchange, or the hello-world's ceiling.
+    const other = (name: string) => (bench.baseline ? load(name, exchangeUrl, bench.baseline.presign(demo)) : load(name, `http://127.0.0.1:${helloPort}/hello`));
+    await load('warm-exchange', exchangeUrl, bench.presign(demo));
+    await other('warm-baseline');
     const ours: LoadResult[] = [];
     const ceiling: LoadResult[] = [];
     for (let run = 0; run < runs; run++) {
-      ours.push(await load(`exchange-${run}`, `http://127.0.0.1:${exchangePort}`, bench.presign(demo)));
-      ceiling.push(await load(`hello-${run}`, `http://127.0.0.1:${helloPort}/hello`));
+      ours.push(await load(`exchange-${run}`, exchangeUrl, bench.presign(demo)));
+      ceiling.push(await other(`baseline-${run}`));
     }
     console.log('');
     console.log(`${'target'.padEnd(33)}req/s (median, min–max)        p50 ms   p99 ms   errors+non-2xx`);
     console.log(row(bench.target, ours));
-    console.log(row('bare Fastify hello-world', ceiling));
+    console.log(row(bench.baseline?.target ?? 'bare Fastify hello-world', ceiling));
     console.log(`ratio (median / median): ${formatNumber(median(ours.map((r) => r.requestsPerSec)) / median(ceiling.map((r) => r.requestsPerSec)), 2)}x`);
   } finally {
-    await stopServer(hello);
+    if (hello) await stopServer(hello);
     await stopServer(exchange);
   }
 }
