@@ -16,6 +16,17 @@ export interface PresignedRequest {
   headers: Record<string, string>;
 }
 
+/** A request signed by the load worker as it is sent, `{n}` in its query replaced by a counter. */
+export interface SignedTemplate {
+  apiKey: string;
+  secretKey: string;
+  method: string;
+  path: string;
+  query: string;
+}
+
+type Requests = PresignedRequest[] | SignedTemplate;
+
 export interface ExchangeBenchmark {
   name: string;
   /** The row label of the exchange's line, e.g. "signed GET /openapi/v1/account". */
@@ -26,7 +37,7 @@ export interface ExchangeBenchmark {
   env: Record<string, string>;
   portBase: number;
   /** Requests signed with the demo user's key just before each run. */
-  presign(demo: { apiKey: string; secretKey: string }): PresignedRequest[];
+  presign(demo: { apiKey: string; secretKey: string }): Requests;
   /** Requests in flight per connection (BENCHMARKS.md: 1 for order entry, 10 for public reads); 1 by default. */
   pipelining?: number;
   /** Fills the exchange's DATA_DIR before it starts (for example, a journal of market events). */
@@ -34,7 +45,7 @@ export interface ExchangeBenchmark {
   /** Runs once the exchange serves, before the warm-up (for example, a transfer the requests need). */
   setup?(baseUrl: string, demo: { apiKey: string; secretKey: string }): Promise<void>;
   /** Compare with other requests on the same exchange instead of the hello-world (e.g. spot orders). */
-  baseline?: { target: string; presign(demo: { apiKey: string; secretKey: string }): PresignedRequest[] };
+  baseline?: { target: string; presign(demo: { apiKey: string; secretKey: string }): Requests };
 }
 
 interface LoadResult {
@@ -63,9 +74,10 @@ export async function runExchangeVsHello(bench: ExchangeBenchmark): Promise<void
   console.log(`  ${CONNECTIONS} connections, pipelining ${pipelining}, ${duration} s per run, ${runs} runs after a warm-up; signed requests pre-signed with recvWindow 60000`);
   for (const line of bench.describe) console.log(`  ${line}`);
 
-  const load = (name: string, url: string, requests?: PresignedRequest[]): Promise<LoadResult> => {
+  const load = (name: string, url: string, requests?: Requests): Promise<LoadResult> => {
     const file = join(dir, `${name}.json`);
-    writeFileSync(file, JSON.stringify({ url, connections: CONNECTIONS, pipelining, durationSec: duration, requests }));
+    const what = requests === undefined ? {} : Array.isArray(requests) ? { requests } : { signed: requests };
+    writeFileSync(file, JSON.stringify({ url, connections: CONNECTIONS, pipelining, durationSec: duration, ...what }));
     return runPinnedWorker<LoadResult>('bench/support/autocannon-worker.ts', [file], LOAD_CORE);
   };
   await bench.prepare?.(join(dir, 'data'));
