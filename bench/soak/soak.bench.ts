@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { taskset } from '../support/pinned-child';
 import { startPinnedServer, stopServer } from '../support/pinned-server';
+import { BENCH_PORTS } from '../support/ports';
 import { formatNumber } from '../support/stats';
 import type { CrossingLoadJob, CrossingLoadResult, SoakAccount } from './crossing-load-worker';
 
@@ -20,7 +21,7 @@ const minutes = Number(process.env.SOAK_MINUTES ?? 30);
 const concurrency = Number(process.env.SOAK_CONCURRENCY ?? 40);
 const accountCount = Number(process.env.SOAK_ACCOUNTS ?? 8);
 const idleSec = Number(process.env.SOAK_IDLE_SEC ?? 120);
-const port = Number(process.env.SOAK_PORT ?? 47_600);
+const port = Number(process.env.SOAK_PORT ?? BENCH_PORTS.soak);
 const adminToken = 'soak-operator-token-0123456789';
 const root = resolve(__dirname, '../..');
 const MB = 1024 * 1024;

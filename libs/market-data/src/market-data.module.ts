@@ -41,9 +41,9 @@ const ORDER_EVENT_PARTITIONS = Symbol('ORDER_EVENT_PARTITIONS');
     ContractPriceDecider,
     {
       provide: MarketAnswers,
-      inject: [MarketFold, MARKETS, MarketHistoryStore, ContractPriceBoard],
-      useFactory: (fold: MarketFold, markets: Markets, store: MarketHistoryStore, board: ContractPriceBoard) =>
-        new MarketAnswers(fold, markets, (symbol, interval, query, before) => store.olderKlines(fold.symbols.get(symbol)!, interval, query, before), board),
+      inject: [MarketFold, MARKETS, MarketHistoryStore, ContractPriceBoard, CONFIG],
+      useFactory: (fold: MarketFold, markets: Markets, store: MarketHistoryStore, board: ContractPriceBoard, config: Config) =>
+        new MarketAnswers(fold, markets, (symbol, interval, query, before) => store.olderKlines(fold.symbols.get(symbol)!, interval, query, before), board, config.MARKET_DATA_ANSWER_CACHE_BYTES),
     },
     PublicRoutesRegistrar,
     PublicStreamGateway,

@@ -1,5 +1,4 @@
 export * from './user-stream.module';
-export * from './accounts/stream-start-reader';
 export * from './domain/account-stream';
 export * from './domain/stream-frames';
 export * from './domain/stream-state-hash';

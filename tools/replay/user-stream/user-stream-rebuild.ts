@@ -2,9 +2,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type AccountRecord, type LedgerJournalEvent, Topics } from '@exchange/contracts';
 import { defaultFlags } from '@exchange/ledger';
-import { openDataSource, schemaName } from '@exchange/platform';
+import { type AccountStart, StreamStartReader } from '@exchange/ledger-query';
+import { openDataSource, schemaName, schemaQueries } from '@exchange/platform';
 import {
-  type AccountStart,
   type AccountStream,
   AccountStreams,
   type BalanceChange,
@@ -13,7 +13,6 @@ import {
   streamedAccountLine,
   streamedBalance,
   streamedPlaces,
-  StreamStartReader,
   streamStateHash,
   type StreamFrame,
 } from '@exchange/user-stream';
@@ -143,7 +142,7 @@ async function readLive(ctx: ReplayContext, url: string): Promise<{ accounts: St
   const schema = schemaName(ctx.config, 'ledger');
   const ds = await openDataSource({ url, schema, entities: [], migrations: [], readOnly: true });
   try {
-    const starts = await new StreamStartReader(ds, schema).everyStart();
+    const starts = await new StreamStartReader(schemaQueries(ds, schema)).everyStart();
     const balances = await balancesByAccount(ctx, ds, schema);
     const [{ n: outbox }] = (await ds.query(`SELECT count(*)::int AS n FROM "${schema}".outbox`)) as [{ n: number }];
     const accounts = [...starts].map(([accountId, start]) => ({ accountId, userId: start.userId, flags: start.flags, seq: start.seq, balances: balances.get(accountId) ?? [] }));

@@ -3,7 +3,7 @@ import { type LedgerCommand, type Markets, type Permission, Topics } from '@exch
 import type { EventLog } from '@exchange/messaging';
 import { ApiError, type Clock, ErrorCode, type IdGenerator, type SecretBox } from '@exchange/platform';
 import type { AccountService, BalanceView } from '../account/account.service';
-import type { AccountRow, LedgerReader } from '../account/ledger-reader';
+import type { AccountRow, LedgerReader } from '@exchange/ledger-query';
 import type { LedgerClient } from '../ledger-client/ledger-client';
 import type { WalletAdminService } from '../wallet/wallet-admin.service';
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { type AssetConfig, chainOf, depositAddressOf, internalRecipientOf, looksInternal, type Markets, type WalletCommand, walletSettingsOf, type WithdrawalRecord } from '@exchange/contracts';
 import { ApiError, type Clock, ErrorCode, type IdGenerator, parseDecimalParam } from '@exchange/platform';
-import type { AccountRow, LedgerReader } from '../account/ledger-reader';
+import type { AccountRow, LedgerReader } from '@exchange/ledger-query';
 import type { WalletClient } from './wallet-client';
-import type { WalletReader } from './wallet-reader';
+import type { WalletReader } from '@exchange/wallet-query';
 import { addressEntryView, adminDepositView, type WithdrawalOrderView, withdrawalView } from './wallet-views';
 
 type Payload<T extends WalletCommand['type']> = Extract<WalletCommand, { type: T }>['payload'];

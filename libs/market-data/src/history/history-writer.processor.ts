@@ -125,7 +125,11 @@ export class HistoryWriter implements OnApplicationBootstrap, OnApplicationShutd
     const { batch, bookUpdates } = historyBatchOf(state.fold, partition, state.pending, state.committed, state.folded);
     state.updatesSinceCut += bookUpdates;
     // Also when the book is quiet: the clock ticks keep coming, and a new replica reads all events after the cut.
-    if (state.updatesSinceCut >= this.settings.cutEveryUpdates || this.clock.now() - state.cutAt >= this.settings.cutEveryMs) batch.cut = takeCut(state.fold, partition, state.folded);
+    if (state.updatesSinceCut >= this.settings.cutEveryUpdates || this.clock.now() - state.cutAt >= this.settings.cutEveryMs) {
+      batch.cut = takeCut(state.fold, partition, state.folded);
+      // Retention rides on the cut: at most once per cut interval, not per 250 ms flush.
+      if (this.settings.tradeRetentionMs > 0) batch.prune = { symbols: batch.cut.symbols.map((s) => s.symbol), before: batch.eventTime - this.settings.tradeRetentionMs };
+    }
     return batch;
   }
 

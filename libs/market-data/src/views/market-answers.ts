@@ -14,14 +14,17 @@ export type OlderKlines = (symbol: string, interval: KlineInterval, query: Kline
  * changes; all-symbol answers until any event is folded.
  */
 export class MarketAnswers {
-  private readonly cache = new TextCache();
+  private readonly cache: TextCache;
 
   constructor(
     private readonly fold: MarketFold,
     private readonly markets: Markets,
     private readonly olderKlines?: OlderKlines,
     private readonly board = new ContractPriceBoard(),
-  ) {}
+    cacheChars = 32 * 1024 * 1024,
+  ) {
+    this.cache = new TextCache(cacheChars);
+  }
 
   depth(m: SymbolMarket, limit: number): string {
     return this.cache.get(`depth|${m.symbol}|${limit}`, m.bookVersion, () => depthJson(m, limit));

@@ -1,18 +1,12 @@
 import Decimal from 'decimal.js';
-import type { BalanceAfter, LedgerJournalEvent } from '@exchange/contracts';
+import type { AccountFlags, BalanceAfter, LedgerJournalEvent } from '@exchange/contracts';
 import { executionReport, transitionOf } from './execution-report';
 import type { BalanceChange, StreamFrame } from './stream-frames';
-
-/** outboundAccountInfo's T, W and D. */
-export interface AccountFlags {
-  canTrade: boolean;
-  canWithdraw: boolean;
-  canDeposit: boolean;
-}
 
 /** What one replica knows of one account's stream. */
 export interface AccountStreamState {
   accountId: string;
+  /** outboundAccountInfo's T, W and D. */
   flags: AccountFlags;
   /** The user's ledger sequence already streamed (or already in the ledger's tables when the stream began). */
   lastSeq: number;
@@ -43,7 +37,8 @@ export function streamLedgerEvent(state: AccountStreamState, event: LedgerJourna
   const flags = flagsSet ? { canTrade: event.payload.canTrade, canWithdraw: event.payload.canWithdraw, canDeposit: event.payload.canDeposit } : state.flags;
   const passed = { ...state, flags, lastSeq: event.payload.seq };
 
-  const order = 'order' in event.payload && event.payload.order.accountId === state.accountId ? event.payload.order : undefined;
+  // Spot orders only here (contract orders hold no reservedAsset; their stream events are contractExecutionReport's).
+  const order = 'order' in event.payload && 'reservedAsset' in event.payload.order && event.payload.order.accountId === state.accountId ? event.payload.order : undefined;
   const transition = order && transitionOf(event);
   const balances = 'balances' in event.payload ? changedBalances(event.payload.balances, state.accountId, precisionOf) : [];
   if (!transition && balances.length === 0 && !flagsSet) return { state: passed, frames: [] };

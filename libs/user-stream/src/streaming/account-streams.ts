@@ -1,7 +1,10 @@
 import type { LedgerJournalEvent, Markets } from '@exchange/contracts';
-import type { StreamStarts } from '../accounts/stream-start-reader';
+import type { StreamStartReader } from '@exchange/ledger-query';
 import { type AccountStreamState, nextEventTime, streamLedgerEvent } from '../domain/account-stream';
 import type { StreamFrame } from '../domain/stream-frames';
+
+/** Where an account's stream starts: the ledger's tables for a replica, the journal's account openings for a replay. */
+export type StreamStarts = Pick<StreamStartReader, 'start'>;
 
 /** Where an account's frames go: one per socket. */
 export interface FrameSink {

@@ -1,5 +1,5 @@
-import type { DataSource } from 'typeorm';
-import type { AccountFlags } from '../domain/account-stream';
+import type { AccountFlags } from '@exchange/contracts';
+import type { SchemaQueries } from '@exchange/platform';
 
 export interface AccountStart {
   userId: string;
@@ -8,9 +8,6 @@ export interface AccountStart {
   seq: number;
 }
 
-/** Where an account's stream starts: the ledger's tables for a replica, the journal's account openings for a replay. */
-export type StreamStarts = Pick<StreamStartReader, 'start'>;
-
 /**
  * What a stream needs from the ledger's projections when a socket opens: where the account's
  * stream starts (its flags and its user's sequence, read in one statement: one snapshot; the
@@ -18,31 +15,28 @@ export type StreamStarts = Pick<StreamStartReader, 'start'>;
  * higher sequence), and whether the listenKey's API key is still valid.
  */
 export class StreamStartReader {
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly schema: string,
-  ) {}
+  constructor(private readonly db: SchemaQueries) {}
 
   async start(accountId: string): Promise<AccountStart | undefined> {
-    const [row] = (await this.dataSource.query(`${this.selectStarts()} WHERE a.account_id = $1`, [accountId])) as Record<string, unknown>[];
+    const [row] = (await this.db.query(`${this.selectStarts()} WHERE a.account_id = $1`, [accountId])) as Record<string, unknown>[];
     return row && startOf(row);
   }
 
   /** Every account's start as `start` reads one, by account id, in one statement (one snapshot): what a replica beginning now would stream from. */
   async everyStart(): Promise<Map<string, AccountStart>> {
-    const rows = (await this.dataSource.query(this.selectStarts())) as Record<string, unknown>[];
+    const rows = (await this.db.query(this.selectStarts())) as Record<string, unknown>[];
     return new Map(rows.map((row) => [String(row.account_id), startOf(row)]));
   }
 
   async isApiKeyLive(apiKey: string): Promise<boolean> {
-    const rows = (await this.dataSource.query(`SELECT 1 FROM "${this.schema}".api_keys WHERE api_key = $1 AND revoked_at IS NULL`, [apiKey])) as unknown[];
+    const rows = (await this.db.query(`SELECT 1 FROM ${this.db.s}.api_keys WHERE api_key = $1 AND revoked_at IS NULL`, [apiKey])) as unknown[];
     return rows.length > 0;
   }
 
   /** Accounts of no user (the ledger's fee accounts) have no stream: the join leaves them out. */
   private selectStarts(): string {
     return `SELECT a.account_id, a.user_id, a.can_trade, a.can_withdraw, a.can_deposit, u.seq
-       FROM "${this.schema}".accounts a JOIN "${this.schema}".users u ON u.user_id = a.user_id`;
+       FROM ${this.db.s}.accounts a JOIN ${this.db.s}.users u ON u.user_id = a.user_id`;
   }
 }
 
