@@ -16,13 +16,14 @@ import {
   type RateLimiter,
   SecretBox,
 } from '@exchange/platform';
-import { LedgerReader, ledgerQueryProviders, OrdersReader } from '@exchange/ledger-query';
+import { ContractsReader, LedgerReader, ledgerQueryProviders, OrdersReader } from '@exchange/ledger-query';
 import { WalletReader, walletQueryProviders } from '@exchange/wallet-query';
 import { AccountCache } from './account/account-cache';
 import { AccountController } from './account/account.controller';
 import { AccountService } from './account/account.service';
 import { AdminController } from './admin/admin.controller';
 import { AdminListingsController } from './admin/admin-listings.controller';
+import { AdminPricesController } from './admin/admin-prices.controller';
 import { AdminService } from './admin/admin.service';
 import { DeadLetterService } from './admin/dead-letters.service';
 import { AdminTokenGuard } from './admin/admin-token.guard';
@@ -32,6 +33,8 @@ import { PrivateEndpoints } from './auth/private-endpoint';
 import { ReplayGuard } from './auth/replay-guard';
 import { SignedRequestAuthenticator } from './auth/signed-request-authenticator';
 import { LedgerClient } from './ledger-client/ledger-client';
+import { ContractController } from './contracts/contract.controller';
+import { ContractService } from './contracts/contract.service';
 import { OrderController } from './orders/order.controller';
 import { OrderService } from './orders/order.service';
 import { PendingReplies } from './replies/pending-replies';
@@ -44,7 +47,7 @@ import { WalletService } from './wallet/wallet.service';
 
 /** Signed private REST and the operator API: validation, signatures, rate limits, error mapping. */
 @Module({
-  controllers: [AccountController, AdminController, AdminListingsController, OrderController, UserDataStreamController, WalletController],
+  controllers: [AccountController, AdminController, AdminListingsController, AdminPricesController, OrderController, ContractController, UserDataStreamController, WalletController],
   providers: [
     PendingReplies,
     LedgerClient,
@@ -57,6 +60,11 @@ import { WalletService } from './wallet/wallet.service';
       provide: OrderService,
       inject: [LedgerClient, OrdersReader, MARKETS, IdGenerator, CLOCK, CONFIG],
       useFactory: (l: LedgerClient, r: OrdersReader, m: Markets, ids: IdGenerator, clock: Clock, config: Config) => new OrderService(l, r, m, ids, clock, config),
+    },
+    {
+      provide: ContractService,
+      inject: [LedgerClient, ContractsReader, LedgerReader, MARKETS, IdGenerator, CLOCK],
+      useFactory: (l: LedgerClient, r: ContractsReader, a: LedgerReader, m: Markets, ids: IdGenerator, clock: Clock) => new ContractService(l, r, a, m, ids, clock),
     },
     {
       provide: SecretBox,

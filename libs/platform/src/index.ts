@@ -3,6 +3,7 @@ export * from './config/load-config';
 export * from './errors/api-error';
 export * from './errors/api-exception.filter';
 export * from './errors/error-codes';
+export * from './errors/dependency-unavailable';
 export * from './errors/to-api-error';
 export * from './health/health.controller';
 export * from './health/health.module';

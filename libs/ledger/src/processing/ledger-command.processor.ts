@@ -29,7 +29,7 @@ export const LEDGER_GROUP = 'ledger';
  * CommandRejected. The others record facts decided elsewhere (a trade leg, an engine outcome, a
  * deposit, a withdrawal's end) that must not be lost: those are parked for an operator.
  */
-const REQUESTS: ReadonlySet<string> = new Set(['CreateUser', 'CreateSubAccount', 'CreateApiKey', 'RevokeApiKey', 'TransferFunds', 'SetAccountFlags', 'PlaceOrder', 'RequestCancel', 'RequestWithdrawal']);
+const REQUESTS: ReadonlySet<string> = new Set(['CreateUser', 'CreateSubAccount', 'CreateApiKey', 'RevokeApiKey', 'TransferFunds', 'SetAccountFlags', 'PlaceOrder', 'RequestCancel', 'RequestWithdrawal', 'PlaceContractOrder', 'RequestContractCancel', 'ModifyPositionMargin']);
 
 /**
  * The ledger's input: each batch of `ledger.commands` of one partition is decided in order,
@@ -147,6 +147,7 @@ export class LedgerCommandProcessor {
         flowId: (k) => flowIdOf(record.offset, record.partition, k),
         asset: (name) => this.markets.asset(name),
         symbol: (name) => this.markets.symbol(name),
+        contract: (name) => this.markets.contract(name),
         feeAccountId: feeAccountIdOf(record.partition),
       });
     } catch (error) {

@@ -1,5 +1,6 @@
 import type { Provider } from '@nestjs/common';
 import { readOnlySchemaProviders, type SchemaQueries } from '@exchange/platform';
+import { ContractsReader } from './contracts-reader';
 import { LedgerReader } from './ledger-reader';
 import { OrdersReader } from './orders-reader';
 import { StreamStartReader } from './stream-start-reader';
@@ -14,6 +15,7 @@ export function ledgerQueryProviders(source: string): Provider[] {
   return [
     ...readOnlySchemaProviders(tables, 'ledger'),
     { provide: LedgerReader, inject: [tables], useFactory: (db: SchemaQueries) => new LedgerReader(db) },
+    { provide: ContractsReader, inject: [tables], useFactory: (db: SchemaQueries) => new ContractsReader(db) },
     { provide: OrdersReader, inject: [tables], useFactory: (db: SchemaQueries) => new OrdersReader(db) },
     { provide: StreamStartReader, inject: [tables], useFactory: (db: SchemaQueries) => new StreamStartReader(db) },
   ];

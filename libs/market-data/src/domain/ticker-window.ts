@@ -55,18 +55,20 @@ export class TickerWindow {
   private trades = 0;
   private lastPrice: bigint | undefined;
 
+  constructor(private readonly quoteOf: (price: bigint, qty: bigint) => bigint = (price, qty) => price * qty) {}
+
   add(trade: PublicTrade): void {
     const bucket = this.bucketOf(trade);
     const index = this.buckets.length - 1;
     if (trade.price > bucket.high) bucket.high = trade.price;
     if (trade.price < bucket.low) bucket.low = trade.price;
     bucket.volume += trade.qty;
-    bucket.quoteVolume += trade.price * trade.qty;
+    bucket.quoteVolume += this.quoteOf(trade.price, trade.qty);
     bucket.trades += 1;
     this.pushExtreme(this.highs, this.highHead, index, (other) => other.high <= bucket.high);
     this.pushExtreme(this.lows, this.lowHead, index, (other) => other.low >= bucket.low);
     this.volume += trade.qty;
-    this.quoteVolume += trade.price * trade.qty;
+    this.quoteVolume += this.quoteOf(trade.price, trade.qty);
     this.trades += 1;
     this.lastPrice = trade.price;
   }

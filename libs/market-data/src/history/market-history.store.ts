@@ -10,6 +10,8 @@ export interface HistoryBatch {
   trades: { market: SymbolMarket; trade: PublicTrade }[];
   klines: { market: SymbolMarket; interval: KlineInterval; kline: Kline }[];
   cut?: PartitionCut;
+  /** Trades of these symbols older than `before` go, except each symbol's newest MEMORY_DEPTH (a start reads those). */
+  prune?: { symbols: string[]; before: number };
 }
 
 /** What the store holds for one partition, read in one consistent snapshot. */
@@ -65,6 +67,7 @@ export class MarketHistoryStore {
       );
       if (moved.length === 0) throw new CheckpointMoved(`market-data: history checkpoint of partition ${batch.partition} is not at ${batch.expectedOffset}`);
       await this.insertTrades(manager, batch.trades);
+      if (batch.prune) await this.pruneTrades(manager, batch.prune);
       await this.upsertKlines(manager, batch.klines);
       if (batch.cut) {
         await manager.query(
@@ -155,6 +158,16 @@ export class MarketHistoryStore {
       });
     }
     return out;
+  }
+
+  /** Trades past retention, never one of a symbol's newest MEMORY_DEPTH: a quiet symbol keeps its last price and trades. */
+  private async pruneTrades(manager: EntityManager, prune: { symbols: string[]; before: number }): Promise<void> {
+    await manager.query(
+      `DELETE FROM ${this.s}.trades t USING unnest($1::text[]) AS s(symbol)
+       WHERE t.symbol = s.symbol AND t.time < $2
+         AND t.trade_id <= (SELECT trade_id FROM ${this.s}.trades WHERE symbol = s.symbol ORDER BY trade_id DESC OFFSET $3 LIMIT 1)`,
+      [prune.symbols, prune.before, MEMORY_DEPTH],
+    );
   }
 
   private async insertTrades(manager: EntityManager, trades: HistoryBatch['trades']): Promise<void> {

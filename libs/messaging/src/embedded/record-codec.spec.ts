@@ -27,6 +27,40 @@ describe('record codec', () => {
     expect(decodeJournalEntry(encodeJournalEntry({ c: entry.c }))).toEqual({ c: entry.c });
   });
 
+  it('stores a correlation id as 16 bytes and a message id or type that the value repeats as one byte, reading back the same text', () => {
+    const envelope = JSON.stringify({ type: 'SubmitOrder', v: 1, id: '374947782283265:0', ts: 1, payload: { note: 'x' } });
+    const headers = { 'x-message-id': '374947782283265:0', 'x-message-type': 'SubmitOrder', 'x-correlation-id': 'f59811f8-dd0b-4c3a-a0f8-0bb3bb1b7b42' };
+    const record: SegmentRecord = { o: 1, k: 'BTCUSDT', v: envelope, h: headers, ts: 2 };
+    const spelled: SegmentRecord = { ...record, v: envelope.replace('"id":"', '"ID":"').replace('"type":"', '"TYPE":"') };
+    expect(decodeSegmentRecord(encodeSegmentRecord(record))).toEqual(record);
+    expect(decodeSegmentRecord(encodeSegmentRecord(spelled))).toEqual(spelled);
+    expect(encodeSegmentRecord(spelled).length - encodeSegmentRecord(record).length).toBe('374947782283265:0'.length + 'SubmitOrder'.length + 2);
+    const step: JournalEntry = { r: [{ t: 'order.commands', p: 0, k: 'BTCUSDT', v: envelope, h: headers, ts: 2 }] };
+    expect(decodeJournalEntry(encodeJournalEntry(step))).toEqual(step);
+  });
+
+  it('keeps headers exact where the value only looks like an envelope: uppercase UUIDs, escapes, no id at all', () => {
+    const cases: [string, Record<string, string>][] = [
+      ['{"id":"a\\"b","type":"T"}', { 'x-message-id': 'a\\"b', 'x-message-type': 'T' }],
+      ['{"payload":{"id":"inner"},"id":"outer"}', { 'x-message-id': 'outer' }],
+      ['not json', { 'x-correlation-id': 'F59811F8-DD0B-4C3A-A0F8-0BB3BB1B7B42', 'x-message-id': 'id' }],
+      ['', { 'x-message-type': '' }],
+    ];
+    for (const [v, h] of cases) {
+      const record: SegmentRecord = { o: 0, k: 'k', v, h, ts: 0 };
+      expect(decodeSegmentRecord(encodeSegmentRecord(record))).toEqual(record);
+    }
+  });
+
+  it('reads version 2 payloads, whose header values were all plain text', () => {
+    // [0x02][offset 5][timestamp 7][key "k"][1 header: x-message-id (1), "m1"][value]
+    const segment = Buffer.concat([Buffer.from([0x02, 5, 7, 1]), Buffer.from('k'), Buffer.from([1, 1, 2]), Buffer.from('m1'), Buffer.from('{"a":1}')]);
+    expect(decodeSegmentRecord(segment)).toEqual({ o: 5, k: 'k', v: '{"a":1}', h: { 'x-message-id': 'm1' }, ts: 7 });
+    // [0x02][meta "{}"][1 record: topic "t", partition 0, timestamp 7, key "k", no headers, value "v"]
+    const step = Buffer.concat([Buffer.from([0x02, 2]), Buffer.from('{}'), Buffer.from([1, 1]), Buffer.from('t'), Buffer.from([0, 7, 1]), Buffer.from('k'), Buffer.from([0, 1]), Buffer.from('v')]);
+    expect(decodeJournalEntry(step)).toEqual({ r: [{ t: 't', p: 0, k: 'k', v: 'v', ts: 7 }] });
+  });
+
   it('reads the JSON payloads of earlier versions', () => {
     const record: SegmentRecord = { o: 7, k: 'k', v: value, ts: 9 };
     const entry: JournalEntry = { r: [{ t: 't', p: 1, k: 'k', v: value, ts: 9 }] };

@@ -1,45 +1,19 @@
 import Decimal from 'decimal.js';
-import type { ContractEvent, ContractOrderChange, ContractOrderRecord, ContractSide, LedgerEventBase } from '@exchange/contracts';
-
-type Journaled<E> = E extends { type: infer T extends string; payload: infer P } ? LedgerEventBase<T, P> : never;
-
-/** A contracts event as it joins ledger.events: the ledger's envelope (userId, seq, commandId) around the domain's payload. */
-export type ContractJournalEvent = Journaled<ContractEvent>;
-
-const CONTRACT_EVENT_TYPES: Record<ContractEvent['type'], true> = {
-  ContractAccountCredited: true,
-  ContractOrderPlaced: true,
-  ContractOrderFilled: true,
-  ContractOrderEnded: true,
-  PositionMarginModified: true,
-  InsuranceFundSeeded: true,
-  FundingSettled: true,
-  PositionLiquidated: true,
-  PositionDeleveraged: true,
-  ContractStopTriggered: true,
-};
-
-export function isContractEvent(event: { type: string }): event is ContractJournalEvent {
-  return Object.prototype.hasOwnProperty.call(CONTRACT_EVENT_TYPES, event.type);
-}
+import type { ContractJournalEvent, ContractOrderChange, ContractOrderRecord, ContractSide } from '@exchange/contracts';
 
 export function isCloseSide(side: ContractSide): boolean {
   return side === 'BUY_CLOSE' || side === 'SELL_CLOSE';
 }
 
-/**
- * A contract order as the stream reports it: the record as the ledger last gave it (a client
- * order id and a time in force when the record carries them), and what the stream adds up itself.
- */
+/** A contract order as the stream reports it: the record as the ledger last gave it, and what the stream adds up itself. */
 export interface ContractOrderView extends ContractOrderRecord {
-  clientOrderId?: string;
   /** Σ price × quantity of its fills: spec 6.3's Z (the family's sample: 2 contracts filled at 8839.6 give 17679.2). */
   cumQuote: string;
   /** v: the order's leverage, or for a CLOSE order (whose record says "0") the leverage of the position it closes. */
   reportedLeverage: string;
 }
 
-const FINAL_STATUSES: ReadonlySet<string> = new Set(['FILLED', 'CANCELED', 'EXPIRED']);
+const FINAL_STATUSES: ReadonlySet<string> = new Set(['FILLED', 'CANCELED', 'EXPIRED', 'REJECTED']);
 
 /**
  * The open contract orders of every user, as this replica has seen them since it started. The

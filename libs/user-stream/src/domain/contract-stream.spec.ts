@@ -1,6 +1,6 @@
-import type { ContractBalanceAfter, ContractOrderRecord, PositionAfter } from '@exchange/contracts';
-import { type AccountStreamState, type StreamedEvent, streamLedgerEvent } from './account-stream';
-import { type ContractJournalEvent, ContractOrderMemory, isContractEvent } from './contract-orders-seen';
+import { type ContractBalanceAfter, type ContractJournalEvent, type ContractOrderRecord, isContractJournalEvent, type LedgerJournalEvent, type PositionAfter } from '@exchange/contracts';
+import { type AccountStreamState, streamLedgerEvent } from './account-stream';
+import { ContractOrderMemory } from './contract-orders-seen';
 import type { StreamFrame } from './stream-frames';
 
 const precisionOf = (asset: string): number => (asset === 'USDT' ? 6 : 8);
@@ -10,8 +10,7 @@ const mainStream: AccountStreamState = { accountId: '100', flags, lastSeq: 10, l
 /** The contracts account's own stream (a key of that account). */
 const contractStream: AccountStreamState = { accountId: '300', flags, lastSeq: 10, lastE: 0, contracts: { accountId: '300', flags } };
 
-/** A record with the client order id CONTRACTS.md requires (the stream reports it once the ledger's record carries it). */
-const order = (over: Partial<ContractOrderRecord & { clientOrderId: string }> = {}): ContractOrderRecord & { clientOrderId: string } => ({
+const order = (over: Partial<ContractOrderRecord> = {}): ContractOrderRecord => ({
   orderId: '7001',
   clientOrderId: 'long-1',
   accountId: '300',
@@ -54,11 +53,11 @@ function event<T extends ContractJournalEvent['type']>(type: T, payload: Omit<Ex
 }
 
 /** A replica's fold: the order memory sees every event, the stream renders those past its sequence. */
-function streamAll(start: AccountStreamState, events: StreamedEvent[], memory = new ContractOrderMemory()): { state: AccountStreamState; frames: StreamFrame[] } {
+function streamAll(start: AccountStreamState, events: LedgerJournalEvent[], memory = new ContractOrderMemory()): { state: AccountStreamState; frames: StreamFrame[] } {
   let state = start;
   const frames: StreamFrame[] = [];
   for (const e of events) {
-    const contractOrder = isContractEvent(e) ? memory.observe(e) : undefined;
+    const contractOrder = isContractJournalEvent(e) ? memory.observe(e) : undefined;
     const step = streamLedgerEvent(state, e, precisionOf, contractOrder);
     state = step.state;
     frames.push(...step.frames);

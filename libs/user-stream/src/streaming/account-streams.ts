@@ -1,7 +1,7 @@
-import type { Markets } from '@exchange/contracts';
+import { isContractJournalEvent, type LedgerJournalEvent, type Markets } from '@exchange/contracts';
 import type { StreamStartReader } from '@exchange/ledger-query';
-import { type AccountStreamState, nextEventTime, type StreamedEvent, streamLedgerEvent } from '../domain/account-stream';
-import { ContractOrderMemory, isContractEvent } from '../domain/contract-orders-seen';
+import { type AccountStreamState, nextEventTime, streamLedgerEvent } from '../domain/account-stream';
+import { ContractOrderMemory } from '../domain/contract-orders-seen';
 import type { StreamFrame } from '../domain/stream-frames';
 
 /** Where an account's stream starts: the ledger's tables for a replica, the journal's account openings for a replay. */
@@ -67,8 +67,8 @@ export class AccountStreams {
   }
 
   /** Every event of ledger.events, whether or not its user is streamed here (the contract orders it changes are kept for later sockets). */
-  apply(event: StreamedEvent): void {
-    const contractOrder = isContractEvent(event) ? this.contractOrders.observe(event) : undefined;
+  apply(event: LedgerJournalEvent): void {
+    const contractOrder = isContractJournalEvent(event) ? this.contractOrders.observe(event) : undefined;
     const streams = this.byUser.get(event.payload.userId);
     if (!streams) return;
     for (const stream of streams) {

@@ -1,0 +1,50 @@
+import type { ContractOrderRecord, PositionAfter } from '@exchange/contracts';
+import type { DataSource } from 'typeorm';
+import { indexClientId } from '../domain/contracts/contract-journal-fold';
+import { positionKey, setBalance, setOrder, setPosition } from '../domain/contracts/contract-state';
+import type { LedgerState } from '../domain/ledger-state';
+
+/**
+ * Replaces the contracts fold of one partition's accounts with what PostgreSQL holds: their USDT,
+ * positions and open contract orders (and the partition's fee account's USDT), as the fold had them.
+ */
+export async function loadContracts(dataSource: DataSource, schema: string, state: LedgerState, accountIds: ReadonlySet<string>, feeAccountId: string | undefined): Promise<void> {
+  const c = state.contracts;
+  const owned = new Set([...accountIds, ...(feeAccountId ? [feeAccountId] : [])]);
+  for (const id of owned) {
+    c.balances.delete(id);
+    state.contractClientIds.delete(id);
+  }
+  for (const [key, p] of c.positions) if (owned.has(p.accountId)) forgetPosition(state, key, p.symbol, p.side);
+  for (const [orderId, o] of c.orders) if (owned.has(o.accountId)) forgetOrder(state, orderId);
+  const ids = [...owned];
+  const s = `"${schema}"`;
+  const balances: { account_id: string; free: string; locked: string; position_margin: string }[] = await dataSource.query(
+    `SELECT account_id::text, free::text, locked::text, position_margin::text FROM ${s}.contract_balances WHERE account_id = ANY($1::bigint[])`,
+    [ids],
+  );
+  for (const b of balances) setBalance(c, { accountId: b.account_id, free: b.free, locked: b.locked, positionMargin: b.position_margin });
+  const positions: { record: PositionAfter }[] = await dataSource.query(`SELECT record FROM ${s}.contract_positions WHERE account_id = ANY($1::bigint[])`, [ids]);
+  for (const { record } of positions) setPosition(c, record);
+  const orders: { record: ContractOrderRecord }[] = await dataSource.query(
+    `SELECT record FROM ${s}.contract_orders WHERE account_id = ANY($1::bigint[]) AND status IN ('NEW', 'PARTIALLY_FILLED') ORDER BY order_id`,
+    [ids],
+  );
+  for (const { record } of orders) {
+    setOrder(c, record);
+    indexClientId(state, record);
+  }
+}
+
+function forgetPosition(state: LedgerState, key: string, symbol: string, side: string): void {
+  state.contracts.positions.delete(key);
+  state.contracts.liquidation.get(`${symbol}|${side}`)?.remove(key);
+}
+
+function forgetOrder(state: LedgerState, orderId: string): void {
+  const o = state.contracts.orders.get(orderId)!;
+  const key = positionKey(o.accountId, o.symbol, o.side === 'BUY_OPEN' || o.side === 'SELL_CLOSE' ? 'LONG' : 'SHORT');
+  state.contracts.positionOrders.delete(key);
+  for (const heap of state.contracts.stops.values()) heap.remove(orderId);
+  state.contracts.orders.delete(orderId);
+}
