@@ -1,6 +1,9 @@
 import 'reflect-metadata';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createApp } from '@exchange/bootstrap';
 import { type ContractBalanceAfter, type ContractOrderRecord, type PositionAfter, Topics } from '@exchange/contracts';
 import { ManualClock } from '@exchange/platform';
+import { UserStreamModule } from '@exchange/user-stream';
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
 import { readLedgerEvents } from '../../../test/support/ledger-events';
 import { adminCall, signedRequest } from '../../../test/support/signed-client';
@@ -158,8 +161,9 @@ describe('user data stream: contract events of real orders', () => {
   const clients: StreamClient[] = [];
   const call = <T = Record<string, unknown>>(user: TestUser, method: string, path: string, query: Record<string, string | number> = {}) =>
     signedRequest<T>(exchange.baseUrl, method, path, user.key, { timestamp: clock.now(), query });
-  const connect = async (user: TestUser): Promise<StreamClient> => {
-    const client = await StreamClient.connect(exchange.baseUrl, (await call<{ listenKey: string }>(user, 'POST', '/openapi/v1/userDataStream')).body.listenKey);
+  let replica: NestFastifyApplication | undefined;
+  const connect = async (user: TestUser, baseUrl = exchange.baseUrl): Promise<StreamClient> => {
+    const client = await StreamClient.connect(baseUrl, (await call<{ listenKey: string }>(user, 'POST', '/openapi/v1/userDataStream')).body.listenKey);
     clients.push(client);
     return client;
   };
@@ -179,6 +183,7 @@ describe('user data stream: contract events of real orders', () => {
   });
   afterAll(async () => {
     for (const c of clients) c.close();
+    await replica?.close();
     await exchange.close();
   });
 
@@ -192,6 +197,10 @@ describe('user data stream: contract events of real orders', () => {
     expect(contractsUsdt(carolStream)).toEqual({ a: 'USDT', f: '10000.00000000', l: '0.00000000' });
 
     const shortId = await order(dave, 'SELL_OPEN', '10', '30000', 'dave-short');
+    // A replica started after the short was placed learns it from the ledger's tables when dave's socket opens there.
+    replica = await createApp(exchange.infrastructure, [UserStreamModule]);
+    await replica.listen(0, '127.0.0.1');
+    const daveOnReplica = await connect(dave, (await replica.getUrl()).replace('[::1]', '127.0.0.1'));
     const longId = await order(carol, 'BUY_OPEN', '4', '30000', 'carol-long');
     await carolStream.waitForFrames("carol's fill and its USDT", (f) => f.some((x) => x.i === longId && x.X === 'FILLED') && contractsUsdt(carolStream) !== undefined && f.at(-1)?.e === 'outboundContractAccountInfo');
     await daveStream.waitForFrames("dave's partial fill and its USDT", (f) => f.some((x) => x.i === shortId && x.X === 'PARTIALLY_FILLED') && f.at(-1)?.e === 'outboundContractAccountInfo');
@@ -217,6 +226,9 @@ describe('user data stream: contract events of real orders', () => {
     expect(daveStream.of('outboundContractPositionInfo').at(-1)).toMatchObject({ S: 'SHORT', P: '4', m: '12' });
     // Free 10000 − the lock 30.36 + its filled share 12.144 − margin 12 − fee 0.024; not free: 18.216 still locked and 12 of margin.
     expect(contractsUsdt(daveStream)).toEqual({ a: 'USDT', f: '9969.76000000', l: '30.21600000' });
+    await daveOnReplica.waitForFrames("dave's partial fill on the later replica", (f) => f.some((x) => x.i === shortId && x.X === 'PARTIALLY_FILLED'));
+    const withoutE = (frames: Frame[]) => frames.map(({ E: _E, ...rest }) => rest);
+    expect(withoutE(daveOnReplica.of('contractExecutionReport'))).toEqual(withoutE(daveStream.of('contractExecutionReport').slice(1)));
 
     expect((await call(dave, 'DELETE', '/openapi/contract/v1/order/cancel', { clientOrderId: 'dave-short' })).body).toMatchObject({ status: 'CANCELED' });
     await daveStream.waitForFrames('the cancel and the released lock', (f) => f.some((x) => x.i === shortId && x.X === 'CANCELED') && f.at(-1)?.e === 'outboundContractAccountInfo');

@@ -218,3 +218,24 @@ describe('contract events on a user stream', () => {
     expect(state.flags).toEqual(flags);
   });
 });
+
+describe('contract orders a replica did not see placed', () => {
+  it('reports a fill of an order seeded from the ledger\'s tables in full, with Z going on from what its trades had reached', () => {
+    const memory = new ContractOrderMemory();
+    memory.seed('7', nextSeq - 1, [{ record: order({ executedQty: '2', status: 'PARTIALLY_FILLED' }), value: '120000' }]);
+    const { frames } = streamAll(mainStream, [fill('2', '4', 'PARTIALLY_FILLED', 6000)], memory);
+    expect(frames[0]).toMatchObject({ c: 'long-1', q: '10', p: '60000', O: '4000', l: '2', z: '4', Z: '239981', v: '10' });
+  });
+
+  it('takes a seeded CLOSE order\'s leverage from its position, and does not seed from tables older than the events it applied', () => {
+    const memory = new ContractOrderMemory();
+    const close = order({ orderId: '7009', side: 'SELL_CLOSE', leverage: '0', marginLocked: '0', marginLeft: '0' });
+    const held = position({ size: '10', available: '0', opening: '0', leverage: '10' });
+    memory.seed('7', nextSeq - 1, [{ record: close, value: '0' }]);
+    const ended = event('ContractOrderEnded', { accountId: '300', symbol: 'BTC-SWAP-USDT', side: 'SELL_CLOSE', order: { orderId: '7009', executedQty: '0', marginLeft: '0', status: 'CANCELED' }, released: '0', balance: usdt('1', '0', '60'), position: held });
+    expect(streamAll(mainStream, [ended], memory).frames[0]).toMatchObject({ C: true, v: '10', q: '10', X: 'CANCELED' });
+    expect(memory.size).toBe(0);
+    memory.seed('7', 1, [{ record: order({ orderId: '7010' }), value: '0' }]);
+    expect(memory.size).toBe(0);
+  });
+});

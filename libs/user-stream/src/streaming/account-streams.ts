@@ -4,8 +4,11 @@ import { type AccountStreamState, nextEventTime, streamLedgerEvent } from '../do
 import { ContractOrderMemory } from '../domain/contract-orders-seen';
 import type { StreamFrame } from '../domain/stream-frames';
 
-/** Where an account's stream starts: the ledger's tables for a replica, the journal's account openings for a replay. */
-export type StreamStarts = Pick<StreamStartReader, 'start'>;
+/**
+ * Where an account's stream starts: the ledger's tables for a replica (with the open contract
+ * orders it may report fills of), the journal's account openings for a replay (which sees every order placed).
+ */
+export type StreamStarts = Pick<StreamStartReader, 'start'> & Partial<Pick<StreamStartReader, 'openContractOrders'>>;
 
 /** Where an account's frames go: one per socket. */
 export interface FrameSink {
@@ -116,6 +119,10 @@ export class AccountStreams {
   private async load(accountId: string): Promise<AccountStream | undefined> {
     const start = await this.reader.start(accountId);
     if (!start) return undefined;
+    if (start.contracts && this.reader.openContractOrders) {
+      const open = await this.reader.openContractOrders(start.contracts.accountId);
+      this.contractOrders.seed(start.userId, open.seq, open.orders);
+    }
     const current = this.accounts.get(accountId);
     if (current) return current;
     const state: AccountStreamState = { accountId, flags: start.flags, lastSeq: start.seq, lastE: 0, ...(start.contracts ? { contracts: start.contracts } : {}) };
