@@ -8,8 +8,8 @@
  * memory). Prints {microsPerEvent, frames, bytes} (timed events only) as its last line.
  */
 import { performance } from 'node:perf_hooks';
-import { Markets } from '@exchange/contracts';
-import { AccountStreams, type StreamedEvent } from '@exchange/user-stream';
+import { type LedgerJournalEvent, Markets } from '@exchange/contracts';
+import { AccountStreams } from '@exchange/user-stream';
 import { type BenchAccount, tradeSettled } from './bench-frames';
 
 const [kind, accountsArg, warmArg, eventsArg] = process.argv.slice(2);
@@ -24,7 +24,7 @@ let frames = 0;
 let bytes = 0;
 const sink = { deliver: (data: Buffer) => ((frames += 1), (bytes += data.length)) };
 
-function contractPlaced(account: BenchAccount, seq: number): StreamedEvent {
+function contractPlaced(account: BenchAccount, seq: number): LedgerJournalEvent {
   const accountId = contractsOf(account);
   const order = { orderId: `o${account.accountId}`, clientOrderId: `c${account.accountId}`, accountId, userId: account.userId, symbol: 'BTC-SWAP-USDT', side: 'BUY_OPEN' as const, price: '60000', quantity: '1000000', leverage: '10', executedQty: '0', marginLocked: '6072000', marginLeft: '6072000', status: 'NEW' as const, time: 1, marketsVersion: 1, orderType: 'LIMIT' as const };
   const position = { accountId, symbol: 'BTC-SWAP-USDT', side: 'LONG' as const, size: '0', available: '0', opening: '1000000', entryValue: '0', avgPrice: '0', margin: '0', realizedPnl: '0', leverage: '10', flp: '0' };
@@ -32,7 +32,7 @@ function contractPlaced(account: BenchAccount, seq: number): StreamedEvent {
   return { type: 'ContractOrderPlaced', v: 1, id: `p${seq}:0`, ts: 1, payload };
 }
 
-function contractFilled(account: BenchAccount, seq: number, n: number): StreamedEvent {
+function contractFilled(account: BenchAccount, seq: number, n: number): LedgerJournalEvent {
   const accountId = contractsOf(account);
   const size = String(n + 1);
   const position = { accountId, symbol: 'BTC-SWAP-USDT', side: 'LONG' as const, size, available: size, opening: '999000', entryValue: '60000', avgPrice: '60000', margin: '6000', realizedPnl: '0', leverage: '10', flp: '54291.3' };
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   const seqs = new Map(accounts.map((a) => [a.userId, 0]));
   const next = (account: BenchAccount) => seqs.set(account.userId, seqs.get(account.userId)! + 1).get(account.userId)!;
   if (kind === 'contract') for (const account of accounts) streams.apply(contractPlaced(account, next(account)));
-  const eventOf = (n: number): StreamedEvent => {
+  const eventOf = (n: number): LedgerJournalEvent => {
     const account = accounts[n % accounts.length]!;
     return kind === 'contract' ? contractFilled(account, next(account), n) : tradeSettled(account, next(account), n, n);
   };

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { AssetConfig, LedgerInput, LedgerJournalEvent, SymbolConfig, WalletEvent } from '@exchange/contracts';
+import { resolve } from 'node:path';
+import { type AssetConfig, type LedgerInput, type LedgerJournalEvent, Markets, type SymbolConfig, type WalletEvent } from '@exchange/contracts';
 import { decide, evolve, initialLedgerState, ledgerMigrations, projectionRows, writeProjection as writeLedgerProjection } from '@exchange/ledger';
 import { openDataSource, type SchemaQueries, schemaQueries } from '@exchange/platform';
 import { walletMigrations, writeProjection as writeWalletProjection } from '@exchange/wallet';
@@ -50,6 +51,9 @@ const btcusdt: SymbolConfig = {
   minQty: '0.00001', maxQty: '1000', stepSize: '0.00001', minNotional: '5', makerFee: '0.001', takerFee: '0.0015', selfTradePrevention: 'CANCEL_TAKER',
 };
 
+/** The shipped contract symbols (BTC-SWAP-USDT, ETH-SWAP-USDT), for specs that trade contracts. */
+const shipped = Markets.fromFile(resolve(__dirname, '../../config/markets.json'));
+
 type Payload<T extends LedgerInput['type']> = Extract<LedgerInput, { type: T }>['payload'];
 let ids = 0;
 
@@ -64,7 +68,7 @@ export function ledgerCommand<T extends LedgerInput['type']>(type: T, payload: P
 export function ledgerJournal(commands: readonly LedgerInput[]): LedgerJournalEvent[] {
   const state = initialLedgerState();
   return commands.flatMap((command, i) => {
-    const ctx = { now: T0 + i, flowId: (k: number) => String(i * 16 + k + 1), asset: (n: string) => assets[n], symbol: (s: string) => (s === 'BTCUSDT' ? btcusdt : undefined), feeAccountId: FEES };
+    const ctx = { now: T0 + i, flowId: (k: number) => String(i * 16 + k + 1), asset: (n: string) => assets[n], symbol: (s: string) => (s === 'BTCUSDT' ? btcusdt : undefined), contract: (s: string) => shipped.contract(s), feeAccountId: FEES };
     const events = decide(command, state, ctx);
     for (const event of events) {
       if (event.type === 'CommandRejected') throw new Error(`${command.type} was rejected: ${event.payload.msg}`);

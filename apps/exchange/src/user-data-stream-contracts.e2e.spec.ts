@@ -1,6 +1,9 @@
 import 'reflect-metadata';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createApp } from '@exchange/bootstrap';
 import { type ContractBalanceAfter, type ContractOrderRecord, type PositionAfter, Topics } from '@exchange/contracts';
 import { ManualClock } from '@exchange/platform';
+import { UserStreamModule } from '@exchange/user-stream';
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
 import { readLedgerEvents } from '../../../test/support/ledger-events';
 import { adminCall, signedRequest } from '../../../test/support/signed-client';
@@ -25,9 +28,9 @@ function expectEventTimeOrder(frames: Frame[]): void {
 }
 
 /**
- * The contracts domain's events reach ledger.events once the ledger routes contract commands
- * (issue 17's wiring); until then this test publishes them as the ledger will: the domain's
- * payload in the journal envelope, keyed by user, after the user's last sequence.
+ * Contract events with chosen numbers, published on ledger.events as the ledger journals them
+ * (the domain's payload in the journal envelope, keyed by user, after the user's last sequence),
+ * so every frame can be checked to the digit; the next describe drives real orders.
  */
 describe('user data stream: contract events over a real ws client', () => {
   const clock = new ManualClock(Date.now());
@@ -143,5 +146,100 @@ describe('user data stream: contract events over a real ws client', () => {
     ]);
     expect(main.of('contractExecutionReport')[1]).toMatchObject({ c: 'perp-close', S: 'SELL', C: true, v: '10', q: '3', p: '61000' });
     expectEventTimeOrder(main.frames);
+  });
+});
+
+/**
+ * The same from real orders through the gateway (CONTRACTS.md's BTC-SWAP-USDT: 0.001 BTC a
+ * contract, maker 0.02%, taker 0.06%; the numbers as contract-trading.e2e.spec.ts works them).
+ */
+describe('user data stream: contract events of real orders', () => {
+  const clock = new ManualClock(Date.now());
+  let exchange: TestExchange;
+  let carol: TestUser;
+  let dave: TestUser;
+  const clients: StreamClient[] = [];
+  const call = <T = Record<string, unknown>>(user: TestUser, method: string, path: string, query: Record<string, string | number> = {}) =>
+    signedRequest<T>(exchange.baseUrl, method, path, user.key, { timestamp: clock.now(), query });
+  let replica: NestFastifyApplication | undefined;
+  const connect = async (user: TestUser, baseUrl = exchange.baseUrl): Promise<StreamClient> => {
+    const client = await StreamClient.connect(baseUrl, (await call<{ listenKey: string }>(user, 'POST', '/openapi/v1/userDataStream')).body.listenKey);
+    clients.push(client);
+    return client;
+  };
+  const order = async (user: TestUser, side: string, quantity: string, price: string, clientOrderId: string): Promise<string> => {
+    const leverage: Record<string, string> = side.endsWith('OPEN') ? { leverage: '10' } : {};
+    const answer = await call<{ orderId: string }>(user, 'POST', '/openapi/contract/v1/order', { symbol: 'BTC-SWAP-USDT', side, quantity, price, clientOrderId, ...leverage });
+    expect(answer.status).toBe(200);
+    return answer.body.orderId;
+  };
+  const contractsUsdt = (client: StreamClient) => (client.of('outboundContractAccountInfo').at(-1)?.B as unknown[] | undefined)?.[0];
+
+  beforeAll(async () => {
+    exchange = await startTestExchange({ clock, env: { REDIS_URL: '' } });
+    const token = exchange.infrastructure.config.ADMIN_TOKEN!;
+    carol = await createFundedUser(exchange.baseUrl, token, { USDT: '100000' });
+    dave = await createFundedUser(exchange.baseUrl, token, { USDT: '100000' });
+  });
+  afterAll(async () => {
+    for (const c of clients) c.close();
+    await replica?.close();
+    await exchange.close();
+  });
+
+  it('streams the transfer in, a resting short, the long that takes it in part, the cancel of the rest and a close order, each in E order', async () => {
+    const [carolStream, daveStream] = [await connect(carol), await connect(dave)];
+    for (const user of [carol, dave]) {
+      expect((await call(user, 'POST', '/openapi/v1/transfer', { fromAccountType: 1, toAccountType: 3, tokenId: 'USDT', amount: '10000' })).body).toEqual({ success: 'true' });
+    }
+    await carolStream.waitForFrames('the transfer on both sides', (f) => f.some((x) => x.e === 'outboundContractAccountInfo'));
+    expect(carolStream.frames.map((f) => f.e)).toEqual(['outboundAccountInfo', 'outboundContractAccountInfo']);
+    expect(contractsUsdt(carolStream)).toEqual({ a: 'USDT', f: '10000.00000000', l: '0.00000000' });
+
+    const shortId = await order(dave, 'SELL_OPEN', '10', '30000', 'dave-short');
+    // A replica started after the short was placed learns it from the ledger's tables when dave's socket opens there.
+    replica = await createApp(exchange.infrastructure, [UserStreamModule]);
+    await replica.listen(0, '127.0.0.1');
+    const daveOnReplica = await connect(dave, (await replica.getUrl()).replace('[::1]', '127.0.0.1'));
+    const longId = await order(carol, 'BUY_OPEN', '4', '30000', 'carol-long');
+    await carolStream.waitForFrames("carol's fill and its USDT", (f) => f.some((x) => x.i === longId && x.X === 'FILLED') && contractsUsdt(carolStream) !== undefined && f.at(-1)?.e === 'outboundContractAccountInfo');
+    await daveStream.waitForFrames("dave's partial fill and its USDT", (f) => f.some((x) => x.i === shortId && x.X === 'PARTIALLY_FILLED') && f.at(-1)?.e === 'outboundContractAccountInfo');
+
+    const carolReports = carolStream.of('contractExecutionReport');
+    for (const r of carolReports) expect(Object.keys(r).sort()).toEqual(reportKeys);
+    expect(carolReports.map((r) => [r.X, r.c, r.S, r.C, r.v, r.q, r.p, r.l, r.L, r.z, r.Z, r.n, r.N, r.m, r.f, r.o, r.w])).toEqual([
+      ['NEW', 'carol-long', 'BUY', false, '10', '4', '30000', '0', '0', '0', '0', '0', 'USDT', false, 'GTC', 'LIMIT', true],
+      ['FILLED', 'carol-long', 'BUY', false, '10', '4', '30000', '4', '30000', '4', '120000', '0.072', 'USDT', false, 'GTC', 'LIMIT', true],
+    ]);
+    const carolLong = carolStream.of('outboundContractPositionInfo');
+    expect(carolLong).toHaveLength(1);
+    expect(Object.keys(carolLong[0]!).sort()).toEqual(positionKeys);
+    expect(carolLong[0]).toMatchObject({ A: carol.accounts.find((a) => a.accountType === 3 && a.accountIndex === 0)!.accountId, s: 'BTC-SWAP-USDT', S: 'LONG', p: '30000', P: '4', a: '4', m: '12', r: '0', f: expect.stringMatching(/^\d+(\.\d+)?$/) });
+    // Free 10000 − 12 margin − 0.072 fee; not free: the position's margin.
+    expect(contractsUsdt(carolStream)).toEqual({ a: 'USDT', f: '9987.92800000', l: '12.00000000' });
+    expectEventTimeOrder(carolStream.frames.filter((f) => f.e !== 'outboundAccountInfo'));
+
+    expect(daveStream.of('contractExecutionReport').filter((r) => r.i === shortId).map((r) => [r.X, r.S, r.l, r.z, r.Z, r.n, r.m])).toEqual([
+      ['NEW', 'SELL', '0', '0', '0', '0', false],
+      ['PARTIALLY_FILLED', 'SELL', '4', '4', '120000', '0.024', true],
+    ]);
+    expect(daveStream.of('outboundContractPositionInfo').at(-1)).toMatchObject({ S: 'SHORT', P: '4', m: '12' });
+    // Free 10000 − the lock 30.36 + its filled share 12.144 − margin 12 − fee 0.024; not free: 18.216 still locked and 12 of margin.
+    expect(contractsUsdt(daveStream)).toEqual({ a: 'USDT', f: '9969.76000000', l: '30.21600000' });
+    await daveOnReplica.waitForFrames("dave's partial fill on the later replica", (f) => f.some((x) => x.i === shortId && x.X === 'PARTIALLY_FILLED'));
+    const withoutE = (frames: Frame[]) => frames.map(({ E: _E, ...rest }) => rest);
+    expect(withoutE(daveOnReplica.of('contractExecutionReport'))).toEqual(withoutE(daveStream.of('contractExecutionReport').slice(1)));
+
+    expect((await call(dave, 'DELETE', '/openapi/contract/v1/order/cancel', { clientOrderId: 'dave-short' })).body).toMatchObject({ status: 'CANCELED' });
+    await daveStream.waitForFrames('the cancel and the released lock', (f) => f.some((x) => x.i === shortId && x.X === 'CANCELED') && f.at(-1)?.e === 'outboundContractAccountInfo');
+    expect(daveStream.of('contractExecutionReport').at(-1)).toMatchObject({ X: 'CANCELED', c: 'dave-short', z: '4', Z: '120000', l: '0', q: '10' });
+    expect(contractsUsdt(daveStream)).toEqual({ a: 'USDT', f: '9987.97600000', l: '12.00000000' });
+
+    const closeId = await order(carol, 'SELL_CLOSE', '4', '31000', 'carol-close');
+    await carolStream.waitForFrames('the close order and the position it claims', (f) => f.some((x) => x.i === closeId) && f.at(-1)?.e === 'outboundContractPositionInfo');
+    expect(carolStream.of('contractExecutionReport').at(-1)).toMatchObject({ X: 'NEW', c: 'carol-close', S: 'SELL', C: true, v: '10', q: '4', p: '31000' });
+    expect(carolStream.of('outboundContractPositionInfo').at(-1)).toMatchObject({ S: 'LONG', P: '4', a: '0' });
+    expectEventTimeOrder(daveStream.frames.filter((f) => f.e !== 'outboundAccountInfo'));
+    expectEventTimeOrder(carolStream.frames.filter((f) => f.e !== 'outboundAccountInfo'));
   });
 });

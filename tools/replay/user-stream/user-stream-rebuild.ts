@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type AccountRecord, Topics } from '@exchange/contracts';
+import { type AccountRecord, type LedgerJournalEvent, Topics } from '@exchange/contracts';
 import { defaultFlags } from '@exchange/ledger';
 import { type AccountStart, StreamStartReader } from '@exchange/ledger-query';
 import { openDataSource, schemaName, schemaQueries } from '@exchange/platform';
@@ -11,7 +11,6 @@ import {
   type FrameSink,
   type StreamedAccount,
   type StreamedContracts,
-  type StreamedEvent,
   streamedAccountLine,
   streamedBalance,
   streamedPlaces,
@@ -121,16 +120,16 @@ async function foldJournal(ctx: ReplayContext): Promise<Fold> {
 }
 
 /** What the service's feed hands on: JSON with a user and a sequence (it skips anything else too). */
-function parseEvent(value: string): StreamedEvent | undefined {
+function parseEvent(value: string): LedgerJournalEvent | undefined {
   try {
-    const event = JSON.parse(value) as StreamedEvent;
+    const event = JSON.parse(value) as LedgerJournalEvent;
     return typeof event?.payload?.userId === 'string' && typeof event.payload.seq === 'number' ? event : undefined;
   } catch {
     return undefined;
   }
 }
 
-function accountsOpenedBy(event: StreamedEvent): readonly AccountRecord[] {
+function accountsOpenedBy(event: LedgerJournalEvent): readonly AccountRecord[] {
   if (event.type === 'UserCreated') return event.payload.accounts;
   if (event.type === 'SubAccountCreated') return [event.payload.account];
   return [];

@@ -18,6 +18,10 @@ function trade(sell: string, buy: string): LedgerInput[] {
 }
 
 const all = { canTrade: true, canWithdraw: true, canDeposit: true };
+const SWAP = 'BTC-SWAP-USDT';
+const contractOrder = (orderId: string, side: 'BUY_OPEN' | 'SELL_OPEN', quantity: string, price: string) => ({
+  userId: '200', accountId: '2003', orderId, symbol: SWAP, side, price, quantity, leverage: '10', marketsVersion: 1, clientOrderId: `c${orderId}`,
+});
 
 /** The ledger's migrations, its projection of decided events and StreamStartReader, together on PostgreSQL. */
 describe('StreamStartReader on the tables the ledger projects', () => {
@@ -41,6 +45,14 @@ describe('StreamStartReader on the tables the ledger projects', () => {
       // A trade, whose fees open the fee account (of no user: it has no stream).
       cmd('CreditDeposit', { userId: '100', accountId: '1001', depositId: '2', asset: 'USDT', amount: '10000' }),
       ...trade('7', '8'),
+      // Bob's contracts account: an order filled in part, one untouched, one canceled.
+      cmd('CreditDeposit', { userId: '200', accountId: '2001', depositId: '3', asset: 'USDT', amount: '10000' }),
+      cmd('TransferFunds', { userId: '200', transferId: '4', fromAccountId: '2001', toAccountId: '2003', asset: 'USDT', amount: '5000' }),
+      cmd('PlaceContractOrder', contractOrder('31', 'BUY_OPEN', '10', '30000')),
+      cmd('SettleTradeLeg', { userId: '200', accountId: '2003', symbol: SWAP, orderId: '31', tradeId: '41', side: 'BUY', price: '30000', qty: '4', quoteQty: '0', isMaker: true }),
+      cmd('PlaceContractOrder', contractOrder('32', 'SELL_OPEN', '3', '31000')),
+      cmd('PlaceContractOrder', contractOrder('33', 'SELL_OPEN', '1', '32000')),
+      cmd('ApplyOrderOutcome', { userId: '200', accountId: '2003', symbol: SWAP, orderId: '33', side: 'SELL', outcome: 'CANCELED', reason: 'USER' }),
     ]);
     await tables.projectLedger(journal);
   });
@@ -67,6 +79,16 @@ describe('StreamStartReader on the tables the ledger projects', () => {
     expect(starts.get('1002')).toEqual({ userId: '100', flags: all, seq: lastSeqOf(journal, '100') });
     expect(starts.get('2001')?.contracts?.accountId).toBe('2003');
     expect(starts.has(FEES)).toBe(false);
+  });
+
+  it('lists a contracts account\'s open orders with what their trades add up to, as of the user\'s sequence', async () => {
+    const open = await reader.openContractOrders('2003');
+    expect(open.seq).toBe(lastSeqOf(journal, '200'));
+    expect(open.orders.map((o) => [o.record.orderId, o.record.clientOrderId, o.record.status, o.record.executedQty, o.value])).toEqual([
+      ['31', 'c31', 'PARTIALLY_FILLED', '4', '120000'],
+      ['32', 'c32', 'NEW', '0', '0'],
+    ]);
+    expect(await reader.openContractOrders('1003')).toEqual({ seq: lastSeqOf(journal, '100'), orders: [] });
   });
 
   it('tells a live API key from a revoked or unknown one', async () => {

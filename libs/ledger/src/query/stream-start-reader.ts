@@ -1,4 +1,4 @@
-import type { AccountFlags } from '@exchange/contracts';
+import type { AccountFlags, ContractOrderRecord } from '@exchange/contracts';
 import type { SchemaQueries } from '@exchange/platform';
 
 export interface AccountStart {
@@ -8,6 +8,13 @@ export interface AccountStart {
   seq: number;
   /** The contracts account the stream carries too: the account itself (type 3), or the main token account's main contracts account. */
   contracts?: { accountId: string; flags: AccountFlags };
+}
+
+export interface OpenContractOrders {
+  /** The user's ledger sequence the orders are as of. */
+  seq: number;
+  /** Each open order's record and Σ price × quantity of its trades. */
+  orders: { record: ContractOrderRecord; value: string }[];
 }
 
 /**
@@ -28,6 +35,26 @@ export class StreamStartReader {
   async everyStart(): Promise<Map<string, AccountStart>> {
     const rows = (await this.db.query(this.selectStarts())) as Record<string, unknown>[];
     return new Map(rows.map((row) => [String(row.account_id), startOf(row)]));
+  }
+
+  /**
+   * A contracts account's open orders (STOP orders waiting for their trigger included) with Σ
+   * price × quantity of their trades, and the user's sequence they are as of: one statement, one
+   * snapshot. A stream keeps them to report later fills of orders placed before it began.
+   */
+  async openContractOrders(accountId: string): Promise<OpenContractOrders> {
+    const s = this.db.s;
+    const rows = (await this.db.query(
+      `SELECT u.seq, o.record,
+         coalesce((SELECT sum((t.record->>'price')::numeric * (t.record->>'quantity')::numeric) FROM ${s}.contract_trades t
+           WHERE t.order_id = o.order_id AND t.account_id = o.account_id), 0)::text AS value
+       FROM ${s}.accounts a JOIN ${s}.users u ON u.user_id = a.user_id
+       LEFT JOIN ${s}.contract_orders o ON o.account_id = a.account_id AND o.status IN ('NEW', 'PARTIALLY_FILLED')
+       WHERE a.account_id = $1 ORDER BY o.order_id`,
+      [accountId],
+    )) as { seq: number; record: ContractOrderRecord | null; value: string }[];
+    const orders = rows.flatMap((row) => (row.record ? [{ record: row.record, value: row.value }] : []));
+    return { seq: Number(rows[0]?.seq ?? 0), orders };
   }
 
   async isApiKeyLive(apiKey: string): Promise<boolean> {

@@ -1,5 +1,5 @@
-import type { AccountFlags, BalanceAfter, LedgerJournalEvent } from '@exchange/contracts';
-import { type ContractJournalEvent, type ContractOrderView, isContractEvent } from './contract-orders-seen';
+import { type AccountFlags, type BalanceAfter, type ContractJournalEvent, isContractJournalEvent, type LedgerJournalEvent } from '@exchange/contracts';
+import type { ContractOrderView } from './contract-orders-seen';
 import { contractFlagsOf, contractFramesOf, type StreamedContracts } from './contract-stream';
 import { executionReport, transitionOf } from './execution-report';
 import { streamedBalance } from './streamed-balance';
@@ -17,9 +17,6 @@ export interface AccountStreamState {
   /** The contracts account whose events this stream carries, if any. */
   contracts?: StreamedContracts;
 }
-
-/** What a stream reads from ledger.events: the ledger's own events and the contracts domain's. */
-export type StreamedEvent = LedgerJournalEvent | ContractJournalEvent;
 
 export interface StreamStep {
   state: AccountStreamState;
@@ -39,10 +36,10 @@ export function nextEventTime(lastE: number, ts: number): number {
  * an outboundAccountInfo of the changed ones, so new kinds of ledger events need nothing here.
  * A contracts event is rendered with the order it changed as ContractOrderMemory tracks it.
  */
-export function streamLedgerEvent(state: AccountStreamState, event: StreamedEvent, precisionOf: (asset: string) => number, contractOrder?: ContractOrderView): StreamStep {
+export function streamLedgerEvent(state: AccountStreamState, event: LedgerJournalEvent, precisionOf: (asset: string) => number, contractOrder?: ContractOrderView): StreamStep {
   if (event.payload.seq <= state.lastSeq) return { state, frames: [] };
   const passed = { ...state, lastSeq: event.payload.seq };
-  if (isContractEvent(event)) return withEventTime(passed, event.ts, contractFramesOf(state, event, contractOrder, precisionOf('USDT')));
+  if (isContractJournalEvent(event)) return withEventTime(passed, event.ts, contractFramesOf(state, event, contractOrder, precisionOf('USDT')));
   if (event.type === 'AccountFlagsSet') {
     const contractFlags = contractFlagsOf(state, event);
     if (contractFlags) return withEventTime({ ...passed, contracts: contractFlags.contracts }, event.ts, contractFlags.frames);
@@ -50,11 +47,10 @@ export function streamLedgerEvent(state: AccountStreamState, event: StreamedEven
   return streamAccountEvent(state, passed, event, precisionOf);
 }
 
-function streamAccountEvent(state: AccountStreamState, passed: AccountStreamState, event: LedgerJournalEvent, precisionOf: (asset: string) => number): StreamStep {
+function streamAccountEvent(state: AccountStreamState, passed: AccountStreamState, event: Exclude<LedgerJournalEvent, ContractJournalEvent>, precisionOf: (asset: string) => number): StreamStep {
   const flagsSet = event.type === 'AccountFlagsSet' && event.payload.accountId === state.accountId;
   const flags = flagsSet ? { canTrade: event.payload.canTrade, canWithdraw: event.payload.canWithdraw, canDeposit: event.payload.canDeposit } : state.flags;
-  // Spot orders only here (contract orders hold no reservedAsset; their stream events are contractExecutionReport's).
-  const order = 'order' in event.payload && 'reservedAsset' in event.payload.order && event.payload.order.accountId === state.accountId ? event.payload.order : undefined;
+  const order = 'order' in event.payload && event.payload.order.accountId === state.accountId ? event.payload.order : undefined;
   const transition = order && transitionOf(event);
   const balances = 'balances' in event.payload ? changedBalances(event.payload.balances, state.accountId, precisionOf) : [];
   if (!transition && balances.length === 0 && !flagsSet) return { state: { ...passed, flags }, frames: [] };

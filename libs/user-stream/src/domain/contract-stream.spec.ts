@@ -1,6 +1,6 @@
-import type { ContractBalanceAfter, ContractOrderRecord, PositionAfter } from '@exchange/contracts';
-import { type AccountStreamState, type StreamedEvent, streamLedgerEvent } from './account-stream';
-import { type ContractJournalEvent, ContractOrderMemory, isContractEvent } from './contract-orders-seen';
+import { type ContractBalanceAfter, type ContractJournalEvent, type ContractOrderRecord, isContractJournalEvent, type LedgerJournalEvent, type PositionAfter } from '@exchange/contracts';
+import { type AccountStreamState, streamLedgerEvent } from './account-stream';
+import { ContractOrderMemory } from './contract-orders-seen';
 import type { StreamFrame } from './stream-frames';
 
 const precisionOf = (asset: string): number => (asset === 'USDT' ? 6 : 8);
@@ -10,8 +10,7 @@ const mainStream: AccountStreamState = { accountId: '100', flags, lastSeq: 10, l
 /** The contracts account's own stream (a key of that account). */
 const contractStream: AccountStreamState = { accountId: '300', flags, lastSeq: 10, lastE: 0, contracts: { accountId: '300', flags } };
 
-/** A record with the client order id CONTRACTS.md requires (the stream reports it once the ledger's record carries it). */
-const order = (over: Partial<ContractOrderRecord & { clientOrderId: string }> = {}): ContractOrderRecord & { clientOrderId: string } => ({
+const order = (over: Partial<ContractOrderRecord> = {}): ContractOrderRecord => ({
   orderId: '7001',
   clientOrderId: 'long-1',
   accountId: '300',
@@ -54,11 +53,11 @@ function event<T extends ContractJournalEvent['type']>(type: T, payload: Omit<Ex
 }
 
 /** A replica's fold: the order memory sees every event, the stream renders those past its sequence. */
-function streamAll(start: AccountStreamState, events: StreamedEvent[], memory = new ContractOrderMemory()): { state: AccountStreamState; frames: StreamFrame[] } {
+function streamAll(start: AccountStreamState, events: LedgerJournalEvent[], memory = new ContractOrderMemory()): { state: AccountStreamState; frames: StreamFrame[] } {
   let state = start;
   const frames: StreamFrame[] = [];
   for (const e of events) {
-    const contractOrder = isContractEvent(e) ? memory.observe(e) : undefined;
+    const contractOrder = isContractJournalEvent(e) ? memory.observe(e) : undefined;
     const step = streamLedgerEvent(state, e, precisionOf, contractOrder);
     state = step.state;
     frames.push(...step.frames);
@@ -217,5 +216,26 @@ describe('contract events on a user stream', () => {
       { e: 'outboundContractAccountInfo', E: 9500, T: false, W: true, D: true, B: [{ a: 'USDT', f: '1.000000', l: '0.000000' }] },
     ]);
     expect(state.flags).toEqual(flags);
+  });
+});
+
+describe('contract orders a replica did not see placed', () => {
+  it('reports a fill of an order seeded from the ledger\'s tables in full, with Z going on from what its trades had reached', () => {
+    const memory = new ContractOrderMemory();
+    memory.seed('7', nextSeq - 1, [{ record: order({ executedQty: '2', status: 'PARTIALLY_FILLED' }), value: '120000' }]);
+    const { frames } = streamAll(mainStream, [fill('2', '4', 'PARTIALLY_FILLED', 6000)], memory);
+    expect(frames[0]).toMatchObject({ c: 'long-1', q: '10', p: '60000', O: '4000', l: '2', z: '4', Z: '239981', v: '10' });
+  });
+
+  it('takes a seeded CLOSE order\'s leverage from its position, and does not seed from tables older than the events it applied', () => {
+    const memory = new ContractOrderMemory();
+    const close = order({ orderId: '7009', side: 'SELL_CLOSE', leverage: '0', marginLocked: '0', marginLeft: '0' });
+    const held = position({ size: '10', available: '0', opening: '0', leverage: '10' });
+    memory.seed('7', nextSeq - 1, [{ record: close, value: '0' }]);
+    const ended = event('ContractOrderEnded', { accountId: '300', symbol: 'BTC-SWAP-USDT', side: 'SELL_CLOSE', order: { orderId: '7009', executedQty: '0', marginLeft: '0', status: 'CANCELED' }, released: '0', balance: usdt('1', '0', '60'), position: held });
+    expect(streamAll(mainStream, [ended], memory).frames[0]).toMatchObject({ C: true, v: '10', q: '10', X: 'CANCELED' });
+    expect(memory.size).toBe(0);
+    memory.seed('7', 1, [{ record: order({ orderId: '7010' }), value: '0' }]);
+    expect(memory.size).toBe(0);
   });
 });

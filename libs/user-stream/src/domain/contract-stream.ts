@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
-import type { AccountFlags, AccountFlagsSet, ContractBalanceAfter, PositionAfter } from '@exchange/contracts';
+import type { AccountFlags, AccountFlagsSet, ContractBalanceAfter, ContractJournalEvent, PositionAfter } from '@exchange/contracts';
 import type { AccountStreamState } from './account-stream';
-import { type ContractJournalEvent, type ContractOrderView, isCloseSide } from './contract-orders-seen';
+import { type ContractOrderView, isCloseSide } from './contract-orders-seen';
 import { streamedBalance } from './streamed-balance';
 import type { ContractExecutionReport, ContractPositionInfo, StreamFrame } from './stream-frames';
 
@@ -136,6 +136,8 @@ function positionsChangedBy(event: ContractJournalEvent): PositionAfter[] {
     case 'ContractAccountDebited':
     case 'InsuranceFundSeeded':
     case 'ContractStopTriggered':
+    case 'ContractCancelRequested':
+    case 'ContractOrderRested':
       return [];
     default: {
       const unexpected: never = event;
@@ -144,7 +146,7 @@ function positionsChangedBy(event: ContractJournalEvent): PositionAfter[] {
   }
 }
 
-/** The balances the event moved (a STOP's trigger moves none: it locked at submission; a CLOSE order locks nothing). */
+/** The balances the event moved (a STOP's trigger moves none: it locked at submission; a CLOSE order locks nothing; a cancel request and resting move nothing). */
 function balancesChangedBy(event: ContractJournalEvent): ContractBalanceAfter[] {
   switch (event.type) {
     case 'ContractOrderPlaced':
@@ -164,6 +166,8 @@ function balancesChangedBy(event: ContractJournalEvent): ContractBalanceAfter[] 
     case 'PositionDeleveraged':
       return [event.payload.balance, ...event.payload.counterparties.map((c) => c.balance)];
     case 'ContractStopTriggered':
+    case 'ContractCancelRequested':
+    case 'ContractOrderRested':
       return [];
     default: {
       const unexpected: never = event;

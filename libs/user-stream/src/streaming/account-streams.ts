@@ -1,11 +1,14 @@
-import type { Markets } from '@exchange/contracts';
+import { type ContractJournalEvent, isContractJournalEvent, type LedgerJournalEvent, type Markets } from '@exchange/contracts';
 import type { StreamStartReader } from '@exchange/ledger-query';
-import { type AccountStreamState, nextEventTime, type StreamedEvent, streamLedgerEvent, streamNamedContractEvent } from '../domain/account-stream';
-import { type ContractJournalEvent, ContractOrderMemory, type ContractOrderView, isContractEvent, namedAccountsOf } from '../domain/contract-orders-seen';
+import { type AccountStreamState, nextEventTime, streamLedgerEvent, streamNamedContractEvent } from '../domain/account-stream';
+import { ContractOrderMemory, type ContractOrderView, namedAccountsOf } from '../domain/contract-orders-seen';
 import type { StreamFrame } from '../domain/stream-frames';
 
-/** Where an account's stream starts: the ledger's tables for a replica, the journal's account openings for a replay. */
-export type StreamStarts = Pick<StreamStartReader, 'start'>;
+/**
+ * Where an account's stream starts: the ledger's tables for a replica (with the open contract
+ * orders it may report fills of), the journal's account openings for a replay (which sees every order placed).
+ */
+export type StreamStarts = Pick<StreamStartReader, 'start'> & Partial<Pick<StreamStartReader, 'openContractOrders'>>;
 
 /** Where an account's frames go: one per socket. */
 export interface FrameSink {
@@ -71,9 +74,9 @@ export class AccountStreams {
   }
 
   /** Every event of ledger.events, whether or not its user is streamed here (the contract orders it changes are kept for later sockets). */
-  apply(event: StreamedEvent): void {
-    const contractOrder = isContractEvent(event) ? this.contractOrders.observe(event) : undefined;
-    if (isContractEvent(event)) this.applyNamed(event, contractOrder);
+  apply(event: LedgerJournalEvent): void {
+    const contractOrder = isContractJournalEvent(event) ? this.contractOrders.observe(event) : undefined;
+    if (isContractJournalEvent(event)) this.applyNamed(event, contractOrder);
     const streams = this.byUser.get(event.payload.userId);
     if (!streams) return;
     for (const stream of streams) {
@@ -138,6 +141,10 @@ export class AccountStreams {
   private async load(accountId: string): Promise<AccountStream | undefined> {
     const start = await this.reader.start(accountId);
     if (!start) return undefined;
+    if (start.contracts && this.reader.openContractOrders) {
+      const open = await this.reader.openContractOrders(start.contracts.accountId);
+      this.contractOrders.seed(start.userId, open.seq, open.orders);
+    }
     const current = this.accounts.get(accountId);
     if (current) return current;
     const state: AccountStreamState = { accountId, flags: start.flags, lastSeq: start.seq, lastE: 0, ...(start.contracts ? { contracts: start.contracts } : {}) };

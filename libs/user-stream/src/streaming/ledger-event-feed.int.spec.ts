@@ -2,12 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Topics } from '@exchange/contracts';
+import { type LedgerJournalEvent, Topics } from '@exchange/contracts';
 import { EmbeddedEventLog, type EventLog, KafkaEventLog, NamespacedEventLog } from '@exchange/messaging';
 import { createLogger } from '@exchange/platform';
 import { realServiceAddress } from '../../../../test/support/real-services';
 import { waitFor } from '../../../../test/support/wait-for';
-import type { StreamedEvent } from '../domain/account-stream';
 import { LedgerEventFeed } from './ledger-event-feed';
 
 const brokers = realServiceAddress('KAFKA_BROKERS', 'ledger event feed on Kafka');
@@ -29,7 +28,7 @@ function describeFeed(name: string, available: boolean, open: () => Promise<Even
 
     it('delivers every event published after its start once, in each user\'s order, and none from before', async () => {
       await log.publish([record('1', 1), record('2', 1)]);
-      const seen: StreamedEvent[] = [];
+      const seen: LedgerJournalEvent[] = [];
       const feed = new LedgerEventFeed(log, createLogger('test', 'silent'), (event) => seen.push(event));
       await feed.start();
       // Published at once: on Kafka the group has not joined yet, so these land before the offsets it starts from.

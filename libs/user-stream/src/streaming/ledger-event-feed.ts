@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import type { LedgerJournalEvent } from '@exchange/contracts';
 import { Topics } from '@exchange/contracts';
 import type { Consumer, EventLog, IncomingRecord } from '@exchange/messaging';
 import type { Logger } from '@exchange/platform';
-import type { StreamedEvent } from '../domain/account-stream';
 
 /**
  * Every ledger event from the instant this replica started, to one handler, in each partition's
@@ -19,7 +19,7 @@ export class LedgerEventFeed {
   constructor(
     private readonly log: EventLog,
     private readonly logger: Logger,
-    private readonly handle: (event: StreamedEvent) => void,
+    private readonly handle: (event: LedgerJournalEvent) => void,
   ) {}
 
   async start(): Promise<void> {
@@ -48,9 +48,9 @@ export class LedgerEventFeed {
     for (const record of records) {
       if (record.offset < (next[record.partition] ?? 0)) continue;
       next[record.partition] = record.offset + 1;
-      let event: StreamedEvent;
+      let event: LedgerJournalEvent;
       try {
-        event = JSON.parse(record.value) as StreamedEvent;
+        event = JSON.parse(record.value) as LedgerJournalEvent;
       } catch {
         this.logger.warn({ partition: record.partition, offset: record.offset }, 'user-stream: a ledger event that is not JSON was skipped');
         continue;
