@@ -93,7 +93,7 @@ describe('contract trading through REST', () => {
     expect((await call(alice, 'POST', '/openapi/v1/order', { symbol: SWAP, side: 'BUY', type: 'LIMIT', price: '30000', quantity: '1' })).body).toMatchObject({ code: -1121 });
     expect((await call(alice, 'POST', '/openapi/contract/v1/order', { symbol: 'BTCUSDT', side: 'BUY_OPEN', price: '30000', quantity: '1', leverage: '10', clientOrderId: 'x' })).body).toMatchObject({ code: -1121 });
     expect((await call(alice, 'GET', '/openapi/contract/v1/positions', { symbol: 'BTCUSDT' })).body).toMatchObject({ code: -1121 });
-    expect((await order(alice, 'BUY_OPEN', '1', '30000', { orderType: 'STOP' })).body).toMatchObject({ code: -1020 });
+    expect((await order(alice, 'BUY_OPEN', '1', '30000', { orderType: 'STOP' })).body).toMatchObject({ code: -1102 });
   });
 
   it('adds and removes position margin, refusing to go below the initial margin (-1131)', async () => {

@@ -52,8 +52,10 @@ export function contractPlacement(commandId: string, orderId: string): Gather<Re
     const event = reply.event;
     if (event.payload.commandId === commandId) {
       if (event.type === 'CommandRejected') throw rejectedBy(event);
-      if (event.type === 'ContractOrderPlaced') trace = new OrderTrace(event);
-      return undefined;
+      if (event.type !== 'ContractOrderPlaced') return undefined;
+      trace = new OrderTrace(event);
+      // A STOP order waits off the book for its trigger: its placement is the answer.
+      return event.payload.order.orderType === 'STOP' ? trace.view() : undefined;
     }
     if (!trace) return undefined;
     switch (event.type) {

@@ -20,6 +20,8 @@ export interface NewContractOrder {
   leverage?: string;
   timeInForce: ContractTimeInForce;
   clientOrderId: string;
+  /** STOP: held off the book until the contract's last price crosses it. */
+  triggerPrice?: string;
 }
 
 /** A contract symbol, else -1121: a spot symbol is not one (and spot paths refuse contract symbols). */
@@ -37,13 +39,13 @@ export function optionalContract(markets: Markets, params: RequestParams): strin
 /**
  * A new contract order's parameters (CONTRACTS.md, Orders): enums by their codes, decimals never
  * rounded, quantity against LOT_SIZE, an INPUT price against PRICE_FILTER, leverage on OPEN
- * orders, a client order id (required, as in the family). STOP orders wait for issue 18.
+ * orders, a client order id (required, as in the family). A STOP order needs a triggerPrice
+ * (PRICE_FILTER's tick); it enters the book as the order it describes once the last price crosses it.
  */
 export function parseContractOrder(params: RequestParams, markets: Markets): NewContractOrder {
   const contract = contractOf(markets, params.required('symbol'));
   const side = params.optionalEnum('side', CONTRACT_SIDES, ErrorCode.INVALID_SIDE) ?? missing('side');
   const orderType = params.optionalEnum('orderType', ['LIMIT', 'STOP'] as const, ErrorCode.INVALID_ORDER_TYPE) ?? 'LIMIT';
-  if (orderType === 'STOP') throw new ApiError(ErrorCode.UNSUPPORTED_OPERATION, 'STOP contract orders are not supported yet; send orderType=LIMIT.');
   const priceType = params.optionalEnum('priceType', PRICE_TYPES) ?? 'INPUT';
   const timeInForce = params.optionalEnum('timeInForce', CONTRACT_TIME_IN_FORCE, ErrorCode.INVALID_TIME_IN_FORCE) ?? 'GTC';
   const clientOrderId = params.optional('clientOrderId') ?? missing('clientOrderId');
@@ -57,6 +59,7 @@ export function parseContractOrder(params: RequestParams, markets: Markets): New
   const priceDecimals = decimalsOf(contract.tickSize);
   if (priceType === 'INPUT') order.price = checkPrice(parseDecimalParam('price', params.required('price'), priceDecimals), contract);
   if (priceType === 'OVER') order.overPrice = parseDecimalParam('overPrice', params.required('overPrice'), priceDecimals);
+  if (orderType === 'STOP') order.triggerPrice = checkPrice(parseDecimalParam('triggerPrice', params.required('triggerPrice'), priceDecimals), contract).toFixed();
   return order;
 }
 

@@ -12,7 +12,8 @@ const anyObject = z.record(z.string(), z.unknown());
 const newOrderQuery = [
   { name: 'symbol', required: true, description: 'a contract symbol, e.g. BTC-SWAP-USDT (a spot symbol is -1121)' },
   { name: 'side', required: true, description: 'BUY_OPEN / SELL_OPEN open or add to LONG / SHORT; SELL_CLOSE / BUY_CLOSE reduce them', enum: [...CONTRACT_SIDES] },
-  { name: 'orderType', description: 'LIMIT (default); STOP answers -1020 until STOP orders are wired (issue 18)', enum: ['LIMIT', 'STOP'] },
+  { name: 'orderType', description: 'LIMIT (default) or STOP (with triggerPrice: held off the book, its margin locked, until the last price crosses the trigger: BUY_* at or above, SELL_* at or below)', enum: ['LIMIT', 'STOP'] },
+  { name: 'triggerPrice', description: 'STOP orders: the last price that releases the order to the book' },
   { name: 'quantity', required: true, description: 'contracts; a CLOSE order at most the position\'s available (-2022)' },
   { name: 'leverage', description: 'required on OPEN orders: 1 to the risk-limit tier\'s maximum (-1130)' },
   { name: 'price', description: 'required for priceType INPUT' },

@@ -51,7 +51,7 @@ export class ContractService {
         quantity: request.quantity,
         ...(request.leverage === undefined ? {} : { leverage: request.leverage }),
         marketsVersion: this.markets.version,
-        orderType: 'LIMIT',
+        ...(request.triggerPrice === undefined ? { orderType: 'LIMIT' as const } : { orderType: 'STOP' as const, triggerPrice: request.triggerPrice }),
         clientOrderId: request.clientOrderId,
         timeInForce: request.timeInForce,
         priceType: request.priceType,
@@ -175,9 +175,15 @@ export class ContractService {
       accountId: await this.contractsAccountOf(ctx),
       symbol: optionalContract(this.markets, p),
       ...(below === undefined ? {} : { idBelow: String(below) }),
+      ...(cursor === 'orderId' ? orderTypeOf(p) : {}),
       ...(startTime === undefined ? {} : { startTime }),
       ...(endTime === undefined ? {} : { endTime }),
       limit: p.optionalInt('limit', 1, 1000) ?? 20,
     };
   }
+}
+
+function orderTypeOf(params: AuthContext['params']): { orderType?: 'LIMIT' | 'STOP' } {
+  const orderType = params.optionalEnum('orderType', ['LIMIT', 'STOP'] as const, ErrorCode.INVALID_ORDER_TYPE);
+  return orderType === undefined ? {} : { orderType };
 }

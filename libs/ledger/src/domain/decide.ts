@@ -99,7 +99,7 @@ function decideDrafts(command: LedgerInput, state: LedgerState, ctx: DecisionCon
     case 'PlaceContractOrder':
       return placeContract(command, state, ctx);
     case 'RequestContractCancel':
-      return requestContractCancel(command, state);
+      return requestContractCancel(command, state, ctx);
     case 'ModifyPositionMargin':
       return modifyMargin(command, state, ctx);
     case 'SeedInsuranceFund':

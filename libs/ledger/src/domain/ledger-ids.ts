@@ -17,8 +17,11 @@ export function flowIdOf(offset: number, partition: number, k: number): string {
   return String(offset * 1024 + partition * 16 + k + 1);
 }
 
-/** User ids below this are the ledger's own: '0' (fee and fund accounts) and the partitions' system users. */
-export const SYSTEM_USER_ID_LIMIT = 1000;
+/**
+ * The partitions' system users have ids from here (16 digits, below 2^53): the gateway's ids
+ * (41 bits of ms since 2024, then 12 more bits) reach it in about 70 years.
+ */
+export const SYSTEM_USER_ID_BASE = 9_000_000_000_000_000;
 
 /** The partitions' insurance fund accounts are these ids (fee accounts are 1–64, generated ids far above). */
 export const INSURANCE_ACCOUNT_IDS = { first: 101, last: 164 } as const;

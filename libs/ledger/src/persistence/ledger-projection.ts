@@ -1,4 +1,4 @@
-import { SYSTEM_USER_ID_LIMIT } from '../domain/ledger-ids';
+import { SYSTEM_USER_ID_BASE } from '../domain/ledger-ids';
 import { isContractJournalEvent } from '@exchange/contracts';
 import type { AccountRecord, FlowEntry, LedgerJournalEvent, LedgerOrderRecord, LedgerTradeRecord, LedgerWithdrawalRecord, Permission } from '@exchange/contracts';
 import { feeAccountRecord } from '../domain/ledger-state';
@@ -32,7 +32,7 @@ export function projectionRows(events: readonly LedgerJournalEvent[], partitionO
   for (const event of events) {
     const { userId, seq } = event.payload;
     // A partition's system user has no users row (its sequence counts log positions, beyond an int).
-    if (Number(userId) >= SYSTEM_USER_ID_LIMIT) rows.userSeq.set(userId, Math.max(seq, rows.userSeq.get(userId) ?? 0));
+    if (Number(userId) < SYSTEM_USER_ID_BASE) rows.userSeq.set(userId, Math.max(seq, rows.userSeq.get(userId) ?? 0));
     if (isContractJournalEvent(event)) {
       for (const f of addContractRows(rows.contracts, event)) rows.flows.push({ ...f, created: event.ts });
       continue;

@@ -1,12 +1,12 @@
 import { partitionForKey } from '@exchange/messaging';
 import type { PartitionContext } from '../domain/ledger-decision';
-import { clearingAccountIdOf, insuranceAccountIdOf, SYSTEM_USER_ID_LIMIT, systemOrderIdOf, systemSeqOf } from '../domain/ledger-ids';
+import { clearingAccountIdOf, insuranceAccountIdOf, SYSTEM_USER_ID_BASE, systemOrderIdOf, systemSeqOf } from '../domain/ledger-ids';
 import type { LedgerState } from '../domain/ledger-state';
 
 const systemUsers = new Map<string, string>();
 
 /**
- * A partition's system user: the smallest id below SYSTEM_USER_ID_LIMIT that the partitioner
+ * A partition's system user: the first id from SYSTEM_USER_ID_BASE on that the partitioner
  * maps to it, so what it journals lands in the partition's own ledger.events stream and the
  * engine's settlements of its fund's orders come back to the partition.
  */
@@ -14,10 +14,11 @@ export function systemUserIdOf(partition: number, partitions: number): string {
   const key = `${partition}/${partitions}`;
   const known = systemUsers.get(key);
   if (known !== undefined) return known;
-  for (let id = 1; id < SYSTEM_USER_ID_LIMIT; id++) {
-    if (partitionForKey(String(id), partitions) !== partition) continue;
-    systemUsers.set(key, String(id));
-    return String(id);
+  for (let n = 0; n < 100_000; n++) {
+    const id = String(SYSTEM_USER_ID_BASE + n);
+    if (partitionForKey(id, partitions) !== partition) continue;
+    systemUsers.set(key, id);
+    return id;
   }
   throw new Error(`ledger: no system user id maps to partition ${partition}`);
 }

@@ -36,6 +36,8 @@ export interface ContractListQuery {
   symbol?: string;
   /** Orders (or trades) with a lower id: the family's paging. */
   idBelow?: string;
+  /** Orders only: LIMIT or STOP (a STOP order keeps its type until its trigger; absent: both). */
+  orderType?: 'LIMIT' | 'STOP';
   startTime?: number;
   endTime?: number;
   limit: number;
@@ -135,6 +137,7 @@ export class ContractsReader {
   private async orders(query: ContractListQuery, statuses: string[]): Promise<ContractOrderRow[]> {
     const { where, params } = filters(query, 'o.');
     where.push(`o.status = ANY($${params.push(statuses)})`);
+    if (query.orderType !== undefined) where.push(`o.record->>'orderType' = $${params.push(query.orderType)}`);
     if (query.idBelow !== undefined) where.push(`o.order_id < $${params.push(query.idBelow)}`);
     const rows: RawOrderRow[] = await this.db.query(
       `SELECT ${this.orderColumns} FROM ${this.s}.contract_orders o WHERE ${where.join(' AND ')} ORDER BY o.order_id DESC LIMIT $${params.push(query.limit)}`,

@@ -80,13 +80,17 @@ export function modifyMargin(command: ModifyPositionMargin, state: LedgerState, 
 }
 
 /** A cancel goes to the engine as it is; the engine's outcome ends the order (or it fills first). */
-export function requestContractCancel(command: RequestContractCancel, state: LedgerState): Draft[] {
+export function requestContractCancel(command: RequestContractCancel, state: LedgerState, ctx: DecisionContext): Draft[] {
   const { userId, accountId, orderId, clientOrderId } = command.payload;
   requireAccountOf(state, userId, accountId);
   const id = orderId ?? (clientOrderId === undefined ? undefined : state.contractClientIds.get(accountId)?.get(clientOrderId));
   const order = id === undefined ? undefined : state.contracts.orders.get(id);
   if (!order || order.accountId !== accountId || (clientOrderId !== undefined && order.clientOrderId !== clientOrderId)) {
     throw new LedgerRejection(RejectCode.NO_SUCH_ORDER, 'Order does not exist.');
+  }
+  // A STOP order waiting for its trigger is not on the book: it ends here.
+  if (order.orderType === 'STOP') {
+    return contractDrafts({ type: 'EndContractOrder', v: 1, id: command.id, ts: command.ts, payload: { userId, accountId, orderId: order.orderId, symbol: order.symbol, status: 'CANCELED', reason: 'USER' } }, state, ctx);
   }
   return [{ type: 'ContractCancelRequested', payload: { order } }];
 }
