@@ -82,7 +82,7 @@ export function contractPlacement(commandId: string, orderId: string): Gather<Re
  * the order's end: CANCELED by it, or FILLED before the cancel reached the book (routed by the
  * order's key, since another order's command caused it).
  */
-export function contractCancelOutcome(commandId: string, orderId: string): Gather<Reply, ContractOrderView> {
+export function contractCancelOutcome(commandId: string, orderId: string, known?: ContractOrderRecord): Gather<Reply, ContractOrderView> {
   let trace: OrderTrace | undefined;
   return (reply) => {
     if (reply.from !== 'ledger') return undefined;
@@ -90,6 +90,8 @@ export function contractCancelOutcome(commandId: string, orderId: string): Gathe
     if (event.payload.commandId === commandId) {
       if (event.type === 'CommandRejected') throw rejectedBy(event);
       if (event.type === 'ContractCancelRequested') trace = new OrderTrace(event);
+      // A STOP order off the book is ended by the ledger at once: the order as the caller read it is the trace.
+      else if (event.type === 'ContractOrderEnded' && known) trace = new OrderTrace({ ts: event.ts, payload: { order: known } });
     }
     if (!trace || (event.type !== 'ContractOrderEnded' && event.type !== 'ContractOrderFilled') || event.payload.order.orderId !== orderId) return undefined;
     trace.change(event.payload.order, event.ts);

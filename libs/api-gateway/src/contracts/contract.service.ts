@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import type { Markets, ModifyPositionMargin, PlaceContractOrder, RequestContractCancel } from '@exchange/contracts';
+import type { ContractOrderRecord, Markets, ModifyPositionMargin, PlaceContractOrder, RequestContractCancel } from '@exchange/contracts';
 import { ApiError, type Clock, ErrorCode, type IdGenerator } from '@exchange/platform';
 import type { LedgerReader } from '@exchange/ledger-query';
 import type { AuthContext } from '../auth/signed-request-authenticator';
@@ -74,14 +74,14 @@ export class ContractService {
     ctx.params.optionalEnum('orderType', ['LIMIT', 'STOP'] as const, ErrorCode.INVALID_ORDER_TYPE);
     const row = await this.reader.order(accountId, orderId, clientOrderId);
     if (!row) throw new ApiError(ErrorCode.NO_SUCH_ORDER, 'Order does not exist.');
-    return this.cancelOne(ctx, accountId, row.record.orderId);
+    return this.cancelOne(ctx, accountId, row.record.orderId, row.record);
   }
 
   /** Cancels every open order of the account (of one symbol when given); answers once each has ended. */
   async batchCancel(ctx: AuthContext): Promise<{ message: string; timestamp: number; orderIds: string[] }> {
     const accountId = await this.contractsAccountOf(ctx);
     const open = await this.reader.openOrders({ accountId, symbol: optionalContract(this.markets, ctx.params), limit: 1000 });
-    const ended = await Promise.allSettled(open.map((o) => this.cancelOne(ctx, accountId, o.record.orderId)));
+    const ended = await Promise.allSettled(open.map((o) => this.cancelOne(ctx, accountId, o.record.orderId, o.record)));
     const orderIds = ended.flatMap((r) => (r.status === 'fulfilled' ? [r.value.orderId] : []));
     return { message: 'success', timestamp: this.clock.now(), orderIds };
   }
@@ -138,9 +138,9 @@ export class ContractService {
     return { symbol: contract.symbol, side, amount: event.payload.amount, margin: event.payload.position.margin, timestamp: String(event.ts) };
   }
 
-  private async cancelOne(ctx: AuthContext, accountId: string, orderId: string): Promise<ContractOrderView> {
+  private async cancelOne(ctx: AuthContext, accountId: string, orderId: string, known?: ContractOrderRecord): Promise<ContractOrderView> {
     const command: RequestContractCancel = { type: 'RequestContractCancel', v: 1, id: this.ids.next(), ts: this.clock.now(), payload: { userId: ctx.key.account.userId, accountId, orderId } };
-    const traced = await this.ledger.request(command, contractCancelOutcome(command.id, orderId), { alsoKeys: [orderKey(orderId)] });
+    const traced = await this.ledger.request(command, contractCancelOutcome(command.id, orderId, known), { alsoKeys: [orderKey(orderId)] });
     const row = await this.reader.order(accountId, orderId, undefined);
     return row ? contractOrderRowView(row) : traced;
   }

@@ -1,11 +1,12 @@
 import { Controller, Inject } from '@nestjs/common';
-import { contractPriceMessageSchema, HeaderNames, type Markets, Topics } from '@exchange/contracts';
+import { contractPriceMessageSchema, HeaderNames, type Markets, type OrderEvent, orderEventSchema, Topics } from '@exchange/contracts';
 import { type BatchOutcome, ConsumeBatches, type IncomingBatch, type OutgoingRecord } from '@exchange/messaging';
 import { LOGGER, type Logger, MARKETS } from '@exchange/platform';
-import { partitionCommandOf } from '../domain/contracts/price-commands';
+import { partitionCommandOf, stopCommandsOf } from '../domain/contracts/price-commands';
 import { LedgerStore } from '../persistence/ledger-store';
 
 export const PRICE_RELAY_GROUP = 'ledger-price-relay';
+export const STOP_RELAY_GROUP = 'ledger-stop-relay';
 
 /**
  * Prices into the ledger (ARCHITECTURE rule 1: the ledger decides from one ordered input). Each
@@ -35,11 +36,44 @@ export class ContractPriceRelay {
       if (this.markets.contract(parsed.data.payload.symbol) === undefined) continue;
       for (let partition = 0; partition < this.store.partitions; partition++) {
         const command = partitionCommandOf(parsed.data, partition, this.markets.version);
-        emit.push({ topic: Topics.ledgerCommands.name, key: command.payload.symbol, partition, value: JSON.stringify(command), headers: { [HeaderNames.messageId]: command.id, [HeaderNames.messageType]: command.type } });
+        emit.push(commandRecord(command, partition));
       }
     }
     return { emit };
   }
+
+  /**
+   * STOP orders wait for the contract's last price: each batch of order.events gives every
+   * partition a TriggerContractStops at the lowest and highest price a contract traded at in it
+   * (nothing when it traded no contract), in this group's own atomic step.
+   */
+  @ConsumeBatches({ topic: Topics.orderEvents.name, groupId: STOP_RELAY_GROUP, fromBeginning: true })
+  onTrades(batch: IncomingBatch): BatchOutcome {
+    const prices = new Map<string, { prices: string[]; offset: number; ts: number }>();
+    for (const record of batch.records) {
+      const event = parseOrderEvent(record.value);
+      if (event?.type !== 'TradeExecuted' || this.markets.contract(event.payload.symbol) === undefined) continue;
+      const seen = prices.get(event.payload.symbol) ?? { prices: [], offset: record.offset, ts: event.ts };
+      seen.prices.push(event.payload.price);
+      prices.set(event.payload.symbol, seen);
+    }
+    const emit: OutgoingRecord[] = [];
+    for (const [symbol, seen] of prices) {
+      for (let partition = 0; partition < this.store.partitions; partition++) {
+        for (const command of stopCommandsOf(symbol, seen.prices, { partition: batch.partition, offset: seen.offset, ts: seen.ts }, partition)) emit.push(commandRecord(command, partition));
+      }
+    }
+    return { emit };
+  }
+}
+
+function commandRecord(command: { id: string; type: string; payload: { symbol: string } }, partition: number): OutgoingRecord {
+  return { topic: Topics.ledgerCommands.name, key: command.payload.symbol, partition, value: JSON.stringify(command), headers: { [HeaderNames.messageId]: command.id, [HeaderNames.messageType]: command.type } };
+}
+
+function parseOrderEvent(text: string): OrderEvent | undefined {
+  const parsed = orderEventSchema.safeParse(safeJson(text));
+  return parsed.success ? parsed.data : undefined;
 }
 
 function safeJson(text: string): unknown {
