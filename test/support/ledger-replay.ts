@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { type LedgerJournalEvent, ledgerInputSchema, Markets, Topics } from '@exchange/contracts';
-import { decide, evolve, feeAccountIdOf, flowIdOf, initialLedgerState, LedgerStore, type LedgerState, ledgerStateHash } from '@exchange/ledger';
+import { decide, evolve, feeAccountIdOf, flowIdOf, initialLedgerState, LedgerStore, type LedgerState, ledgerStateHash, partitionContextOf } from '@exchange/ledger';
 import { EmbeddedEventLog, type EventLog, partitionForKey } from '@exchange/messaging';
 import type { DataSource } from 'typeorm';
 
@@ -31,7 +31,7 @@ export async function decideLog(journal: EventLog): Promise<{ state: LedgerState
         const parsed = ledgerInputSchema.safeParse(JSON.parse(record.value));
         if (!parsed.success || seen.has(parsed.data.id)) continue;
         seen.add(parsed.data.id);
-        const ctx = { now: 0, flowId: (k: number) => flowIdOf(record.offset, p, k), asset: (a: string) => markets.asset(a), symbol: (s: string) => markets.symbol(s), contract: (s: string) => markets.contract(s), feeAccountId: feeAccountIdOf(p) };
+        const ctx = { now: 0, flowId: (k: number) => flowIdOf(record.offset, p, k), asset: (a: string) => markets.asset(a), symbol: (s: string) => markets.symbol(s), contract: (s: string) => markets.contract(s), feeAccountId: feeAccountIdOf(p), partition: partitionContextOf(state, p, partitions, record.offset) };
         for (const e of decide(parsed.data, state, ctx)) {
           evolve(state, e);
           eventIds.push(e.id);

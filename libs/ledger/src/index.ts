@@ -19,3 +19,4 @@ export * from './domain/contracts/contract-decider';
 export * from './domain/contracts/contract-state';
 export * from './domain/contracts/contract-state-hash';
 export { type ContractContext } from './domain/contracts/contract-decision';
+export * from './processing/partition-context';
