@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
-import type { ContractConfig, ContractOrderRecord, PositionAfter } from '@exchange/contracts';
-import type { ContractOrderRow, ContractTradeRecord } from './contracts-reader';
+import type { ContractConfig, ContractOrderRecord, ContractTradeRecord, PositionAfter } from '@exchange/contracts';
+import type { ContractOrderRow } from './contracts-reader';
 
 /** BHEx's contract order record (CONTRACTS.md, Orders): every number a string. */
 export interface ContractOrderView {
