@@ -6,28 +6,24 @@ import {
   type Clock,
   CONFIG,
   type Config,
-  DATABASE,
-  dataSourceProviders,
   EVENT_LOG,
   IdGenerator,
   LISTEN_KEYS,
   type ListenKeyStore,
   MARKETS,
-  openDataSource,
   openSeenSignatures,
   RATE_LIMITER,
   type RateLimiter,
-  type RunningDatabase,
-  schemaName,
   SecretBox,
 } from '@exchange/platform';
-import type { DataSource } from 'typeorm';
+import { ContractsReader, LedgerReader, ledgerQueryProviders, OrdersReader } from '@exchange/ledger-query';
+import { WalletReader, walletQueryProviders } from '@exchange/wallet-query';
 import { AccountCache } from './account/account-cache';
 import { AccountController } from './account/account.controller';
 import { AccountService } from './account/account.service';
-import { LedgerReader } from './account/ledger-reader';
 import { AdminController } from './admin/admin.controller';
 import { AdminListingsController } from './admin/admin-listings.controller';
+import { AdminPricesController } from './admin/admin-prices.controller';
 import { AdminService } from './admin/admin.service';
 import { DeadLetterService } from './admin/dead-letters.service';
 import { AdminTokenGuard } from './admin/admin-token.guard';
@@ -39,41 +35,32 @@ import { SignedRequestAuthenticator } from './auth/signed-request-authenticator'
 import { LedgerClient } from './ledger-client/ledger-client';
 import { ContractController } from './contracts/contract.controller';
 import { ContractService } from './contracts/contract.service';
-import { ContractsReader } from './contracts/contracts-reader';
 import { OrderController } from './orders/order.controller';
 import { OrderService } from './orders/order.service';
-import { OrdersReader } from './orders/orders-reader';
 import { PendingReplies } from './replies/pending-replies';
 import { UserDataStreamController } from './user-data-stream/user-data-stream.controller';
 import { UserDataStreamService } from './user-data-stream/user-data-stream.service';
 import { WalletAdminService } from './wallet/wallet-admin.service';
 import { WalletClient } from './wallet/wallet-client';
 import { WalletController } from './wallet/wallet.controller';
-import { WalletReader } from './wallet/wallet-reader';
 import { WalletService } from './wallet/wallet.service';
-
-const LEDGER_READ_SOURCE = Symbol('LEDGER_READ_SOURCE');
-const WALLET_READ_SOURCE = Symbol('WALLET_READ_SOURCE');
 
 /** Signed private REST and the operator API: validation, signatures, rate limits, error mapping. */
 @Module({
-  controllers: [AccountController, AdminController, AdminListingsController, OrderController, ContractController, UserDataStreamController, WalletController],
+  controllers: [AccountController, AdminController, AdminListingsController, AdminPricesController, OrderController, ContractController, UserDataStreamController, WalletController],
   providers: [
     PendingReplies,
     LedgerClient,
     AdminTokenGuard,
     OperatorAuditInterceptor,
-    ...dataSourceProviders(LEDGER_READ_SOURCE, [DATABASE, CONFIG], (database: RunningDatabase, config: Config) =>
-      openDataSource({ url: database.url, schema: schemaName(config, 'ledger'), entities: [], migrations: [], readOnly: true }),
-    ),
-    { provide: LedgerReader, inject: [LEDGER_READ_SOURCE, CONFIG], useFactory: (ds: DataSource, config: Config) => new LedgerReader(ds, schemaName(config, 'ledger')) },
-    { provide: OrdersReader, inject: [LEDGER_READ_SOURCE, CONFIG], useFactory: (ds: DataSource, config: Config) => new OrdersReader(ds, schemaName(config, 'ledger')) },
+    // The ledger's and the wallet's read models: their services create, migrate and write the schemas; the gateway only reads them.
+    ...ledgerQueryProviders('LEDGER_READ_SOURCE'),
+    ...walletQueryProviders('WALLET_READ_SOURCE'),
     {
       provide: OrderService,
       inject: [LedgerClient, OrdersReader, MARKETS, IdGenerator, CLOCK, CONFIG],
       useFactory: (l: LedgerClient, r: OrdersReader, m: Markets, ids: IdGenerator, clock: Clock, config: Config) => new OrderService(l, r, m, ids, clock, config),
     },
-    { provide: ContractsReader, inject: [LEDGER_READ_SOURCE, CONFIG], useFactory: (ds: DataSource, config: Config) => new ContractsReader(ds, schemaName(config, 'ledger')) },
     {
       provide: ContractService,
       inject: [LedgerClient, ContractsReader, LedgerReader, MARKETS, IdGenerator, CLOCK],
@@ -126,11 +113,6 @@ const WALLET_READ_SOURCE = Symbol('WALLET_READ_SOURCE');
         new AdminService(r, l, a, m, ids, box, clock, log, w),
     },
     WalletClient,
-    // The wallet's read models; the wallet service creates and migrates the schema, the gateway only reads it.
-    ...dataSourceProviders(WALLET_READ_SOURCE, [DATABASE, CONFIG], (database: RunningDatabase, config: Config) =>
-      openDataSource({ url: database.url, schema: schemaName(config, 'wallet'), entities: [], migrations: [], readOnly: true }),
-    ),
-    { provide: WalletReader, inject: [WALLET_READ_SOURCE, CONFIG], useFactory: (ds: DataSource, config: Config) => new WalletReader(ds, schemaName(config, 'wallet')) },
     {
       provide: WalletService,
       inject: [LedgerClient, WalletClient, WalletReader, MARKETS, IdGenerator, CLOCK],

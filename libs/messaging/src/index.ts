@@ -1,4 +1,5 @@
 export * from './embedded/embedded-event-log';
+export { encodeSegmentRecord } from './embedded/record-codec';
 export * from './event-log-errors';
 export * from './event-log.port';
 export * from './kafka/kafka-event-log';

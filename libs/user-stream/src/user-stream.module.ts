@@ -6,8 +6,6 @@ import {
   type Clock,
   CONFIG,
   type Config,
-  DATABASE,
-  dataSourceProviders,
   EVENT_LOG,
   LISTEN_KEYS,
   type ListenKeyStore,
@@ -15,26 +13,17 @@ import {
   type Logger,
   MARKETS,
   Metrics,
-  openDataSource,
-  type RunningDatabase,
-  schemaName,
 } from '@exchange/platform';
-import type { DataSource } from 'typeorm';
-import { StreamStartReader } from './accounts/stream-start-reader';
+import { ledgerQueryProviders, StreamStartReader } from '@exchange/ledger-query';
 import { UserStreamSocketServer } from './sockets/user-stream-socket-server';
 import { AccountStreams } from './streaming/account-streams';
 import { LedgerEventFeed } from './streaming/ledger-event-feed';
 import { UserStreamLifecycle } from './user-stream.lifecycle';
 
-const LEDGER_READ_SOURCE = Symbol('USER_STREAM_LEDGER_READ_SOURCE');
-
-/** The user data stream: WebSocket /openapi/ws/<listenKey> with executionReport and outboundAccountInfo from ledger.events. */
+/** The user data stream: WebSocket /openapi/ws/<listenKey> with the spot and contract events of spec 6 from ledger.events. */
 @Module({
   providers: [
-    ...dataSourceProviders(LEDGER_READ_SOURCE, [DATABASE, CONFIG], (database: RunningDatabase, config: Config) =>
-      openDataSource({ url: database.url, schema: schemaName(config, 'ledger'), entities: [], migrations: [], readOnly: true }),
-    ),
-    { provide: StreamStartReader, inject: [LEDGER_READ_SOURCE, CONFIG], useFactory: (ds: DataSource, config: Config) => new StreamStartReader(ds, schemaName(config, 'ledger')) },
+    ...ledgerQueryProviders('USER_STREAM_LEDGER_READ_SOURCE'),
     {
       provide: AccountStreams,
       inject: [StreamStartReader, MARKETS, Metrics],
@@ -42,6 +31,7 @@ const LEDGER_READ_SOURCE = Symbol('USER_STREAM_LEDGER_READ_SOURCE');
         const frames = metrics.counter('user_stream_frames_total', 'Frames rendered and encoded (once each, whatever the number of sockets)', ['e']);
         const streams = new AccountStreams(reader, markets, (frame) => frames.inc({ e: frame.e }));
         metrics.gauge('user_stream_accounts', 'Accounts this replica streams', [], (g) => g.set(streams.size));
+        metrics.gauge('user_stream_contract_orders', 'Open contract orders this replica keeps to report their fills', [], (g) => g.set(streams.contractOrderCount));
         return streams;
       },
     },
@@ -69,6 +59,7 @@ const LEDGER_READ_SOURCE = Symbol('USER_STREAM_LEDGER_READ_SOURCE');
           logger,
           {
             sweepIntervalMs: config.USER_STREAM_SWEEP_INTERVAL_MS,
+            maxApiKeyEntries: config.USER_STREAM_API_KEY_CACHE_MAX_ENTRIES,
             maxBufferedBytes: config.USER_STREAM_MAX_BUFFERED_BYTES,
             maxMessagesPerSecond: config.WS_MAX_MESSAGES_PER_SECOND,
             maxSocketsPerIp: config.WS_MAX_SOCKETS_PER_IP,

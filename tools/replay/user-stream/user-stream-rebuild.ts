@@ -2,18 +2,18 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type AccountRecord, type LedgerJournalEvent, Topics } from '@exchange/contracts';
 import { defaultFlags } from '@exchange/ledger';
-import { openDataSource, schemaName } from '@exchange/platform';
+import { type AccountStart, StreamStartReader } from '@exchange/ledger-query';
+import { openDataSource, schemaName, schemaQueries } from '@exchange/platform';
 import {
-  type AccountStart,
   type AccountStream,
   AccountStreams,
   type BalanceChange,
   type FrameSink,
   type StreamedAccount,
+  type StreamedContracts,
   streamedAccountLine,
   streamedBalance,
   streamedPlaces,
-  StreamStartReader,
   streamStateHash,
   type StreamFrame,
 } from '@exchange/user-stream';
@@ -100,9 +100,11 @@ async function foldJournal(ctx: ReplayContext): Promise<Fold> {
           // The outbox relay publishes at least once: a repeated event id is the same event.
           if (!event || seen.has(event.id)) continue;
           seen.add(event.id);
-          for (const account of accountsOpenedBy(event)) {
+          const accounts = accountsOpenedBy(event);
+          for (const account of accounts) {
             // As a replica starting right after this event would: the ledger's new-account flags, the user's sequence including it.
-            opened.set(account.accountId, { userId: account.userId, flags: defaultFlags, seq: event.payload.seq });
+            const contracts = contractsCarriedBy(account, accounts);
+            opened.set(account.accountId, { userId: account.userId, flags: defaultFlags, seq: event.payload.seq, ...(contracts ? { contracts } : {}) });
             const client = new FollowingClient();
             const stream = accountStreams.join((await accountStreams.prepare(account.accountId))!, client);
             streams.set(account.accountId, { stream, client });
@@ -133,6 +135,13 @@ function accountsOpenedBy(event: LedgerJournalEvent): readonly AccountRecord[] {
   return [];
 }
 
+/** As the stream-start reader finds it: a contracts account carries itself, the main token account carries the main contracts account opened with it. */
+function contractsCarriedBy(account: AccountRecord, openedWith: readonly AccountRecord[]): StreamedContracts | undefined {
+  const carried =
+    account.accountType === 3 ? account : account.accountType === 1 && account.accountIndex === 0 ? openedWith.find((a) => a.accountType === 3 && a.accountIndex === 0) : undefined;
+  return carried && { accountId: carried.accountId, flags: defaultFlags };
+}
+
 function streamedAccountOf({ stream, client }: RebuiltStream): StreamedAccount {
   const { accountId, flags, lastSeq } = stream.state;
   return { accountId, userId: stream.userId, flags, seq: lastSeq, balances: [...client.balances.values()] };
@@ -143,7 +152,7 @@ async function readLive(ctx: ReplayContext, url: string): Promise<{ accounts: St
   const schema = schemaName(ctx.config, 'ledger');
   const ds = await openDataSource({ url, schema, entities: [], migrations: [], readOnly: true });
   try {
-    const starts = await new StreamStartReader(ds, schema).everyStart();
+    const starts = await new StreamStartReader(schemaQueries(ds, schema)).everyStart();
     const balances = await balancesByAccount(ctx, ds, schema);
     const [{ n: outbox }] = (await ds.query(`SELECT count(*)::int AS n FROM "${schema}".outbox`)) as [{ n: number }];
     const accounts = [...starts].map(([accountId, start]) => ({ accountId, userId: start.userId, flags: start.flags, seq: start.seq, balances: balances.get(accountId) ?? [] }));

@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import type { Markets, ModifyPositionMargin, PlaceContractOrder, RequestContractCancel } from '@exchange/contracts';
 import { ApiError, type Clock, ErrorCode, type IdGenerator } from '@exchange/platform';
-import type { LedgerReader } from '../account/ledger-reader';
+import type { LedgerReader } from '@exchange/ledger-query';
 import type { AuthContext } from '../auth/signed-request-authenticator';
 import type { LedgerClient } from '../ledger-client/ledger-client';
 import { orderKey } from '../replies/pending-replies';
@@ -9,7 +9,7 @@ import { contractCancelOutcome, contractPlacement } from './contract-outcomes';
 import { contractOf, optionalContract, parseContractOrder } from './contract-params';
 import { resolveContractPrice } from './contract-prices';
 import { contractOrderRowView, type ContractOrderView, contractTradeView, positionView } from './contract-views';
-import type { ContractListQuery, ContractsReader } from './contracts-reader';
+import type { ContractListQuery, ContractsReader } from '@exchange/ledger-query';
 
 /**
  * The contract endpoints (CONTRACTS.md). A key of a contracts account (type 3) trades in it; a

@@ -1,6 +1,5 @@
 import type { ContractOrderRecord, ContractTradeRecord, PositionAfter } from '@exchange/contracts';
-import type { DataSource } from 'typeorm';
-import type { ContractQuotes } from './contract-prices';
+import type { SchemaQueries } from '@exchange/platform';
 
 const OPEN = ['NEW', 'PARTIALLY_FILLED'];
 const FINAL = ['FILLED', 'CANCELED', 'EXPIRED', 'REJECTED'];
@@ -35,17 +34,14 @@ export class ContractsReader {
   private readonly s: string;
   private readonly orderColumns: string;
 
-  constructor(
-    private readonly dataSource: DataSource,
-    schema: string,
-  ) {
-    this.s = `"${schema}"`;
+  constructor(private readonly db: SchemaQueries) {
+    this.s = db.s;
     this.orderColumns = ORDER_COLUMNS.replaceAll('%s', this.s);
   }
 
   async order(accountId: string, orderId: string | undefined, clientOrderId: string | undefined): Promise<ContractOrderRow | undefined> {
     const where = orderId !== undefined ? 'o.order_id = $2' : 'o.client_order_id = $2';
-    const rows: RawOrderRow[] = await this.dataSource.query(
+    const rows: RawOrderRow[] = await this.db.query(
       `SELECT ${this.orderColumns} FROM ${this.s}.contract_orders o WHERE o.account_id = $1 AND ${where} ORDER BY o.order_id DESC LIMIT 1`,
       [accountId, orderId ?? clientOrderId],
     );
@@ -63,7 +59,7 @@ export class ContractsReader {
   async trades(query: ContractListQuery): Promise<ContractTradeRecord[]> {
     const { where, params } = filters(query);
     if (query.idBelow !== undefined) where.push(`trade_id < $${params.push(query.idBelow)}`);
-    const rows: { record: ContractTradeRecord }[] = await this.dataSource.query(
+    const rows: { record: ContractTradeRecord }[] = await this.db.query(
       `SELECT record FROM ${this.s}.contract_trades WHERE ${where.join(' AND ')} ORDER BY trade_id DESC LIMIT $${params.push(query.limit)}`,
       params,
     );
@@ -73,7 +69,7 @@ export class ContractsReader {
   async positions(accountId: string, symbol: string | undefined): Promise<PositionAfter[]> {
     const params: unknown[] = [accountId];
     const bySymbol = symbol === undefined ? '' : ` AND symbol = $${params.push(symbol)}`;
-    const rows: { record: PositionAfter }[] = await this.dataSource.query(
+    const rows: { record: PositionAfter }[] = await this.db.query(
       `SELECT record FROM ${this.s}.contract_positions WHERE account_id = $1 AND size > 0${bySymbol} ORDER BY symbol, side`,
       params,
     );
@@ -81,12 +77,12 @@ export class ContractsReader {
   }
 
   async position(accountId: string, symbol: string, side: string): Promise<PositionAfter | undefined> {
-    const rows: { record: PositionAfter }[] = await this.dataSource.query(`SELECT record FROM ${this.s}.contract_positions WHERE account_id = $1 AND symbol = $2 AND side = $3`, [accountId, symbol, side]);
+    const rows: { record: PositionAfter }[] = await this.db.query(`SELECT record FROM ${this.s}.contract_positions WHERE account_id = $1 AND symbol = $2 AND side = $3`, [accountId, symbol, side]);
     return rows[0]?.record;
   }
 
   async balance(accountId: string): Promise<{ free: string; locked: string; positionMargin: string }> {
-    const rows: { free: string; locked: string; position_margin: string }[] = await this.dataSource.query(
+    const rows: { free: string; locked: string; position_margin: string }[] = await this.db.query(
       `SELECT free::text, locked::text, position_margin::text FROM ${this.s}.contract_balances WHERE account_id = $1`,
       [accountId],
     );
@@ -99,8 +95,8 @@ export class ContractsReader {
    * trade price: what OPPONENT, QUEUE, OVER and MARKET resolve against, read from the same
    * projection the order queries read (so it is as current as an immediate getOrder).
    */
-  async quotes(symbol: string): Promise<ContractQuotes & { lastPrice?: string }> {
-    const [row]: { bid: string | null; ask: string | null; last: string | null }[] = await this.dataSource.query(
+  async quotes(symbol: string): Promise<{ bestBid?: string; bestAsk?: string; lastPrice?: string }> {
+    const [row]: { bid: string | null; ask: string | null; last: string | null }[] = await this.db.query(
       `SELECT
          (SELECT max((record->>'price')::numeric) FROM ${this.s}.contract_orders WHERE symbol = $1 AND status = ANY($2) AND record->>'side' LIKE 'BUY%' AND record->>'orderType' = 'LIMIT')::text AS bid,
          (SELECT min((record->>'price')::numeric) FROM ${this.s}.contract_orders WHERE symbol = $1 AND status = ANY($2) AND record->>'side' LIKE 'SELL%' AND record->>'orderType' = 'LIMIT')::text AS ask,
@@ -114,7 +110,7 @@ export class ContractsReader {
     const { where, params } = filters(query, 'o.');
     where.push(`o.status = ANY($${params.push(statuses)})`);
     if (query.idBelow !== undefined) where.push(`o.order_id < $${params.push(query.idBelow)}`);
-    const rows: RawOrderRow[] = await this.dataSource.query(
+    const rows: RawOrderRow[] = await this.db.query(
       `SELECT ${this.orderColumns} FROM ${this.s}.contract_orders o WHERE ${where.join(' AND ')} ORDER BY o.order_id DESC LIMIT $${params.push(query.limit)}`,
       params,
     );
