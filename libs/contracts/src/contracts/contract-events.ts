@@ -134,6 +134,8 @@ export interface ContractOrderFilled {
      * liquidation prevents): the insurance fund's to cover. "0" almost always.
      */
     uncovered: string;
+    /** The engine's decision time of the trade (what market trades show), when the engine's leg named it. */
+    time?: number;
     order: ContractOrderChange;
     position: PositionAfter;
     balance: ContractBalanceAfter;
