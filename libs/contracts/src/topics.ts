@@ -1,3 +1,5 @@
+import { HeaderNames } from './envelope/message';
+
 /**
  * The topics of the system and how they are created. Partition counts bound the parallelism of
  * each consumer group; keys keep what must stay ordered in one partition (a user's ledger, a
@@ -46,3 +48,44 @@ export const Topics = {
 export type TopicName = (typeof Topics)[keyof typeof Topics]['name'];
 
 export const allTopics: readonly TopicDefinition[] = Object.values(Topics);
+
+/** A message as the event log takes it: structurally the messaging lib's OutgoingRecord. */
+export interface MessageRecord {
+  topic: string;
+  key: string;
+  value: string;
+  headers: Record<string, string>;
+}
+
+/** What a record says of where its message came from. */
+export interface RecordTrace {
+  /** The id of the message that caused this one. */
+  causation?: string;
+  /** The id of the request it all began with. */
+  correlation?: string;
+}
+
+/**
+ * `message` as a record of `topic`: keyed by the payload field the topic names (so no producer
+ * keys it otherwise), with the headers for its id and type and, when given, its causation and
+ * correlation ids (HeaderNames).
+ */
+export function toRecord<T extends TopicDefinition>(
+  topic: T,
+  message: { id: string; type: string; payload: { [K in T['key']]: string } },
+  trace: RecordTrace = {},
+): MessageRecord {
+  const key = message.payload[topic.key as T['key']];
+  if (!key) throw new Error(`${message.type} on ${topic.name}: no ${topic.key} to key it by`);
+  return {
+    topic: topic.name,
+    key,
+    value: JSON.stringify(message),
+    headers: {
+      [HeaderNames.messageId]: message.id,
+      [HeaderNames.messageType]: message.type,
+      ...(trace.causation ? { [HeaderNames.causationId]: trace.causation } : {}),
+      ...(trace.correlation ? { [HeaderNames.correlationId]: trace.correlation } : {}),
+    },
+  };
+}
