@@ -3,16 +3,13 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Topics } from '@exchange/contracts';
 import type { LedgerState } from '@exchange/ledger';
-import { EmbeddedEventLog } from '@exchange/messaging';
 import { openDataSource } from '@exchange/platform';
-import { assertBalanceInvariant } from '../../../test/support/balance-invariant';
+import { restartAndCompare } from '../../../test/support/crash-recovery';
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
 import { type ExchangeProcess, freePortBase, spawnExchange, waitUntilServing } from '../../../test/support/exchange-process';
-import { decideJournal, recoveredState, timelessHash } from '../../../test/support/ledger-replay';
 import { signedRequest } from '../../../test/support/signed-client';
-import { waitFor, waitUntilQuiet } from '../../../test/support/wait-for';
+import { waitFor } from '../../../test/support/wait-for';
 
 /** Per contract symbol, LONG sizes minus SHORT sizes: zero for every symbol when positions pair up. */
 function openInterestGaps(state: LedgerState): Record<string, string> {
@@ -67,32 +64,9 @@ describe('contract trading crash recovery', () => {
     expect(await exchange.exited()).toBe('SIGKILL');
     await Promise.all(burst);
 
-    exchange = spawnExchange(env);
-    await waitUntilServing(exchange);
-    const dataSource = await openDataSource({ url: env.DATABASE_URL, schema: `${prefix}ledger`, entities: [], migrations: [], readOnly: true });
-    try {
-      await waitUntilQuiet((sql) => dataSource.query(sql), [`${prefix}ledger`], 'the pipeline to settle');
-      exchange.child.kill('SIGTERM');
-      await exchange.exited();
-
-      const { state, eventIds, journaled, partitions } = await decideJournal(dataDir);
-      expect([...journaled.keys()].sort()).toEqual([...eventIds].sort());
-      const recovered = await recoveredState(dataSource, `${prefix}ledger`, partitions);
+    exchange = await restartAndCompare(env, ({ journaled, recovered }) => {
       expect(openInterestGaps(recovered)).toEqual({ 'BTC-SWAP-USDT': '0' });
-      expect(timelessHash(recovered)).toBe(timelessHash(state));
       expect([...journaled.values()].filter((e) => e.type === 'ContractOrderFilled').length).toBeGreaterThan(0);
-
-      const log = await EmbeddedEventLog.open({ dir: join(dataDir, 'event-log') });
-      const ids: string[] = [];
-      for (let p = 0; p < (await log.partitionCount(Topics.orderEvents.name)); p++) {
-        await log.read(Topics.orderEvents.name, p, 0, async (records) => void ids.push(...records.map((r) => (JSON.parse(r.value) as { id: string }).id)));
-      }
-      await log.close();
-      expect(new Set(ids).size).toBe(ids.length);
-      await assertBalanceInvariant(env.DATABASE_URL, `${prefix}ledger`);
-    } finally {
-      await dataSource.query(`DROP SCHEMA IF EXISTS "${prefix}ledger" CASCADE`);
-      await dataSource.destroy();
-    }
+    });
   }, 180_000);
 });

@@ -32,8 +32,8 @@ const journal = Topics.ledgerEvents.name;
  * carry (the service keeps no balances per account: a client following the stream holds them).
  * `state hash` then compares, per account of a user, the flags, the user's sequence and the
  * last streamed balance of each asset with what a replica starting now would begin from (the
- * stream-start reader over the ledger's live tables) and what the ledger's balances table holds
- * at the streamed precision. Not compared: the last E (a replica's starts from when it began
+ * stream-start reader over the ledger's live tables) and what the ledger's balances tables hold
+ * (spot, and a contracts account's USDT) at the streamed precision. Not compared: the last E (a replica's starts from when it began
  * streaming the account) and listenKeys (in Redis or memory, never journaled; the store has no
  * cheap count, so none is printed). The ledger's fee accounts belong to no user and have no
  * stream. The ledger writes its tables and its outbox in one transaction and publishes the outbox
@@ -162,8 +162,15 @@ async function readLive(ctx: ReplayContext, url: string): Promise<{ accounts: St
   }
 }
 
+/**
+ * The balances each account's own stream shows: the spot balances, and a contracts account's USDT
+ * as its outboundAccountInfo renders it (free, and locked plus position margin).
+ */
 async function balancesByAccount(ctx: ReplayContext, ds: DataSource, schema: string): Promise<Map<string, BalanceChange[]>> {
-  const rows = (await ds.query(`SELECT account_id::text, asset, free::text, locked::text FROM "${schema}".balances`)) as { account_id: string; asset: string; free: string; locked: string }[];
+  const rows = (await ds.query(
+    `SELECT account_id::text, asset, free::text, locked::text FROM "${schema}".balances
+     UNION ALL SELECT account_id::text, 'USDT', free::text, (locked + position_margin)::text FROM "${schema}".contract_balances`,
+  )) as { account_id: string; asset: string; free: string; locked: string }[];
   const byAccount = new Map<string, BalanceChange[]>();
   for (const row of rows) {
     let balances = byAccount.get(row.account_id);

@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
-import type { ContractConfig, ContractOrderRecord, PositionAfter } from '@exchange/contracts';
-import type { ContractOrderRow, ContractTradeRecord } from '@exchange/ledger-query';
+import type { ContractConfig, ContractOrderRecord, ContractTradeRecord, PositionAfter } from '@exchange/contracts';
+import type { ContractOrderRow } from '@exchange/ledger-query';
 
 /** BHEx's contract order record (CONTRACTS.md, Orders): every number a string. */
 export interface ContractOrderView {

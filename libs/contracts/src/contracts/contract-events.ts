@@ -83,6 +83,23 @@ export interface ContractOrderChange {
   status: ContractOrderStatus;
 }
 
+/** One account's side of a contract trade, as the ledger's projection keeps it and myTrades lists it. */
+export interface ContractTradeRecord {
+  tradeId: string;
+  accountId: string;
+  orderId: string;
+  symbol: string;
+  side: ContractSide;
+  price: string;
+  quantity: string;
+  isMaker: boolean;
+  fee: string;
+  feeToken: string;
+  /** Realised PnL of a CLOSE fill ("0" on OPEN fills). */
+  pnl: string;
+  time: number;
+}
+
 export interface ContractAccountCredited {
   type: 'ContractAccountCredited';
   payload: { creditId: string; accountId: string; amount: string; balance: ContractBalanceAfter };
@@ -117,6 +134,8 @@ export interface ContractOrderFilled {
      * liquidation prevents): the insurance fund's to cover. "0" almost always.
      */
     uncovered: string;
+    /** The engine's decision time of the trade (what market trades show), when the engine's leg named it. */
+    time?: number;
     order: ContractOrderChange;
     position: PositionAfter;
     balance: ContractBalanceAfter;

@@ -1,21 +1,5 @@
-import type { ContractBalanceAfter, ContractJournalEvent, ContractOrderChange, ContractOrderRecord, FlowEntry, PositionAfter } from '@exchange/contracts';
+import type { ContractBalanceAfter, ContractJournalEvent, ContractOrderChange, ContractOrderRecord, ContractTradeRecord, FlowEntry, PositionAfter } from '@exchange/contracts';
 import type { QueryRunner } from 'typeorm';
-
-/** One account's side of a contract trade, as myTrades lists it (pnl: realised on a CLOSE fill). */
-export interface ContractTradeRow {
-  tradeId: string;
-  accountId: string;
-  orderId: string;
-  symbol: string;
-  side: string;
-  price: string;
-  quantity: string;
-  isMaker: boolean;
-  fee: string;
-  feeToken: string;
-  pnl: string;
-  time: number;
-}
 
 /**
  * The rows contract events leave in PostgreSQL: the contracts accounts' USDT, positions, orders
@@ -27,7 +11,7 @@ export interface ContractRows {
   positions: Map<string, PositionAfter & { updateTime: number }>;
   orders: Map<string, ContractOrderRecord & { updateTime: number }>;
   orderChanges: Map<string, ContractOrderChange & { updateTime: number }>;
-  trades: ContractTradeRow[];
+  trades: ContractTradeRecord[];
 }
 
 export function emptyContractRows(): ContractRows {
@@ -62,7 +46,7 @@ export function addContractRows(rows: ContractRows, event: ContractJournalEvent)
       if (event.type !== 'ContractOrderFilled') return [];
       const f = event.payload;
       balance(f.feeAccount);
-      rows.trades.push({ tradeId: f.tradeId, accountId: f.accountId, orderId: f.order.orderId, symbol: f.symbol, side: f.side, price: f.price, quantity: f.quantity, isMaker: f.isMaker, fee: f.fee, feeToken: f.feeToken, pnl: f.pnl, time: event.ts });
+      rows.trades.push({ tradeId: f.tradeId, accountId: f.accountId, orderId: f.order.orderId, symbol: f.symbol, side: f.side, price: f.price, quantity: f.quantity, isMaker: f.isMaker, fee: f.fee, feeToken: f.feeToken, pnl: f.pnl, time: f.time ?? event.ts });
       return f.flows;
     }
     case 'PositionMarginModified':

@@ -1,4 +1,4 @@
-import type { ContractOrderRecord, PositionAfter } from '@exchange/contracts';
+import type { ContractOrderRecord, ContractTradeRecord, PositionAfter } from '@exchange/contracts';
 import type { SchemaQueries } from '@exchange/platform';
 
 const OPEN = ['NEW', 'PARTIALLY_FILLED'];
@@ -14,21 +14,6 @@ export interface ContractOrderRow {
   fees: string;
   value: string;
   filled: string;
-}
-
-export interface ContractTradeRecord {
-  tradeId: string;
-  accountId: string;
-  orderId: string;
-  symbol: string;
-  side: string;
-  price: string;
-  quantity: string;
-  isMaker: boolean;
-  fee: string;
-  feeToken: string;
-  pnl: string;
-  time: number;
 }
 
 export interface ContractListQuery {

@@ -190,8 +190,10 @@ export class UserStreamSocketServer {
     this.store
       .find(key.record.listenKey)
       .then((live) => {
+        // Judged at the answer's time, not the question's: the key may have expired while the store answered.
+        const answeredAt = this.clock.now();
         if (live) key.record = live;
-        else if (now >= key.record.expiresAt) this.expire(key, now);
+        else if (answeredAt >= key.record.expiresAt) this.expire(key, answeredAt);
         else this.closeKey(key.record.listenKey, 1000, 'listenKey closed');
       })
       .catch((error: unknown) => this.logger.warn({ err: error }, 'user-stream: checking a listenKey failed; retrying at the next sweep'))

@@ -26,7 +26,8 @@ class Ledger {
   when(command: LedgerInput): LedgerJournalEvent[] {
     const offset = this.offset++;
     const ctx: TradingContext = {
-      now: command.ts,
+      // The ledger decides a little after the sender: times the engine gave must not become the ledger's.
+      now: command.ts + 1_000,
       flowId: (k) => String(offset * 16 + k + 1),
       asset: (n) => markets.asset(n),
       symbol: (s) => markets.symbol(s),
@@ -122,7 +123,9 @@ describe('the ledger routes contract commands through the contracts decider', ()
     ledger.given('PlaceContractOrder', place(BOB, '12', 'SELL_OPEN', '10', '30000', { leverage: '10', timeInForce: 'IOC' }));
     expect(orderCommandsFor(ledger.journal.slice(-1))[0]!.payload).toMatchObject({ side: 'SELL', type: 'LIMIT', timeInForce: 'IOC' });
 
-    ledger.given('SettleTradeLeg', leg(ALICE, '11', 'BUY', '10', '30000', true));
+    const [filled] = ledger.given('SettleTradeLeg', leg(ALICE, '11', 'BUY', '10', '30000', true));
+    // The engine's time of the trade, not the ledger's decision time.
+    expect(filled?.type === 'ContractOrderFilled' && filled.payload.time).toBe(T0 + ids);
     ledger.given('SettleTradeLeg', leg(BOB, '12', 'SELL', '10', '30000', false));
     expect(ledger.given('ApplyOrderOutcome', outcome(ALICE, '11', 'BUY', 'FILLED'))).toEqual([]);
     // Maker fee 0.06, taker fee 0.18, from free; the unused share of each lock went back.
