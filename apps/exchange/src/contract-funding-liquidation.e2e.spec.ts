@@ -1,9 +1,7 @@
 import 'reflect-metadata';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ManualClock } from '@exchange/platform';
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
+import { externalIndexMarkets } from '../../../test/support/external-index-markets';
 import { adminCall, signedRequest } from '../../../test/support/signed-client';
 import { startTestExchange, type TestExchange } from '../../../test/support/test-exchange';
 import { waitFor } from '../../../test/support/wait-for';
@@ -11,15 +9,6 @@ import { waitFor } from '../../../test/support/wait-for';
 type Json = Record<string, unknown>;
 const SWAP = 'BTC-SWAP-USDT';
 const INTERVAL = 60_000;
-
-/** The shipped markets with BTC-SWAP-USDT's index fed by the operator (indexSource external), so the test moves it. */
-function externalIndexMarkets(): string {
-  const markets = JSON.parse(readFileSync('config/markets.json', 'utf8')) as { contracts: Json[] };
-  markets.contracts = markets.contracts.map((c) => (c.symbol === SWAP ? { ...c, index: 'BTCIDX', indexSource: 'external' } : c));
-  const file = join(mkdtempSync(join(tmpdir(), 'markets-')), 'markets.json');
-  writeFileSync(file, JSON.stringify(markets));
-  return file;
-}
 
 /**
  * Funding and liquidation end to end (CONTRACTS.md, Prices, funding, liquidation): market data
@@ -42,7 +31,7 @@ describe('funding and liquidation through the price relay', () => {
   const feed = (price: string) => adminCall(exchange.baseUrl, token, 'POST', '/admin/v1/index-prices', { index: 'BTCIDX', price });
 
   beforeAll(async () => {
-    exchange = await startTestExchange({ clock, env: { MARKETS_FILE: externalIndexMarkets(), CONTRACT_FUNDING_INTERVAL_MS: String(INTERVAL) } });
+    exchange = await startTestExchange({ clock, env: { MARKETS_FILE: externalIndexMarkets(SWAP, 'BTCIDX'), CONTRACT_FUNDING_INTERVAL_MS: String(INTERVAL) } });
     token = exchange.infrastructure.config.ADMIN_TOKEN!;
     alice = await createFundedUser(exchange.baseUrl, token, { USDT: '100000' });
     bob = await createFundedUser(exchange.baseUrl, token, { USDT: '100000' });

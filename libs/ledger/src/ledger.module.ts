@@ -8,13 +8,14 @@ import { CreateOrderTables1767312000000 } from './migrations/1767312000000-creat
 import { CreateWithdrawalTables1767398400000 } from './migrations/1767398400000-create-withdrawal-tables';
 import { ExpireProcessedCommands1767571200000 } from './migrations/1767571200000-expire-processed-commands';
 import { CreateContractTables1767657600000 } from './migrations/1767657600000-create-contract-tables';
+import { CreateContractFundings1767830400000 } from './migrations/1767830400000-create-contract-fundings';
 import { LedgerStore } from './persistence/ledger-store';
 import { ContractPriceRelay } from './processing/contract-price-relay';
 import { LedgerCommandProcessor } from './processing/ledger-command.processor';
 import { LEDGER_DATA_SOURCE, LEDGER_SCHEMA } from './processing/ledger.tokens';
 import { OutboxRelay } from './processing/outbox-relay';
 
-export const ledgerMigrations = [CreateLedgerTables1767225600000, CreateOrderTables1767312000000, CreateWithdrawalTables1767398400000, ExpireProcessedCommands1767571200000, CreateContractTables1767657600000];
+export const ledgerMigrations = [CreateLedgerTables1767225600000, CreateOrderTables1767312000000, CreateWithdrawalTables1767398400000, ExpireProcessedCommands1767571200000, CreateContractTables1767657600000, CreateContractFundings1767830400000];
 
 /** Accounts, balances, balance flow and the account-side record of orders: a fold over ledger.commands. */
 @Module({

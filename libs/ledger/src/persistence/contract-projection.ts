@@ -12,10 +12,12 @@ export interface ContractRows {
   orders: Map<string, ContractOrderRecord & { updateTime: number }>;
   orderChanges: Map<string, ContractOrderChange & { updateTime: number }>;
   trades: ContractTradeRecord[];
+  /** The last funding time settled, per `fund account|symbol`. */
+  fundings: Map<string, { fundAccountId: string; symbol: string; fundingTime: number }>;
 }
 
 export function emptyContractRows(): ContractRows {
-  return { balances: new Map(), positions: new Map(), orders: new Map(), orderChanges: new Map(), trades: [] };
+  return { balances: new Map(), positions: new Map(), orders: new Map(), orderChanges: new Map(), trades: [], fundings: new Map() };
 }
 
 /** Adds one contract event's rows; returns the flow entries it carries (written with the spot flows). */
@@ -60,6 +62,7 @@ export function addContractRows(rows: ContractRows, event: ContractJournalEvent)
       }
       balance(event.payload.insurance);
       if (event.payload.clearing) balance(event.payload.clearing);
+      rows.fundings.set(`${event.payload.insurance.accountId}|${event.payload.symbol}`, { fundAccountId: event.payload.insurance.accountId, symbol: event.payload.symbol, fundingTime: event.payload.fundingTime });
       return event.payload.flows;
     case 'PositionLiquidated':
       balance(event.payload.balance);
@@ -112,6 +115,15 @@ export async function writeContractRows(runner: QueryRunner, schema: string, row
     );
   }
   await writeOrders(runner, s, rows);
+  if (rows.fundings.size > 0) {
+    const f = [...rows.fundings.values()];
+    await runner.query(
+      `INSERT INTO ${s}.contract_fundings (fund_account_id, symbol, funding_time)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[])
+       ON CONFLICT (fund_account_id, symbol) DO UPDATE SET funding_time = GREATEST(${s}.contract_fundings.funding_time, EXCLUDED.funding_time)`,
+      [f.map((r) => r.fundAccountId), f.map((r) => r.symbol), f.map((r) => r.fundingTime)],
+    );
+  }
   if (rows.trades.length > 0) {
     const t = rows.trades;
     await runner.query(

@@ -1,7 +1,7 @@
 import type { ContractOrderRecord, PositionAfter } from '@exchange/contracts';
 import type { DataSource } from 'typeorm';
 import { indexClientId } from '../domain/contracts/contract-journal-fold';
-import { positionKey, setBalance, setOrder, setPosition } from '../domain/contracts/contract-state';
+import { fundingKey, positionKey, setBalance, setOrder, setPosition } from '../domain/contracts/contract-state';
 import type { LedgerState } from '../domain/ledger-state';
 
 /**
@@ -14,6 +14,7 @@ export async function loadContracts(dataSource: DataSource, schema: string, stat
   const owned = new Set([...accountIds, ...systemAccountIds]);
   for (const id of owned) {
     c.balances.delete(id);
+    for (const key of c.fundings.keys()) if (key.endsWith(`|${id}`)) c.fundings.delete(key);
     state.contractClientIds.delete(id);
   }
   for (const [key, p] of c.positions) if (owned.has(p.accountId)) forgetPosition(state, key, p.symbol, p.side);
@@ -35,6 +36,11 @@ export async function loadContracts(dataSource: DataSource, schema: string, stat
     setOrder(c, record);
     indexClientId(state, record);
   }
+  const fundings: { fund_account_id: string; symbol: string; funding_time: string }[] = await dataSource.query(
+    `SELECT fund_account_id::text, symbol, funding_time::text FROM ${s}.contract_fundings WHERE fund_account_id = ANY($1::bigint[])`,
+    [ids],
+  );
+  for (const f of fundings) c.fundings.set(fundingKey(f.symbol, f.fund_account_id), Number(f.funding_time));
 }
 
 function forgetPosition(state: LedgerState, key: string, symbol: string, side: string): void {
