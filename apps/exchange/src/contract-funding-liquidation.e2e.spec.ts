@@ -57,6 +57,14 @@ describe('funding and liquidation through the price relay', () => {
     }
     expect(await total(alice)).toBe('999.73');
     expect(await total(bob)).toBe('1000.03');
+    // Market data's board follows its own state topic: wait until it shows the third fix.
+    const fixes = async () => (await fetch(`${exchange.baseUrl}/openapi/contract/v1/fundingRate?symbol=${SWAP}&state=past`).then((r) => r.json())) as Json[];
+    let past: Json[] = [];
+    await waitFor(async () => (past = await fixes()).length === 1 && Number(past[0]!.intervalEnd) > clock.now() - INTERVAL, 'the last fix on the board', 15_000, 50);
+    expect(past).toEqual([expect.objectContaining({ symbol: SWAP, rate: '0.0001' })]);
+    expect(Number(past[0]!.intervalEnd) - Number(past[0]!.intervalStart)).toBe(INTERVAL);
+    const current = (await fetch(`${exchange.baseUrl}/openapi/contract/v1/fundingRate?symbol=${SWAP}`).then((r) => r.json())) as Json[];
+    expect(current).toEqual([expect.objectContaining({ symbol: SWAP, intervalStart: past[0]!.intervalEnd })]);
   });
 
   it('liquidates the long when the index falls through its flp: Alice loses exactly her margin, the fund takes the position', async () => {

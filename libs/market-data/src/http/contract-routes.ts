@@ -32,6 +32,27 @@ export function contractRoutes(): PublicRoute[] {
       },
     },
     {
+      path: '/openapi/contract/v1/fundingRate',
+      tag,
+      doc: {
+        summary: 'Funding rates: the running interval (state=current, default) or the last fixed one (state=past)',
+        description:
+          'current: the rate the running interval would fix now, from its average premium (CONTRACTS.md\'s formula); past: the last interval\'s fixed rate, which the ledger paid between positions at that interval\'s end. Times in ms.',
+        weight: 1,
+        ok: s.fundingRatesSchema,
+        query: [
+          { name: 'symbol', description: 'A contract; omitted: every contract.' },
+          { name: 'state', description: 'current (default) or past', enum: ['current', 'past'] },
+        ],
+      },
+      answer: (p, { answers, markets }) => {
+        const state = p.optionalText('state') ?? 'current';
+        if (state !== 'current' && state !== 'past') throw ApiError.invalid('state', 'current or past');
+        const only = indexFilter(p, markets);
+        return { weight: 1, text: () => answers.fundingRates(state, only) };
+      },
+    },
+    {
       path: '/openapi/v1/contracts',
       tag,
       doc: {

@@ -130,3 +130,7 @@ export const contractSummarySchema = z
   })
   .strict();
 export const contractSummariesSchema = z.array(contractSummarySchema);
+
+export const fundingRatesSchema = z.array(
+  z.object({ symbol: z.string(), intervalStart: ms, intervalEnd: ms, rate: z.string().meta({ description: 'Signed decimal: LONG pays SHORT when positive.' }) }),
+);

@@ -79,3 +79,28 @@ export function indexJson(markets: Markets, board: ContractPriceBoard, only?: re
   }
   return { index, markPrice };
 }
+
+/** One funding interval as the family's fundingRate lists it (times in ms). */
+export interface FundingRateJson {
+  symbol: string;
+  intervalStart: number;
+  intervalEnd: number;
+  rate: string;
+}
+
+/**
+ * `GET /openapi/contract/v1/fundingRate`: `current` is the running interval with the rate it would
+ * fix now; `past` the last interval fixed (the board keeps the last fix only). A contract not
+ * priced yet, or with no fix yet for `past`, is left out.
+ */
+export function fundingRatesJson(markets: Markets, board: ContractPriceBoard, state: 'current' | 'past', only?: readonly ContractConfig[]): FundingRateJson[] {
+  const rates: FundingRateJson[] = [];
+  for (const c of only ?? markets.contracts) {
+    const prices = board.get(c.symbol);
+    if (!prices) continue;
+    const interval = c.fundingIntervalMs;
+    if (state === 'current') rates.push({ symbol: c.symbol, intervalStart: prices.nextFundingTime - interval, intervalEnd: prices.nextFundingTime, rate: prices.nextFundingRate });
+    else if (prices.fundingRate !== undefined && prices.fundingTime !== undefined) rates.push({ symbol: c.symbol, intervalStart: prices.fundingTime - interval, intervalEnd: prices.fundingTime, rate: prices.fundingRate });
+  }
+  return rates;
+}

@@ -1,6 +1,6 @@
 import type { ContractConfig, Markets } from '@exchange/contracts';
 import { ContractPriceBoard, type KlineInterval, type KlineQuery, type MarketFold, type SymbolMarket } from '../domain';
-import { contractSummary, indexJson } from './contract-json';
+import { contractSummary, fundingRatesJson, indexJson } from './contract-json';
 import { bookTicker, depthJson, klineRow, lastPrice, mergedDepthJson, ticker24h, tradesJson } from './quote-json';
 import { TextCache } from './text-cache';
 import { v2OrderBook, v2PairName, v2Ticker, v2Trades } from './v2-json';
@@ -93,6 +93,11 @@ export class MarketAnswers {
   contractIndex(only?: readonly ContractConfig[]): string {
     const key = `index|${only?.map((c) => c.symbol).join(',') ?? '*'}`;
     return this.cache.get(key, this.board.version, () => JSON.stringify(indexJson(this.markets, this.board, only)));
+  }
+
+  fundingRates(state: 'current' | 'past', only?: readonly ContractConfig[]): string {
+    const key = `funding|${state}|${only?.map((c) => c.symbol).join(',') ?? '*'}`;
+    return this.cache.get(key, this.board.version, () => JSON.stringify(fundingRatesJson(this.markets, this.board, state, only)));
   }
 
   private klineText(m: SymbolMarket, interval: KlineInterval, klines: readonly Kline[]): string {
