@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import type { Markets } from '@exchange/contracts';
-import type { EventLog } from '@exchange/messaging';
+import { LEDGER_PROJECTION_GROUP, type Markets, Topics } from '@exchange/contracts';
+import { type EventLog, fencedDataSource, OffsetFence } from '@exchange/messaging';
 import {
   CLOCK,
   type Clock,
@@ -50,6 +50,8 @@ import { WalletReader } from './wallet/wallet-reader';
 import { WalletService } from './wallet/wallet.service';
 
 const LEDGER_READ_SOURCE = Symbol('LEDGER_READ_SOURCE');
+/** The same, each query waiting for the ledger's projection to pass what was journaled when it arrived (read-your-writes). */
+const LEDGER_READS = Symbol('LEDGER_READS');
 const WALLET_READ_SOURCE = Symbol('WALLET_READ_SOURCE');
 
 /** Signed private REST and the operator API: validation, signatures, rate limits, error mapping. */
@@ -63,8 +65,14 @@ const WALLET_READ_SOURCE = Symbol('WALLET_READ_SOURCE');
     ...dataSourceProviders(LEDGER_READ_SOURCE, [DATABASE, CONFIG], (database: RunningDatabase, config: Config) =>
       openDataSource({ url: database.url, schema: schemaName(config, 'ledger'), entities: [], migrations: [], readOnly: true }),
     ),
-    { provide: LedgerReader, inject: [LEDGER_READ_SOURCE, CONFIG], useFactory: (ds: DataSource, config: Config) => new LedgerReader(ds, schemaName(config, 'ledger')) },
-    { provide: OrdersReader, inject: [LEDGER_READ_SOURCE, CONFIG], useFactory: (ds: DataSource, config: Config) => new OrdersReader(ds, schemaName(config, 'ledger')) },
+    {
+      provide: LEDGER_READS,
+      inject: [LEDGER_READ_SOURCE, EVENT_LOG, CONFIG],
+      useFactory: (ds: DataSource, log: EventLog, config: Config) =>
+        fencedDataSource(ds, new OffsetFence(log, { groupId: LEDGER_PROJECTION_GROUP, topic: Topics.ledgerEvents.name, timeoutMs: config.READ_AFTER_WRITE_TIMEOUT_MS })),
+    },
+    { provide: LedgerReader, inject: [LEDGER_READS, CONFIG], useFactory: (ds: DataSource, config: Config) => new LedgerReader(ds, schemaName(config, 'ledger')) },
+    { provide: OrdersReader, inject: [LEDGER_READS, CONFIG], useFactory: (ds: DataSource, config: Config) => new OrdersReader(ds, schemaName(config, 'ledger')) },
     {
       provide: OrderService,
       inject: [LedgerClient, OrdersReader, MARKETS, IdGenerator, CLOCK, CONFIG],

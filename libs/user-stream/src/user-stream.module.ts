@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import type { Markets } from '@exchange/contracts';
-import type { EventLog } from '@exchange/messaging';
+import { LEDGER_PROJECTION_GROUP, type Markets, Topics } from '@exchange/contracts';
+import { type EventLog, fencedDataSource, OffsetFence } from '@exchange/messaging';
 import {
   CLOCK,
   type Clock,
@@ -34,7 +34,13 @@ const LEDGER_READ_SOURCE = Symbol('USER_STREAM_LEDGER_READ_SOURCE');
     ...dataSourceProviders(LEDGER_READ_SOURCE, [DATABASE, CONFIG], (database: RunningDatabase, config: Config) =>
       openDataSource({ url: database.url, schema: schemaName(config, 'ledger'), entities: [], migrations: [], readOnly: true }),
     ),
-    { provide: StreamStartReader, inject: [LEDGER_READ_SOURCE, CONFIG], useFactory: (ds: DataSource, config: Config) => new StreamStartReader(ds, schemaName(config, 'ledger')) },
+    {
+      provide: StreamStartReader,
+      inject: [LEDGER_READ_SOURCE, EVENT_LOG, CONFIG],
+      // A socket's stream starts where the ledger's projection stands: wait for it to pass what was journaled when the socket came.
+      useFactory: (ds: DataSource, log: EventLog, config: Config) =>
+        new StreamStartReader(fencedDataSource(ds, new OffsetFence(log, { groupId: LEDGER_PROJECTION_GROUP, topic: Topics.ledgerEvents.name, timeoutMs: config.READ_AFTER_WRITE_TIMEOUT_MS })), schemaName(config, 'ledger')),
+    },
     {
       provide: AccountStreams,
       inject: [StreamStartReader, MARKETS, Metrics],

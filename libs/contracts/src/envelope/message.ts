@@ -33,6 +33,8 @@ export const HeaderNames = {
   messageType: 'x-message-type',
   correlationId: 'x-correlation-id',
   causationId: 'x-causation-id',
+  /** On ledger.events: the ledger.commands offset after the batch whose atomic step wrote the event. */
+  ledgerInputNext: 'x-ledger-input-next',
 } as const;
 
 /** The `{ type, v: 1, id, ts, payload }` envelope of a first version. */

@@ -47,6 +47,7 @@ export class KafkaGroupConsumer implements Consumer {
   async start(): Promise<void> {
     await this.consumer.connect();
     for (const topic of this.options.topics) await this.consumer.subscribe({ topic, fromBeginning: this.options.fromBeginning ?? false });
+    if (!this.options.ephemeral) this.consumer.on(this.consumer.events.END_BATCH_PROCESS, (event) => void this.commitPastMarkers(event.payload));
     await this.consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
@@ -132,6 +133,19 @@ export class KafkaGroupConsumer implements Consumer {
       await transaction.abort().catch(() => undefined);
       throw error;
     }
+  }
+
+  /**
+   * A fetch that held only transaction markers (or aborted records) never reaches eachBatch, and
+   * without this the group's committed offset would stop one short of the end after every
+   * transactional write: nothing downstream could tell "consumed everything" from "one behind"
+   * (a read waiting for a projection to pass the end would wait forever). Nothing in such a
+   * fetch is to be handled, so committing past it is safe.
+   */
+  private async commitPastMarkers(payload: { topic: string; partition: number; batchSize: number; lastOffset: string }): Promise<void> {
+    if (payload.batchSize > 0 || this.stopping) return;
+    const offset = String(Number(payload.lastOffset) + 1);
+    await this.consumer.commitOffsets([{ topic: payload.topic, partition: payload.partition, offset }]).catch(() => undefined);
   }
 
   /** One per input partition: a new owner's init fences the old one's unfinished transaction. */
