@@ -1,7 +1,7 @@
-import { Controller, Inject } from '@nestjs/common';
+import { Controller, Inject, type OnApplicationShutdown } from '@nestjs/common';
 import { HeaderNames, type LedgerInput, ledgerInputSchema, type LedgerJournalEvent, type Markets, Topics } from '@exchange/contracts';
-import { type BatchOutcome, ConsumeBatches, deadLetterOf, describeFailure, type IncomingBatch, type IncomingRecord, type OutgoingRecord, PoisonRecord, type ProcessedIds, sqlStateOf } from '@exchange/messaging';
-import { CLOCK, type Clock, CONFIG, type Config, LOGGER, type Logger, MARKETS, Metrics } from '@exchange/platform';
+import { type BatchOutcome, ConsumeBatches, deadLetterOf, describeFailure, type EventLog, type IncomingBatch, type IncomingRecord, type OutgoingRecord, PoisonRecord, type ProcessedIds, sqlStateOf } from '@exchange/messaging';
+import { CLOCK, type Clock, CONFIG, type Config, EVENT_LOG, LOGGER, type Logger, MARKETS, Metrics } from '@exchange/platform';
 import type { Counter, Histogram } from 'prom-client';
 import { decide, rejectionOf } from '../domain/decide';
 import { feeAccountIdOf, flowIdOf } from '../domain/ledger-ids';
@@ -42,7 +42,7 @@ interface PartitionProgress {
  * rebalance, a redelivery after a failed commit) first restores it from snapshot and journal.
  */
 @Controller()
-export class LedgerCommandProcessor {
+export class LedgerCommandProcessor implements OnApplicationShutdown {
   private readonly state: ReturnType<typeof initialLedgerState>;
   private readonly partitions = new Map<number, PartitionProgress>();
   private readonly batchSize: Histogram<string>;
@@ -53,6 +53,7 @@ export class LedgerCommandProcessor {
     private readonly recovery: LedgerRecovery,
     private readonly snapshots: LedgerSnapshots,
     @Inject(LEDGER_PARTITION_OF) private readonly partitionOf: (userId: string) => number,
+    @Inject(EVENT_LOG) private readonly log: EventLog,
     @Inject(MARKETS) private readonly markets: Markets,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -70,7 +71,7 @@ export class LedgerCommandProcessor {
     const start = batch.records[0]?.offset;
     if (start === undefined) return {};
     try {
-      const progress = await this.catchUp(batch.partition, start);
+      const progress = await this.catchUp(batch.partition, start, batch.fromOffset);
       const emit: OutgoingRecord[] = await this.snapshots.dueRecords(this.state, this.scopeOf(batch.partition), start, progress.processed, batch.records.length);
       const decidedAt = this.clock.now();
       for (const record of batch.records) emit.push(...this.decideRecord(record, progress, decidedAt, batch.nextOffset));
@@ -83,6 +84,25 @@ export class LedgerCommandProcessor {
       this.partitions.delete(batch.partition);
       this.logger.error({ partition: batch.partition, fromOffset: start, error: describeFailure(error) }, 'ledger: batch failed; its partition is retried after a back-off');
       throw error;
+    }
+  }
+
+  /**
+   * On a graceful stop, after the consumers have stopped: snapshot each partition whose state
+   * matches its committed offset exactly (a batch decided but not committed must not be captured).
+   */
+  async onApplicationShutdown(): Promise<void> {
+    try {
+      const committed = await this.log.committedOffsets(LEDGER_GROUP, Topics.ledgerCommands.name);
+      const records: OutgoingRecord[] = [];
+      for (const [partition, progress] of this.partitions) {
+        if (committed[partition] !== progress.nextOffset) continue;
+        records.push(...(await this.snapshots.finalRecords(this.state, this.scopeOf(partition), progress.nextOffset, progress.processed)));
+      }
+      await this.log.publish(records);
+    } catch (error) {
+      // Only a shortcut is lost: the next start folds from the previous snapshot.
+      this.logger.warn({ error: describeFailure(error) }, 'ledger: shutdown snapshot not written');
     }
   }
 
@@ -144,10 +164,10 @@ export class LedgerCommandProcessor {
     }
   }
 
-  /** The partition's progress, its state first restored when it does not stand at `start`. */
-  private async catchUp(partition: number, start: number): Promise<PartitionProgress> {
+  /** The partition's progress, its state first restored when it does not stand at `start` (or where the batch continues from: see IncomingBatch.fromOffset). */
+  private async catchUp(partition: number, start: number, continuesFrom: number | undefined): Promise<PartitionProgress> {
     const known = this.partitions.get(partition);
-    if (known?.nextOffset === start) return known;
+    if (known && (known.nextOffset === start || known.nextOffset === continuesFrom)) return known;
     const processed = await this.recovery.rebuild(this.state, this.scopeOf(partition), start);
     const progress = { nextOffset: start, processed };
     this.partitions.set(partition, progress);

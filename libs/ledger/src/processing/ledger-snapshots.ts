@@ -44,9 +44,22 @@ export class LedgerSnapshots {
       this.since.set(scope.partition, { commands: since.commands + incoming, at: since.at });
       return [];
     }
-    const eventsOffset = (await this.log.endOffsets(Topics.ledgerEvents.name))[scope.partition] ?? 0;
-    const records = this.store.records({ partition: scope.partition, inputOffset, eventsOffset, state: capturePartition(state, scope, processed.entries()) }, now);
+    const records = await this.records(state, scope, inputOffset, processed);
     this.since.set(scope.partition, { commands: incoming, at: now });
     return records;
+  }
+
+  /**
+   * On a graceful stop, once no batch is in flight: the records of a partition whose state stands
+   * at `inputOffset` and changed since its last snapshot, so the next start folds nothing.
+   */
+  async finalRecords(state: LedgerState, scope: PartitionScope, inputOffset: number, processed: ProcessedIds): Promise<OutgoingRecord[]> {
+    if ((this.since.get(scope.partition)?.commands ?? 0) === 0) return [];
+    return this.records(state, scope, inputOffset, processed);
+  }
+
+  private async records(state: LedgerState, scope: PartitionScope, inputOffset: number, processed: ProcessedIds): Promise<OutgoingRecord[]> {
+    const eventsOffset = (await this.log.endOffsets(Topics.ledgerEvents.name))[scope.partition] ?? 0;
+    return this.store.records({ partition: scope.partition, inputOffset, eventsOffset, state: capturePartition(state, scope, processed.entries()) }, this.clock.now());
   }
 }
