@@ -8,6 +8,11 @@ const infrastructure = ['@nestjs/*', 'kafkajs', 'typeorm', 'ioredis', 'ws', 'pg'
 
 const services = ['api-gateway', 'ledger', 'matching-engine', 'market-data', 'user-stream', 'wallet'];
 
+// Whose read side (libs/<owner>/src/query, tagged type:query and the owner's scope) each service
+// may import. The owner's scope is allowed below; the type:service rule keeps that to the query lib,
+// since a service may import no type:service lib.
+const readers = { 'api-gateway': ['ledger', 'wallet'], 'user-stream': ['ledger'] };
+
 export default [
   { ignores: ['**/node_modules/**', 'dist/**', 'data/**', '.nx/**', 'coverage/**', 'tools/kafka/**'] },
   ...tseslint.configs.recommended,
@@ -28,14 +33,17 @@ export default [
             },
             { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:contracts'] },
             { sourceTag: 'type:messaging', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform'] },
-            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:messaging'] },
+            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:messaging', 'type:query'] },
+            // A service's read side (libs/<service>/src/query): queries of the tables the service writes, for
+            // other services to read; it sees nothing of its service but the schema its SQL names.
+            { sourceTag: 'type:query', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform'] },
             { sourceTag: 'type:bootstrap', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:messaging'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:service', 'type:bootstrap', 'type:contracts', 'type:platform', 'type:messaging'] },
             // The pages run in a browser: they may share the contracts' types, nothing with a server in it.
             { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:contracts'], bannedExternalImports: [...infrastructure, '@exchange/platform', '@exchange/messaging'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
             { sourceTag: 'scope:exchange', onlyDependOnLibsWithTags: ['*'] },
-            ...services.map((s) => ({ sourceTag: `scope:${s}`, onlyDependOnLibsWithTags: [`scope:${s}`, 'scope:shared'] })),
+            ...services.map((s) => ({ sourceTag: `scope:${s}`, onlyDependOnLibsWithTags: [`scope:${s}`, 'scope:shared', ...(readers[s] ?? []).map((owner) => `scope:${owner}`)] })),
           ],
         },
       ],

@@ -16,7 +16,12 @@ const swcTransform = [
 ];
 
 const libs = ['api-gateway', 'bootstrap', 'contracts', 'ledger', 'market-data', 'matching-engine', 'messaging', 'platform', 'user-stream', 'wallet'];
-const moduleNameMapper = Object.fromEntries(libs.map((lib) => [`^@exchange/${lib}$`, `<rootDir>/libs/${lib}/src/index.ts`]));
+// A service's read side for other services is a project of its own inside the service's lib.
+const queryLibs = ['ledger', 'wallet'];
+const moduleNameMapper = Object.fromEntries([
+  ...libs.map((lib) => [`^@exchange/${lib}$`, `<rootDir>/libs/${lib}/src/index.ts`]),
+  ...queryLibs.map((lib) => [`^@exchange/${lib}-query$`, `<rootDir>/libs/${lib}/src/query/index.ts`]),
+]);
 
 const common = {
   rootDir: __dirname,

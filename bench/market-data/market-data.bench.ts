@@ -11,14 +11,12 @@ import { join } from 'node:path';
 import { type ExchangeBenchmark, runExchangeVsHello } from '../support/exchange-vs-hello';
 import { runPinnedWorker } from '../support/pinned-child';
 import { startPinnedServer, stopServer } from '../support/pinned-server';
+import { randomPortBlock } from '../support/ports';
 import { formatNumber, formatSpread, median, spread } from '../support/stats';
 import { seedMarketJournal } from './seed-market-journal';
 
-/**
- * Ports from a random base below the ephemeral range (32768+), where the client sockets of other
- * benchmarks on this shared machine linger in TIME-WAIT and make a listen fail.
- */
-const portBase = 20_000 + Math.floor(Math.random() * 50) * 200;
+/** A random block (bench/support/ports.ts): several runs of this benchmark may overlap. */
+const portBase = randomPortBlock();
 const limitsRaised = { RATE_LIMIT_WEIGHT_PER_MINUTE: '1000000000', RATE_LIMIT_ORDERS_PER_SECOND: '1000000', RATE_LIMIT_ORDERS_PER_DAY: '1000000000', WS_MAX_SOCKETS_PER_IP: '1000000' };
 const describe = [
   'exchange: embedded default (embedded log with fsync always, embedded PostgreSQL), every service in one process; ' + Object.entries(limitsRaised).map(([k, v]) => `${k}=${v}`).join(' '),

@@ -5,6 +5,7 @@
 // funds are released and the run can last as long as wanted.
 import { createHmac } from 'node:crypto';
 import { runExchangeVsHello } from '../support/exchange-vs-hello';
+import { BENCH_PORTS } from '../support/ports';
 
 const kafka = process.env.BENCH_KAFKA === '1' && process.env.KAFKA_BROKERS ? process.env.KAFKA_BROKERS : '';
 
@@ -24,7 +25,7 @@ runExchangeVsHello({
     KAFKA_BROKERS: kafka,
     EVENT_LOG_NAMESPACE: kafka ? `bench${Date.now()}` : '',
   },
-  portBase: 47_400,
+  portBase: BENCH_PORTS.orderEntry,
   presign: ({ apiKey, secretKey }) => {
     const start = Date.now();
     return Array.from({ length: 500 }, (_, i) => {

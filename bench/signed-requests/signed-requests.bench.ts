@@ -2,13 +2,14 @@
 // Fastify hello-world, same machine, same load tool, same run. Run: `npm run bench:signed-requests`.
 import { createHmac } from 'node:crypto';
 import { runExchangeVsHello } from '../support/exchange-vs-hello';
+import { BENCH_PORTS } from '../support/ports';
 
 runExchangeVsHello({
   name: 'signed-requests',
   target: 'signed GET /openapi/v1/account',
   describe: ['exchange: embedded default (embedded log with fsync always, embedded PostgreSQL), RATE_LIMIT_WEIGHT_PER_MINUTE=1000000000'],
   env: { RATE_LIMIT_WEIGHT_PER_MINUTE: '1000000000' },
-  portBase: 47_100,
+  portBase: BENCH_PORTS.signedRequests,
   // A few hundred distinct requests, cycled: autocannon itself stalls (timeouts) on arrays of 10^4.
   presign: ({ apiKey, secretKey }) => {
     const start = Date.now();

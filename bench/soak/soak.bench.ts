@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { taskset } from '../support/pinned-child';
 import { startPinnedServer, stopServer } from '../support/pinned-server';
+import { BENCH_PORTS } from '../support/ports';
 import { formatNumber } from '../support/stats';
 import type { CrossingLoadJob, CrossingLoadResult, SoakAccount } from './crossing-load-worker';
 
@@ -20,7 +21,7 @@ const minutes = Number(process.env.SOAK_MINUTES ?? 30);
 const concurrency = Number(process.env.SOAK_CONCURRENCY ?? 40);
 const accountCount = Number(process.env.SOAK_ACCOUNTS ?? 8);
 const idleSec = Number(process.env.SOAK_IDLE_SEC ?? 120);
-const port = Number(process.env.SOAK_PORT ?? 47_600);
+const port = Number(process.env.SOAK_PORT ?? BENCH_PORTS.soak);
 const adminToken = 'soak-operator-token-0123456789';
 const root = resolve(__dirname, '../..');
 const MB = 1024 * 1024;
@@ -161,6 +162,17 @@ function perMillion(from: Sample, to: Sample, pick: (s: Sample) => number): numb
   return ((pick(to) - pick(from)) / Math.max(1, to.orders - from.orders)) * 1e6;
 }
 
+/**
+ * The lowest heap sample of the first and of the last third: heap used swings by hundreds of MB
+ * between collections, so its floors, not single samples, say whether what is live grows.
+ */
+function heapFloors(samples: Sample[]): { first: Sample; last: Sample } | undefined {
+  const third = Math.floor(samples.length / 3);
+  if (third < 2) return undefined;
+  const lowest = (part: Sample[]): Sample => part.reduce((a, b) => (b.heapUsedBytes < a.heapUsedBytes ? b : a));
+  return { first: lowest(samples.slice(0, third)), last: lowest(samples.slice(-third)) };
+}
+
 async function main(): Promise<void> {
   const totalSec = minutes * 60;
   const firstSec = Math.max(30, Math.round(totalSec / 10));
@@ -196,6 +208,8 @@ async function main(): Promise<void> {
     console.log('');
     console.log(`orders answered ${formatNumber(orders)} (filled ${formatNumber(first.result.filled + second.result.filled)}, failed ${first.result.failed + second.result.failed}${first.result.firstFailure ?? second.result.firstFailure ? `: ${first.result.firstFailure ?? second.result.firstFailure}` : ''}), ${formatNumber(orders / totalSec)} orders/s`);
     console.log(`per 1M orders (steady state, ${formatNumber(to.orders - from.orders)} orders): RSS ${formatNumber(perMillion(from, to, (s) => s.rssBytes) / MB, 1)} MB (goal ≤ 100), heap ${formatNumber(perMillion(from, to, (s) => s.heapUsedBytes) / MB, 1)} MB`);
+    const floors = heapFloors(steady);
+    if (floors) console.log(`heap floor (lowest sample, what survives a GC) ${formatNumber(floors.first.heapUsedBytes / MB, 1)} MB in the first third of the steady state, ${formatNumber(floors.last.heapUsedBytes / MB, 1)} MB in the last: ${formatNumber(perMillion(floors.first, floors.last, (s) => s.heapUsedBytes) / MB, 1)} MB per 1M orders (RSS follows V8's high-water mark, not what is live)`);
     console.log(`journal ${formatNumber(perMillion(from, to, (s) => s.journalBytes) / 1e6)} B/order (goal ≤ 2048), PostgreSQL ${formatNumber(perMillion(from, to, (s) => s.postgresBytes) / 1e6)} B/order (goal ≤ 4096) in the steady state`);
     console.log(`over the whole run, fixed costs included (PostgreSQL's WAL, the outbox's high-water mark): journal ${formatNumber(lastSample.journalBytes / Math.max(1, lastSample.orders))} B/order, PostgreSQL ${formatNumber(lastSample.postgresBytes / Math.max(1, lastSample.orders))} B/order`);
     console.log(`restart ratio (after all / after a tenth): time ${formatNumber(late.restart.readyMs / early.restart.readyMs, 2)}x, RSS ${formatNumber(late.restart.rssBytes / early.restart.rssBytes, 2)}x (goal ≤ 1.5x)`);

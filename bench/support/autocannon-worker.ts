@@ -1,6 +1,9 @@
 // One autocannon run in its own (pinned) process. Argument: a JSON file with
-// { url, connections, pipelining, durationSec, requests?: [{ method, path, headers, body }] }.
+// { url, connections, pipelining, durationSec, requests?: [{ method, path, headers, body }], signed? }.
+// `signed` signs each request as it is sent, its query's `{n}` replaced by a counter: requests that
+// must differ (client order ids unique among open orders) even when every connection sends at once.
 // Prints { requestsPerSec, p50Ms, p99Ms, errors, non2xx } as its last line.
+import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
@@ -10,6 +13,17 @@ interface Job {
   pipelining: number;
   durationSec: number;
   requests?: { method: string; path: string; headers?: Record<string, string>; body?: string }[];
+  signed?: { apiKey: string; secretKey: string; method: string; path: string; query: string };
+}
+
+function signedRequests(t: NonNullable<Job['signed']>): autocannon.Request[] {
+  let n = 0;
+  const setupRequest = (request: autocannon.Request): autocannon.Request => {
+    const query = `${t.query.replaceAll('{n}', String(++n))}&recvWindow=60000&timestamp=${Date.now()}`;
+    const signature = createHmac('sha256', t.secretKey).update(query).digest('hex');
+    return { ...request, method: t.method as autocannon.Request['method'], path: `${t.path}?${query}&signature=${signature}`, headers: { 'X-SERVICE-KEY': t.apiKey } };
+  };
+  return [{ method: t.method as autocannon.Request['method'], path: t.path, setupRequest }];
 }
 
 async function main(): Promise<void> {
@@ -19,7 +33,7 @@ async function main(): Promise<void> {
     connections: job.connections,
     pipelining: job.pipelining,
     duration: job.durationSec,
-    requests: job.requests as autocannon.Request[] | undefined,
+    requests: job.signed ? signedRequests(job.signed) : (job.requests as autocannon.Request[] | undefined),
   });
   process.stdout.write(
     JSON.stringify({ requestsPerSec: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99, errors: result.errors, non2xx: result.non2xx }) + '\n',

@@ -16,6 +16,17 @@ export interface PresignedRequest {
   headers: Record<string, string>;
 }
 
+/** A request signed by the load worker as it is sent, `{n}` in its query replaced by a counter. */
+export interface SignedTemplate {
+  apiKey: string;
+  secretKey: string;
+  method: string;
+  path: string;
+  query: string;
+}
+
+type Requests = PresignedRequest[] | SignedTemplate;
+
 export interface ExchangeBenchmark {
   name: string;
   /** The row label of the exchange's line, e.g. "signed GET /openapi/v1/account". */
@@ -26,11 +37,15 @@ export interface ExchangeBenchmark {
   env: Record<string, string>;
   portBase: number;
   /** Requests signed with the demo user's key just before each run. */
-  presign(demo: { apiKey: string; secretKey: string }): PresignedRequest[];
+  presign(demo: { apiKey: string; secretKey: string }): Requests;
   /** Requests in flight per connection (BENCHMARKS.md: 1 for order entry, 10 for public reads); 1 by default. */
   pipelining?: number;
   /** Fills the exchange's DATA_DIR before it starts (for example, a journal of market events). */
   prepare?(dataDir: string): Promise<void>;
+  /** Runs once the exchange serves, before the warm-up (for example, a transfer the requests need). */
+  setup?(baseUrl: string, demo: { apiKey: string; secretKey: string }): Promise<void>;
+  /** Compare with other requests on the same exchange instead of the hello-world (e.g. spot orders). */
+  baseline?: { target: string; presign(demo: { apiKey: string; secretKey: string }): Requests };
 }
 
 interface LoadResult {
@@ -59,9 +74,10 @@ export async function runExchangeVsHello(bench: ExchangeBenchmark): Promise<void
   console.log(`  ${CONNECTIONS} connections, pipelining ${pipelining}, ${duration} s per run, ${runs} runs after a warm-up; signed requests pre-signed with recvWindow 60000`);
   for (const line of bench.describe) console.log(`  ${line}`);
 
-  const load = (name: string, url: string, requests?: PresignedRequest[]): Promise<LoadResult> => {
+  const load = (name: string, url: string, requests?: Requests): Promise<LoadResult> => {
     const file = join(dir, `${name}.json`);
-    writeFileSync(file, JSON.stringify({ url, connections: CONNECTIONS, pipelining, durationSec: duration, requests }));
+    const what = requests === undefined ? {} : Array.isArray(requests) ? { requests } : { signed: requests };
+    writeFileSync(file, JSON.stringify({ url, connections: CONNECTIONS, pipelining, durationSec: duration, ...what }));
     return runPinnedWorker<LoadResult>('bench/support/autocannon-worker.ts', [file], LOAD_CORE);
   };
   await bench.prepare?.(join(dir, 'data'));
@@ -71,24 +87,28 @@ export async function runExchangeVsHello(bench: ExchangeBenchmark): Promise<void
     { PORT: String(exchangePort), DATA_DIR: join(dir, 'data'), EMBEDDED_PG_PORT: String(exchangePort + 1), LOG_LEVEL: 'warn', DATABASE_URL: '', KAFKA_BROKERS: '', REDIS_URL: '', METRICS_PORT: '0', ...bench.env },
     'demo secret key',
   );
-  const hello = await startPinnedServer('bench/support/hello-world-server.ts', SERVER_CORE, { PORT: String(helloPort) }, 'ready');
+  const hello = bench.baseline ? undefined : await startPinnedServer('bench/support/hello-world-server.ts', SERVER_CORE, { PORT: String(helloPort) }, 'ready');
   try {
     const demo = JSON.parse(readFileSync(join(dir, 'data', 'demo.json'), 'utf8')) as { apiKey: string; secretKey: string };
-    await load('warm-exchange', `http://127.0.0.1:${exchangePort}`, bench.presign(demo));
-    await load('warm-hello', `http://127.0.0.1:${helloPort}/hello`);
+    const exchangeUrl = `http://127.0.0.1:${exchangePort}`;
+    await bench.setup?.(exchangeUrl, demo);
+    // The baseline: other requests on the same exchange, or the hello-world's ceiling.
+    const other = (name: string) => (bench.baseline ? load(name, exchangeUrl, bench.baseline.presign(demo)) : load(name, `http://127.0.0.1:${helloPort}/hello`));
+    await load('warm-exchange', exchangeUrl, bench.presign(demo));
+    await other('warm-baseline');
     const ours: LoadResult[] = [];
     const ceiling: LoadResult[] = [];
     for (let run = 0; run < runs; run++) {
-      ours.push(await load(`exchange-${run}`, `http://127.0.0.1:${exchangePort}`, bench.presign(demo)));
-      ceiling.push(await load(`hello-${run}`, `http://127.0.0.1:${helloPort}/hello`));
+      ours.push(await load(`exchange-${run}`, exchangeUrl, bench.presign(demo)));
+      ceiling.push(await other(`baseline-${run}`));
     }
     console.log('');
     console.log(`${'target'.padEnd(33)}req/s (median, min–max)        p50 ms   p99 ms   errors+non-2xx`);
     console.log(row(bench.target, ours));
-    console.log(row('bare Fastify hello-world', ceiling));
+    console.log(row(bench.baseline?.target ?? 'bare Fastify hello-world', ceiling));
     console.log(`ratio (median / median): ${formatNumber(median(ours.map((r) => r.requestsPerSec)) / median(ceiling.map((r) => r.requestsPerSec)), 2)}x`);
   } finally {
-    await stopServer(hello);
+    if (hello) await stopServer(hello);
     await stopServer(exchange);
   }
 }

@@ -18,6 +18,7 @@ import { Client } from 'pg';
 import { exchangeModules } from '../../apps/exchange/src/exchange-modules';
 import { startPinnedServer, stopServer } from '../support/pinned-server';
 import { taskset } from '../support/pinned-child';
+import { BENCH_PORTS } from '../support/ports';
 import { formatNumber, formatSpread, median, spread } from '../support/stats';
 import { type BenchAccount, tradeSettled } from './bench-frames';
 import { type IpcWorker, startIpcWorker } from './ipc-worker';
@@ -28,8 +29,8 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 5000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SUT_CORE = 0;
 const LOAD_CORE = 1;
-const SUT_PORT = 47_610;
-const BARE_PORT = 47_611;
+const SUT_PORT = BENCH_PORTS.userStream;
+const BARE_PORT = BENCH_PORTS.userStream + 100;
 /** Each event becomes two frames (executionReport, outboundAccountInfo) for every socket of its account. */
 const EXPECTED = EVENTS * 2 * (SOCKETS / ACCOUNTS);
 

@@ -6,6 +6,9 @@ import type { Endpoint } from './openapi-endpoints';
 /** One change to a plausible request; it edits the input in place and notes what it did. */
 export type Mutation = (input: HttpInput) => void;
 
+/** The verdict of a hostile credential, which a raw path to a public route makes moot. */
+export const CREDENTIAL_NOT_VALID = 'credential not valid';
+
 const reject = (input: HttpInput, why: string): void => {
   input.mustReject ??= why;
 };
@@ -165,7 +168,7 @@ const credential: fc.Arbitrary<Mutation> = fc
   .map((c) => (input) => {
     input.credential = c;
     input.notes.push(`credential ${c.kind === 'text' ? JSON.stringify(c.text.slice(0, 20)) : c.kind}`);
-    reject(input, 'credential not valid');
+    reject(input, CREDENTIAL_NOT_VALID);
   });
 
 const timestamp: fc.Arbitrary<Mutation> = fc

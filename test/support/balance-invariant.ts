@@ -5,6 +5,7 @@ import { Client } from 'pg';
  * balances (the fee account included, free + locked, where held withdrawals sit in locked) equals
  * what deposits brought in minus the quantities that left through the chain (WITHDRAW flows), no
  * balance is negative, and every account's locked amount covers the withdrawals it still holds.
+ * Contracts accounts count with their USDT's free, locked and position margin.
  * Throws with the numbers when it does not hold.
  */
 export async function assertBalanceInvariant(databaseUrl: string, ledgerSchema: string): Promise<void> {
@@ -16,9 +17,18 @@ export async function assertBalanceInvariant(databaseUrl: string, ledgerSchema: 
     if (exists.rowCount === 0) return;
     const negative = await client.query(`SELECT account_id, asset, free::text, locked::text FROM ${s}.balances WHERE free < 0 OR locked < 0 LIMIT 5`);
     if (negative.rowCount) throw new Error(`balance invariant: negative balances ${JSON.stringify(negative.rows)}`);
+    // A contracts account's USDT (free + locked by orders + position margin) is the contracts projection's.
+    const contracts = await client.query(`SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'contract_balances'`, [ledgerSchema]);
+    const heldSql =
+      `SELECT asset, free + locked AS held FROM ${s}.balances` +
+      (contracts.rowCount ? ` UNION ALL SELECT 'USDT', free + locked + position_margin FROM ${s}.contract_balances` : '');
+    if (contracts.rowCount) {
+      const negativeContracts = await client.query(`SELECT account_id, free::text, locked::text, position_margin::text FROM ${s}.contract_balances WHERE free < 0 OR locked < 0 OR position_margin < 0 LIMIT 5`);
+      if (negativeContracts.rowCount) throw new Error(`balance invariant: negative contract balances ${JSON.stringify(negativeContracts.rows)}`);
+    }
     const { rows: broken } = await client.query<{ asset: string; held: string; entered: string }>(`
       SELECT coalesce(b.asset, f.asset) AS asset, coalesce(b.held, 0)::text AS held, coalesce(f.entered, 0)::text AS entered
-      FROM (SELECT asset, sum(free + locked) AS held FROM ${s}.balances GROUP BY asset) b
+      FROM (SELECT asset, sum(held) AS held FROM (${heldSql}) h GROUP BY asset) b
       FULL JOIN (SELECT asset, sum(change) AS entered FROM ${s}.balance_flows WHERE flow_type IN ('DEPOSIT', 'WITHDRAW') GROUP BY asset) f ON f.asset = b.asset
       WHERE coalesce(b.held, 0) <> coalesce(f.entered, 0)`);
     if (broken.length > 0) throw new Error(`balance invariant: held differs from deposits - withdrawals: ${JSON.stringify(broken)}`);

@@ -31,7 +31,7 @@ export async function decideLog(journal: EventLog): Promise<{ state: LedgerState
         const parsed = ledgerInputSchema.safeParse(JSON.parse(record.value));
         if (!parsed.success || seen.has(parsed.data.id)) continue;
         seen.add(parsed.data.id);
-        const ctx = { now: 0, flowId: (k: number) => flowIdOf(record.offset, p, k), asset: (a: string) => markets.asset(a), symbol: (s: string) => markets.symbol(s), feeAccountId: feeAccountIdOf(p) };
+        const ctx = { now: 0, flowId: (k: number) => flowIdOf(record.offset, p, k), asset: (a: string) => markets.asset(a), symbol: (s: string) => markets.symbol(s), contract: (s: string) => markets.contract(s), feeAccountId: feeAccountIdOf(p) };
         for (const e of decide(parsed.data, state, ctx)) {
           evolve(state, e);
           eventIds.push(e.id);
@@ -62,5 +62,6 @@ export async function recoveredState(dataSource: DataSource, schema: string, par
 /** The state hash without decision times (a replay cannot know the live clock). */
 export function timelessHash(state: LedgerState): string {
   for (const [id, order] of state.orders) state.orders.set(id, { ...order, finalTime: order.finalTime === undefined ? undefined : 0 });
+  for (const [id, order] of state.contracts.orders) state.contracts.orders.set(id, { ...order, time: 0 });
   return ledgerStateHash(state);
 }

@@ -23,6 +23,7 @@ interface Container {
   ports?: { containerPort: number; name: string }[];
   readinessProbe?: { httpGet?: { path: string } };
   livenessProbe?: { httpGet?: { path: string } };
+  resources?: { requests?: { memory?: string }; limits?: { memory?: string } };
 }
 interface Resource {
   kind: string;
@@ -62,6 +63,20 @@ describe('deploy manifests and docker-compose.yml against the code', () => {
     for (const w of workloads.filter((x) => x.metadata.name !== 'edge')) {
       const from = w.spec!.template!.spec.containers[0]!.envFrom ?? [];
       expect(from.map((f) => f.configMapRef?.name ?? f.secretRef?.name)).toEqual(['exchange-config', 'exchange-secrets']);
+    }
+  });
+
+  it("gives each service the memory request and limit of README's table of what it keeps, the limit above the request", () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const section = readme.slice(readme.indexOf('### Memory: what each service keeps'));
+    const mebibytes = (q: string): number => Number(q.replace(/(Mi|Gi)$/, '')) * (q.endsWith('Gi') ? 1024 : 1);
+    for (const service of services) {
+      const row = section.split('\n').find((line) => line.startsWith(`| ${service} |`));
+      expect({ service, row }).toEqual({ service, row: expect.any(String) });
+      const [request, limit] = row!.split('|').at(-2)!.trim().split(' / ');
+      const memory = workloads.find((w) => w.metadata.name === service)!.spec!.template!.spec.containers[0]!.resources;
+      expect({ service, request: memory?.requests?.memory, limit: memory?.limits?.memory }).toEqual({ service, request, limit });
+      expect(mebibytes(limit!)).toBeGreaterThan(mebibytes(request!));
     }
   });
 

@@ -217,18 +217,17 @@ describe('accounts, API keys and signed requests on the embedded exchange', () =
     });
 
     it('lets 100 concurrent transfers that together would overdraw move exactly what there is', async () => {
-      const bob = await createFundedUser(base, token, { BTC: '1' });
+      const bob = await createFundedUser(base, token, { USDT: '1' });
       const attempts = await Promise.all(
-        Array.from({ length: 100 }, () => signedRequest(base, 'POST', '/openapi/v1/transfer', bob.key, { timestamp: now(), query: { tokenId: 'BTC', amount: '0.03', toAccountType: 3 } })),
+        Array.from({ length: 100 }, () => signedRequest(base, 'POST', '/openapi/v1/transfer', bob.key, { timestamp: now(), query: { tokenId: 'USDT', amount: '0.03', toAccountType: 3 } })),
       );
       const ok = attempts.filter((a) => a.status === 200).length;
       expect(ok).toBe(33);
       expect(attempts.filter((a) => a.status === 400).every((a) => (a.body as { code: number }).code === -1131)).toBe(true);
       const main = await adminCall<{ balances: { asset: string; free: string }[] }>(base, token, 'GET', `/admin/v1/accounts/${bob.mainAccountId}`);
-      const contracts = bob.accounts.find((a) => a.accountType === 3)!.accountId;
-      const other = await adminCall<{ balances: { asset: string; free: string }[] }>(base, token, 'GET', `/admin/v1/accounts/${contracts}`);
-      expect(main.body.balances.find((b) => b.asset === 'BTC')?.free).toBe('0.01000000');
-      expect(other.body.balances.find((b) => b.asset === 'BTC')?.free).toBe('0.99000000');
+      const contracts = await signedRequest(base, 'GET', '/openapi/contract/v1/account', bob.key, { timestamp: now() });
+      expect(main.body.balances.find((b) => b.asset === 'USDT')?.free).toBe('0.01000000');
+      expect(contracts.body).toMatchObject({ USDT: { total: '0.99', availableMargin: '0.99' } });
     });
   });
 });

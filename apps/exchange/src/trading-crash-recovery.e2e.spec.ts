@@ -3,15 +3,12 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Topics } from '@exchange/contracts';
-import { EmbeddedEventLog } from '@exchange/messaging';
 import { openDataSource } from '@exchange/platform';
-import { assertBalanceInvariant } from '../../../test/support/balance-invariant';
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
 import { type ExchangeProcess, freePortBase, spawnExchange, waitUntilServing } from '../../../test/support/exchange-process';
-import { decideJournal, recoveredState, timelessHash } from '../../../test/support/ledger-replay';
+import { restartAndCompare } from '../../../test/support/crash-recovery';
 import { signedRequest } from '../../../test/support/signed-client';
-import { waitFor, waitUntilQuiet } from '../../../test/support/wait-for';
+import { waitFor } from '../../../test/support/wait-for';
 
 /**
  * kill -9 of the whole embedded exchange (ledger and matching engine together) in the middle of
@@ -55,30 +52,8 @@ describe('trading crash recovery', () => {
     await Promise.all(burst);
 
     // Restart; once caught up, stop cleanly and compare what the journal says with the tables.
-    exchange = spawnExchange(env);
-    await waitUntilServing(exchange);
-    const dataSource = await openDataSource({ url: env.DATABASE_URL, schema: `${prefix}ledger`, entities: [], migrations: [], readOnly: true });
-    try {
-      await waitUntilQuiet((sql) => dataSource.query(sql), [`${prefix}ledger`], 'the pipeline to settle');
-      exchange.child.kill('SIGTERM');
-      await exchange.exited();
-
-      const { state, eventIds, journaled, partitions } = await decideJournal(dataDir);
-      expect([...journaled.keys()].sort()).toEqual([...eventIds].sort());
-      expect(timelessHash(await recoveredState(dataSource, `${prefix}ledger`, partitions))).toBe(timelessHash(state));
+    exchange = await restartAndCompare(env, ({ journaled }) => {
       expect([...journaled.values()].filter((e) => e.type === 'TradeSettled').length).toBeGreaterThan(0);
-
-      const log = await EmbeddedEventLog.open({ dir: join(dataDir, 'event-log') });
-      const ids: string[] = [];
-      for (let p = 0; p < (await log.partitionCount(Topics.orderEvents.name)); p++) {
-        await log.read(Topics.orderEvents.name, p, 0, async (records) => void ids.push(...records.map((r) => (JSON.parse(r.value) as { id: string }).id)));
-      }
-      await log.close();
-      expect(new Set(ids).size).toBe(ids.length);
-      await assertBalanceInvariant(env.DATABASE_URL, `${prefix}ledger`);
-    } finally {
-      await dataSource.query(`DROP SCHEMA IF EXISTS "${prefix}ledger" CASCADE`);
-      await dataSource.destroy();
-    }
+    });
   }, 180_000);
 });

@@ -1,33 +1,29 @@
 import { Module } from '@nestjs/common';
 import { LEDGER_PROJECTION_GROUP, type Markets, Topics } from '@exchange/contracts';
-import { type EventLog, fencedDataSource, OffsetFence } from '@exchange/messaging';
+import { type EventLog, projectionReadGateProvider } from '@exchange/messaging';
 import {
   CLOCK,
   type Clock,
   CONFIG,
   type Config,
-  DATABASE,
-  dataSourceProviders,
   EVENT_LOG,
   IdGenerator,
   LISTEN_KEYS,
   type ListenKeyStore,
   MARKETS,
-  openDataSource,
   openSeenSignatures,
   RATE_LIMITER,
   type RateLimiter,
-  type RunningDatabase,
-  schemaName,
   SecretBox,
 } from '@exchange/platform';
-import type { DataSource } from 'typeorm';
+import { ContractsReader, LedgerReader, ledgerQueryProviders, OrdersReader } from '@exchange/ledger-query';
+import { WalletReader, walletQueryProviders } from '@exchange/wallet-query';
 import { AccountCache } from './account/account-cache';
 import { AccountController } from './account/account.controller';
 import { AccountService } from './account/account.service';
-import { LedgerReader } from './account/ledger-reader';
 import { AdminController } from './admin/admin.controller';
 import { AdminListingsController } from './admin/admin-listings.controller';
+import { AdminPricesController } from './admin/admin-prices.controller';
 import { AdminService } from './admin/admin.service';
 import { DeadLetterService } from './admin/dead-letters.service';
 import { AdminTokenGuard } from './admin/admin-token.guard';
@@ -37,46 +33,42 @@ import { PrivateEndpoints } from './auth/private-endpoint';
 import { ReplayGuard } from './auth/replay-guard';
 import { SignedRequestAuthenticator } from './auth/signed-request-authenticator';
 import { LedgerClient } from './ledger-client/ledger-client';
+import { ContractController } from './contracts/contract.controller';
+import { ContractService } from './contracts/contract.service';
 import { OrderController } from './orders/order.controller';
 import { OrderService } from './orders/order.service';
-import { OrdersReader } from './orders/orders-reader';
 import { PendingReplies } from './replies/pending-replies';
 import { UserDataStreamController } from './user-data-stream/user-data-stream.controller';
 import { UserDataStreamService } from './user-data-stream/user-data-stream.service';
 import { WalletAdminService } from './wallet/wallet-admin.service';
 import { WalletClient } from './wallet/wallet-client';
 import { WalletController } from './wallet/wallet.controller';
-import { WalletReader } from './wallet/wallet-reader';
 import { WalletService } from './wallet/wallet.service';
 
-const LEDGER_READ_SOURCE = Symbol('LEDGER_READ_SOURCE');
-/** The same, each query waiting for the ledger's projection to pass what was journaled when it arrived (read-your-writes). */
-const LEDGER_READS = Symbol('LEDGER_READS');
-const WALLET_READ_SOURCE = Symbol('WALLET_READ_SOURCE');
+/** The ledger's readers wait for its projection to pass what was journaled when a read came (read-your-writes). */
+const LEDGER_READ_GATE = Symbol('LEDGER_READ_GATE');
 
 /** Signed private REST and the operator API: validation, signatures, rate limits, error mapping. */
 @Module({
-  controllers: [AccountController, AdminController, AdminListingsController, OrderController, UserDataStreamController, WalletController],
+  controllers: [AccountController, AdminController, AdminListingsController, AdminPricesController, OrderController, ContractController, UserDataStreamController, WalletController],
   providers: [
     PendingReplies,
     LedgerClient,
     AdminTokenGuard,
     OperatorAuditInterceptor,
-    ...dataSourceProviders(LEDGER_READ_SOURCE, [DATABASE, CONFIG], (database: RunningDatabase, config: Config) =>
-      openDataSource({ url: database.url, schema: schemaName(config, 'ledger'), entities: [], migrations: [], readOnly: true }),
-    ),
-    {
-      provide: LEDGER_READS,
-      inject: [LEDGER_READ_SOURCE, EVENT_LOG, CONFIG],
-      useFactory: (ds: DataSource, log: EventLog, config: Config) =>
-        fencedDataSource(ds, new OffsetFence(log, { groupId: LEDGER_PROJECTION_GROUP, topic: Topics.ledgerEvents.name, timeoutMs: config.READ_AFTER_WRITE_TIMEOUT_MS })),
-    },
-    { provide: LedgerReader, inject: [LEDGER_READS, CONFIG], useFactory: (ds: DataSource, config: Config) => new LedgerReader(ds, schemaName(config, 'ledger')) },
-    { provide: OrdersReader, inject: [LEDGER_READS, CONFIG], useFactory: (ds: DataSource, config: Config) => new OrdersReader(ds, schemaName(config, 'ledger')) },
+    // The ledger's and the wallet's read models: their services create, migrate and write the schemas; the gateway only reads them.
+    projectionReadGateProvider(LEDGER_READ_GATE, LEDGER_PROJECTION_GROUP, Topics.ledgerEvents.name),
+    ...ledgerQueryProviders('LEDGER_READ_SOURCE', LEDGER_READ_GATE),
+    ...walletQueryProviders('WALLET_READ_SOURCE'),
     {
       provide: OrderService,
       inject: [LedgerClient, OrdersReader, MARKETS, IdGenerator, CLOCK, CONFIG],
       useFactory: (l: LedgerClient, r: OrdersReader, m: Markets, ids: IdGenerator, clock: Clock, config: Config) => new OrderService(l, r, m, ids, clock, config),
+    },
+    {
+      provide: ContractService,
+      inject: [LedgerClient, ContractsReader, LedgerReader, MARKETS, IdGenerator, CLOCK],
+      useFactory: (l: LedgerClient, r: ContractsReader, a: LedgerReader, m: Markets, ids: IdGenerator, clock: Clock) => new ContractService(l, r, a, m, ids, clock),
     },
     {
       provide: SecretBox,
@@ -125,11 +117,6 @@ const WALLET_READ_SOURCE = Symbol('WALLET_READ_SOURCE');
         new AdminService(r, l, a, m, ids, box, clock, log, w),
     },
     WalletClient,
-    // The wallet's read models; the wallet service creates and migrates the schema, the gateway only reads it.
-    ...dataSourceProviders(WALLET_READ_SOURCE, [DATABASE, CONFIG], (database: RunningDatabase, config: Config) =>
-      openDataSource({ url: database.url, schema: schemaName(config, 'wallet'), entities: [], migrations: [], readOnly: true }),
-    ),
-    { provide: WalletReader, inject: [WALLET_READ_SOURCE, CONFIG], useFactory: (ds: DataSource, config: Config) => new WalletReader(ds, schemaName(config, 'wallet')) },
     {
       provide: WalletService,
       inject: [LedgerClient, WalletClient, WalletReader, MARKETS, IdGenerator, CLOCK],

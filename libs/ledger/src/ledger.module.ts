@@ -7,7 +7,8 @@ import { CreateLedgerTables1767225600000 } from './migrations/1767225600000-crea
 import { CreateOrderTables1767312000000 } from './migrations/1767312000000-create-order-tables';
 import { CreateWithdrawalTables1767398400000 } from './migrations/1767398400000-create-withdrawal-tables';
 import { ExpireProcessedCommands1767571200000 } from './migrations/1767571200000-expire-processed-commands';
-import { ProjectionCheckpoints1767657600000 } from './migrations/1767657600000-projection-checkpoints';
+import { CreateContractTables1767657600000 } from './migrations/1767657600000-create-contract-tables';
+import { ProjectionCheckpoints1767744000000 } from './migrations/1767744000000-projection-checkpoints';
 import { LedgerProjector } from './persistence/ledger-projector';
 import { LedgerStore } from './persistence/ledger-store';
 import { LedgerCommandProcessor } from './processing/ledger-command.processor';
@@ -16,7 +17,14 @@ import { LedgerSnapshotStore } from './processing/ledger-snapshot-store';
 import { LedgerSnapshots } from './processing/ledger-snapshots';
 import { LEDGER_DATA_SOURCE, LEDGER_PARTITION_OF, LEDGER_SCHEMA } from './processing/ledger.tokens';
 
-export const ledgerMigrations = [CreateLedgerTables1767225600000, CreateOrderTables1767312000000, CreateWithdrawalTables1767398400000, ExpireProcessedCommands1767571200000, ProjectionCheckpoints1767657600000];
+export const ledgerMigrations = [
+  CreateLedgerTables1767225600000,
+  CreateOrderTables1767312000000,
+  CreateWithdrawalTables1767398400000,
+  ExpireProcessedCommands1767571200000,
+  CreateContractTables1767657600000,
+  ProjectionCheckpoints1767744000000,
+];
 
 /**
  * Accounts, balances, balance flow and the account-side record of orders: a fold over

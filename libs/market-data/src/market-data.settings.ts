@@ -7,8 +7,10 @@ export interface MarketDataSettings {
   cutEveryUpdates: number;
   /** …or this long after the last cut (books changed or not), whichever comes first: it bounds what a new replica reads. */
   cutEveryMs: number;
+  /** Stored trades older than this go when a cut is written (0: kept forever); each symbol keeps its newest 1,000. */
+  tradeRetentionMs: number;
 }
 
 export function marketDataSettings(config: Config): MarketDataSettings {
-  return { cutEveryUpdates: 1000, cutEveryMs: config.MARKET_DATA_CUT_INTERVAL_MS };
+  return { cutEveryUpdates: 1000, cutEveryMs: config.MARKET_DATA_CUT_INTERVAL_MS, tradeRetentionMs: config.MARKET_DATA_TRADE_RETENTION_MS };
 }

@@ -1,4 +1,5 @@
 export * from './embedded/embedded-event-log';
+export { encodeSegmentRecord } from './embedded/record-codec';
 export * from './event-log-errors';
 export * from './event-log.port';
 export * from './kafka/kafka-event-log';
@@ -13,4 +14,4 @@ export * from './outbox/outbox-relay';
 export * from './metrics/metered-event-log';
 export * from './outbox/poison-records';
 export * from './fence/offset-fence';
-export * from './fence/fenced-data-source';
+export * from './fence/projection-read-gate';

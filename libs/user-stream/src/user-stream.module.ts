@@ -1,13 +1,11 @@
 import { Module } from '@nestjs/common';
 import { LEDGER_PROJECTION_GROUP, type Markets, Topics } from '@exchange/contracts';
-import { type EventLog, fencedDataSource, OffsetFence } from '@exchange/messaging';
+import { type EventLog, projectionReadGateProvider } from '@exchange/messaging';
 import {
   CLOCK,
   type Clock,
   CONFIG,
   type Config,
-  DATABASE,
-  dataSourceProviders,
   EVENT_LOG,
   LISTEN_KEYS,
   type ListenKeyStore,
@@ -15,32 +13,21 @@ import {
   type Logger,
   MARKETS,
   Metrics,
-  openDataSource,
-  type RunningDatabase,
-  schemaName,
 } from '@exchange/platform';
-import type { DataSource } from 'typeorm';
-import { StreamStartReader } from './accounts/stream-start-reader';
+import { ledgerQueryProviders, StreamStartReader } from '@exchange/ledger-query';
 import { UserStreamSocketServer } from './sockets/user-stream-socket-server';
 import { AccountStreams } from './streaming/account-streams';
 import { LedgerEventFeed } from './streaming/ledger-event-feed';
 import { UserStreamLifecycle } from './user-stream.lifecycle';
 
-const LEDGER_READ_SOURCE = Symbol('USER_STREAM_LEDGER_READ_SOURCE');
+const LEDGER_READ_GATE = Symbol('USER_STREAM_LEDGER_READ_GATE');
 
-/** The user data stream: WebSocket /openapi/ws/<listenKey> with executionReport and outboundAccountInfo from ledger.events. */
+/** The user data stream: WebSocket /openapi/ws/<listenKey> with the spot and contract events of spec 6 from ledger.events. */
 @Module({
   providers: [
-    ...dataSourceProviders(LEDGER_READ_SOURCE, [DATABASE, CONFIG], (database: RunningDatabase, config: Config) =>
-      openDataSource({ url: database.url, schema: schemaName(config, 'ledger'), entities: [], migrations: [], readOnly: true }),
-    ),
-    {
-      provide: StreamStartReader,
-      inject: [LEDGER_READ_SOURCE, EVENT_LOG, CONFIG],
-      // A socket's stream starts where the ledger's projection stands: wait for it to pass what was journaled when the socket came.
-      useFactory: (ds: DataSource, log: EventLog, config: Config) =>
-        new StreamStartReader(fencedDataSource(ds, new OffsetFence(log, { groupId: LEDGER_PROJECTION_GROUP, topic: Topics.ledgerEvents.name, timeoutMs: config.READ_AFTER_WRITE_TIMEOUT_MS })), schemaName(config, 'ledger')),
-    },
+    // A socket's stream starts where the ledger's projection stands: it waits for it to pass what was journaled when the socket came.
+    projectionReadGateProvider(LEDGER_READ_GATE, LEDGER_PROJECTION_GROUP, Topics.ledgerEvents.name),
+    ...ledgerQueryProviders('USER_STREAM_LEDGER_READ_SOURCE', LEDGER_READ_GATE),
     {
       provide: AccountStreams,
       inject: [StreamStartReader, MARKETS, Metrics],
@@ -48,6 +35,7 @@ const LEDGER_READ_SOURCE = Symbol('USER_STREAM_LEDGER_READ_SOURCE');
         const frames = metrics.counter('user_stream_frames_total', 'Frames rendered and encoded (once each, whatever the number of sockets)', ['e']);
         const streams = new AccountStreams(reader, markets, (frame) => frames.inc({ e: frame.e }));
         metrics.gauge('user_stream_accounts', 'Accounts this replica streams', [], (g) => g.set(streams.size));
+        metrics.gauge('user_stream_contract_orders', 'Open contract orders this replica keeps to report their fills', [], (g) => g.set(streams.contractOrderCount));
         return streams;
       },
     },
@@ -75,6 +63,7 @@ const LEDGER_READ_SOURCE = Symbol('USER_STREAM_LEDGER_READ_SOURCE');
           logger,
           {
             sweepIntervalMs: config.USER_STREAM_SWEEP_INTERVAL_MS,
+            maxApiKeyEntries: config.USER_STREAM_API_KEY_CACHE_MAX_ENTRIES,
             maxBufferedBytes: config.USER_STREAM_MAX_BUFFERED_BYTES,
             maxMessagesPerSecond: config.WS_MAX_MESSAGES_PER_SECOND,
             maxSocketsPerIp: config.WS_MAX_SOCKETS_PER_IP,

@@ -95,5 +95,5 @@ async function compare(rebuilt: DataSource, target: string, liveSource: DataSour
     const problems = await balanceInvariantProblems(ds, schema);
     checks.push({ name, ok: problems.length === 0, detail: problems.length === 0 ? 'every asset adds up, nothing negative' : problems.join('; ') });
   }
-  return [...checks, ...(await rowCountChecks(['accounts', 'balances', 'balance_flows', 'orders', 'trades', 'api_keys'], rebuilt, target, liveSource, live))];
+  return [...checks, ...(await rowCountChecks(['accounts', 'balances', 'balance_flows', 'orders', 'trades', 'api_keys', 'contract_balances', 'contract_positions', 'contract_orders', 'contract_trades'], rebuilt, target, liveSource, live))];
 }

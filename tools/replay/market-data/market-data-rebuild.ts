@@ -5,6 +5,7 @@ import {
   type MarketChange,
   marketDataSchema,
   MarketFold,
+  marketSymbolsOf,
   MarketHistoryStore,
   marketStateHash,
   openMarketDataSource,
@@ -70,7 +71,7 @@ async function rebuild(ctx: ReplayContext, options: ReplayOptions, url: string):
 }
 
 function foldFor(markets: Markets, partitions: number): MarketFold {
-  return new MarketFold(markets.symbols, (symbol) => partitionForKey(symbol, partitions));
+  return new MarketFold(marketSymbolsOf(markets), (symbol) => partitionForKey(symbol, partitions));
 }
 
 /** Changes folded per transaction: large enough that commits do not bound the rate (the writer flushes at 50,000). */

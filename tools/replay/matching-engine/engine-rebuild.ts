@@ -78,7 +78,7 @@ async function rebuild(ctx: ReplayContext, options: ReplayOptions): Promise<Repl
 
 function snapshotCheck(ctx: ReplayContext, engines: SymbolEngines, snapshot: SymbolBookSnapshot): Check {
   const { symbol, offset, partition } = snapshot.payload;
-  const restored = SymbolBook.restore(ctx.markets.symbol(symbol)!, defaultMatchingEngineSettings.recentCommandIds, { ...snapshot.payload, ts: snapshot.ts });
+  const restored = SymbolBook.restore(ctx.markets.book(symbol)!, defaultMatchingEngineSettings.recentCommandIds, { ...snapshot.payload, ts: snapshot.ts });
   const [rebuilt, live] = [engines.get(symbol)!.stateHash(), restored.stateHash()];
   return { name: `snapshot ${symbol}`, ok: rebuilt === live, detail: `at ${commands}/${partition}@${offset}: rebuilt ${rebuilt} live snapshot ${live}` };
 }

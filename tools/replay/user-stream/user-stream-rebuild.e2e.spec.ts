@@ -52,6 +52,8 @@ describe('user-stream replay: ledger.events folded into account streams, against
     taker = await createFundedUser(exchange.baseUrl, token, { USDT: '200000' });
     sub = (await adminCall<{ accountId: string; accountIndex: number }>(exchange.baseUrl, token, 'POST', `/admin/v1/users/${taker.userId}/sub-accounts`, { accountName: 'bot' })).body;
     expect(await call(taker, 'POST', '/openapi/v1/transfer', { tokenId: 'USDT', amount: '100', toAccountType: 1, toAccountIndex: sub.accountIndex })).toMatchObject({ status: 200 });
+    // Into the contracts account, whose own stream shows its USDT (free, and locked plus position margin).
+    expect(await call(taker, 'POST', '/openapi/v1/transfer', { tokenId: 'USDT', amount: '1000', fromAccountType: 1, toAccountType: 3 })).toMatchObject({ status: 200 });
 
     const sell = await call<{ orderId: string }>(maker, 'POST', '/openapi/v1/order', { symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', price: '60000', quantity: '1' });
     expect(sell.status).toBe(200);

@@ -2,18 +2,18 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type AccountRecord, type LedgerJournalEvent, parseJournalRecord, Topics } from '@exchange/contracts';
 import { defaultFlags } from '@exchange/ledger';
-import { openDataSource, schemaName } from '@exchange/platform';
+import { type AccountStart, StreamStartReader } from '@exchange/ledger-query';
+import { openDataSource, schemaName, schemaQueries } from '@exchange/platform';
 import {
-  type AccountStart,
   type AccountStream,
   AccountStreams,
   type BalanceChange,
   type FrameSink,
   type StreamedAccount,
+  type StreamedContracts,
   streamedAccountLine,
   streamedBalance,
   streamedPlaces,
-  StreamStartReader,
   streamStateHash,
   type StreamFrame,
 } from '@exchange/user-stream';
@@ -32,8 +32,8 @@ const journal = Topics.ledgerEvents.name;
  * carry (the service keeps no balances per account: a client following the stream holds them).
  * `state hash` then compares, per account of a user, the flags, the user's sequence and the
  * last streamed balance of each asset with what a replica starting now would begin from (the
- * stream-start reader over the ledger's live tables) and what the ledger's balances table holds
- * at the streamed precision. Not compared: the last E (a replica's starts from when it began
+ * stream-start reader over the ledger's live tables) and what the ledger's balances tables hold
+ * (spot, and a contracts account's USDT) at the streamed precision. Not compared: the last E (a replica's starts from when it began
  * streaming the account) and listenKeys (in Redis or memory, never journaled; the store has no
  * cheap count, so none is printed). The ledger's fee accounts belong to no user and have no
  * stream. The ledger writes its tables and its outbox in one transaction and publishes the outbox
@@ -100,9 +100,11 @@ async function foldJournal(ctx: ReplayContext): Promise<Fold> {
           // The outbox relay publishes at least once: a repeated event id is the same event.
           if (!event || seen.has(event.id)) continue;
           seen.add(event.id);
-          for (const account of accountsOpenedBy(event)) {
+          const accounts = accountsOpenedBy(event);
+          for (const account of accounts) {
             // As a replica starting right after this event would: the ledger's new-account flags, the user's sequence including it.
-            opened.set(account.accountId, { userId: account.userId, flags: defaultFlags, seq: event.payload.seq });
+            const contracts = contractsCarriedBy(account, accounts);
+            opened.set(account.accountId, { userId: account.userId, flags: defaultFlags, seq: event.payload.seq, ...(contracts ? { contracts } : {}) });
             const client = new FollowingClient();
             const stream = accountStreams.join((await accountStreams.prepare(account.accountId))!, client);
             streams.set(account.accountId, { stream, client });
@@ -123,6 +125,13 @@ function accountsOpenedBy(event: LedgerJournalEvent): readonly AccountRecord[] {
   return [];
 }
 
+/** As the stream-start reader finds it: a contracts account carries itself, the main token account carries the main contracts account opened with it. */
+function contractsCarriedBy(account: AccountRecord, openedWith: readonly AccountRecord[]): StreamedContracts | undefined {
+  const carried =
+    account.accountType === 3 ? account : account.accountType === 1 && account.accountIndex === 0 ? openedWith.find((a) => a.accountType === 3 && a.accountIndex === 0) : undefined;
+  return carried && { accountId: carried.accountId, flags: defaultFlags };
+}
+
 function streamedAccountOf({ stream, client }: RebuiltStream): StreamedAccount {
   const { accountId, flags, lastSeq } = stream.state;
   return { accountId, userId: stream.userId, flags, seq: lastSeq, balances: [...client.balances.values()] };
@@ -133,7 +142,7 @@ async function readLive(ctx: ReplayContext, url: string): Promise<{ accounts: St
   const schema = schemaName(ctx.config, 'ledger');
   const ds = await openDataSource({ url, schema, entities: [], migrations: [], readOnly: true });
   try {
-    const starts = await new StreamStartReader(ds, schema).everyStart();
+    const starts = await new StreamStartReader(schemaQueries(ds, schema)).everyStart();
     const balances = await balancesByAccount(ctx, ds, schema);
     const [{ n: outbox }] = (await ds.query(`SELECT count(*)::int AS n FROM "${schema}".outbox`)) as [{ n: number }];
     const accounts = [...starts].map(([accountId, start]) => ({ accountId, userId: start.userId, flags: start.flags, seq: start.seq, balances: balances.get(accountId) ?? [] }));
@@ -143,8 +152,15 @@ async function readLive(ctx: ReplayContext, url: string): Promise<{ accounts: St
   }
 }
 
+/**
+ * The balances each account's own stream shows: the spot balances, and a contracts account's USDT
+ * as its outboundAccountInfo renders it (free, and locked plus position margin).
+ */
 async function balancesByAccount(ctx: ReplayContext, ds: DataSource, schema: string): Promise<Map<string, BalanceChange[]>> {
-  const rows = (await ds.query(`SELECT account_id::text, asset, free::text, locked::text FROM "${schema}".balances`)) as { account_id: string; asset: string; free: string; locked: string }[];
+  const rows = (await ds.query(
+    `SELECT account_id::text, asset, free::text, locked::text FROM "${schema}".balances
+     UNION ALL SELECT account_id::text, 'USDT', free::text, (locked + position_margin)::text FROM "${schema}".contract_balances`,
+  )) as { account_id: string; asset: string; free: string; locked: string }[];
   const byAccount = new Map<string, BalanceChange[]>();
   for (const row of rows) {
     let balances = byAccount.get(row.account_id);

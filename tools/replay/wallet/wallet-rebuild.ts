@@ -1,4 +1,4 @@
-import { Topics, type WalletEvent } from '@exchange/contracts';
+import { parseWalletEvent, Topics, type WalletEvent } from '@exchange/contracts';
 import { evolve, initialWalletState, loadWalletState, walletMigrations, walletStateHash, writeProjection } from '@exchange/wallet';
 import type { DataSource } from 'typeorm';
 import { Progress } from '../progress';
@@ -57,7 +57,9 @@ async function foldJournalInto(ctx: ReplayContext, rebuilt: DataSource, target: 
       0,
       async (records) => {
         for (const record of records) {
-          const event = JSON.parse(record.value) as WalletEvent;
+          const event = parseWalletEvent(record.value);
+          // A rebuild that skipped a record would compare as a damaged copy: stop and name it instead.
+          if (!event) throw new Error(`${journal} ${p}@${record.offset} is not a wallet event`);
           // The outbox relay publishes at least once: a repeated event id is the same event.
           if (seen.has(event.id)) continue;
           seen.add(event.id);

@@ -107,3 +107,39 @@ export interface DepositOrder {
   quantity: string;
   time: string;
 }
+
+/** A position as GET /openapi/contract/v1/positions lists it (CONTRACTS.md). */
+export interface ContractPosition {
+  symbol: string;
+  side: string;
+  avgPrice: string;
+  position: string;
+  available: string;
+  leverage: string;
+  margin: string;
+  flp: string;
+  unrealizedPnL: string;
+  realizedPnL: string;
+}
+
+/** A contract order as GET /openapi/contract/v1/openOrders lists it. */
+export interface ContractOrder {
+  orderId: string;
+  clientOrderId: string;
+  symbol: string;
+  side: string;
+  price: string;
+  origQty: string;
+  executedQty: string;
+  leverage: string;
+  status: string;
+  time: number;
+}
+
+/** The contracts account's USDT as GET /openapi/contract/v1/account answers it. */
+export interface ContractAccount {
+  total: string;
+  availableMargin: string;
+  positionMargin: string;
+  orderMargin: string;
+}

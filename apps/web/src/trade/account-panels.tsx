@@ -3,7 +3,7 @@ import type { Balance, DepositOrder, FlowEntry, MyTrade, Order, WithdrawalOrder 
 import { dateTime } from '../shared/format';
 import { errorText, type SignedApi } from '../shared/signed-api';
 
-function Table({ head, rows, empty }: { head: string[]; rows: preact.ComponentChildren[][]; empty: string }) {
+export function Table({ head, rows, empty }: { head: string[]; rows: preact.ComponentChildren[][]; empty: string }) {
   return (
     <table>
       <thead>
@@ -36,17 +36,24 @@ function Table({ head, rows, empty }: { head: string[]; rows: preact.ComponentCh
   );
 }
 
-export function OpenOrders({ api, orders, onChange }: { api?: SignedApi; orders: Order[]; onChange(): void }) {
+/** A button's signed call: `onChange` after it succeeds, its error (for an alert) when it fails. */
+export function useButtonCall(onChange: () => void): { error: string; run(call: () => Promise<unknown>): Promise<void> } {
   const [error, setError] = useState('');
-  const cancel = async (order: Order) => {
+  const run = async (call: () => Promise<unknown>) => {
     setError('');
     try {
-      await api?.call('DELETE', '/openapi/v1/order', { orderId: order.orderId });
+      await call();
       onChange();
     } catch (e) {
       setError(errorText(e));
     }
   };
+  return { error, run };
+}
+
+export function OpenOrders({ api, orders, onChange }: { api?: SignedApi; orders: Order[]; onChange(): void }) {
+  const { error, run } = useButtonCall(onChange);
+  const cancel = (order: Order) => run(async () => api?.call('DELETE', '/openapi/v1/order', { orderId: order.orderId }));
   return (
     <section class="panel" aria-label="Open orders">
       <h2>Open orders</h2>

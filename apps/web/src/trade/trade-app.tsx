@@ -3,6 +3,7 @@ import type { BrokerInfo, SymbolRecord } from '../shared/market-types';
 import { errorText, publicGet, type SignedApi } from '../shared/signed-api';
 import { Balances, BalanceFlow, MyTrades, OpenOrders, OrderHistory, Wallet } from './account-panels';
 import { CandleChart } from './candle-chart';
+import { ContractsPanel } from './contract-panels';
 import { DepthChart } from './depth-chart';
 import { MarketBar, OrderBook, RecentTrades } from './market-panels';
 import { OrderForm } from './order-form';
@@ -77,6 +78,7 @@ export function TradeApp() {
               <OrderHistory orders={account.state.history} />
               <MyTrades trades={account.state.trades} />
               <BalanceFlow flow={account.state.flow} />
+              <ContractsPanel api={api} account={account.state.contracts.account} positions={account.state.contracts.positions} orders={account.state.contracts.openOrders} onChange={account.refresh} />
               <Wallet api={api} assets={assets} withdrawals={account.state.withdrawals} deposits={account.state.deposits} onChange={account.refresh} />
             </div>
           )}

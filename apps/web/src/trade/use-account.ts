@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { JsonSocket, wsUrl } from '../shared/json-socket';
-import type { Balance, DepositOrder, FlowEntry, MyTrade, Order, WithdrawalOrder } from '../shared/market-types';
+import type { Balance, ContractAccount, ContractOrder, ContractPosition, DepositOrder, FlowEntry, MyTrade, Order, WithdrawalOrder } from '../shared/market-types';
 import type { SignedApi } from '../shared/signed-api';
 
 export interface AccountState {
@@ -11,17 +11,21 @@ export interface AccountState {
   flow: FlowEntry[];
   withdrawals: WithdrawalOrder[];
   deposits: DepositOrder[];
+  /** The user's contracts account (CONTRACTS.md): its positions, open orders and USDT. */
+  contracts: { positions: ContractPosition[]; openOrders: ContractOrder[]; account?: ContractAccount };
   streaming: boolean;
 }
 
-const EMPTY: AccountState = { balances: [], openOrders: [], history: [], trades: [], flow: [], withdrawals: [], deposits: [], streaming: false };
+const EMPTY: AccountState = { balances: [], openOrders: [], history: [], trades: [], flow: [], withdrawals: [], deposits: [], contracts: { positions: [], openOrders: [] }, streaming: false };
+const CONTRACT_FRAMES = new Set(['contractExecutionReport', 'outboundContractPositionInfo', 'outboundContractAccountInfo']);
 const KEEPALIVE_MS = 30 * 60_000;
 
 /**
  * The signed-in account, kept current by the user data stream. On every (re)connect it follows
  * the README's recipe: listenKey, socket, then openOrders and account over REST; afterwards an
  * executionReport re-reads the order lists, an outboundAccountInfo updates the balances it names
- * and re-reads the balance flow.
+ * and re-reads the balance flow; a contract event re-reads the contracts account's positions,
+ * open orders and USDT.
  */
 export function useAccount(api: SignedApi | undefined, symbol: string): { state: AccountState; refresh(): void } {
   const [state, setState] = useState<AccountState>(EMPTY);
@@ -49,9 +53,18 @@ export function useAccount(api: SignedApi | undefined, symbol: string): { state:
       void quietly(api.call<WithdrawalOrder[]>('GET', '/openapi/v1/withdrawalOrders', { limit: 20 }), (withdrawals) => patch({ withdrawals }));
       void quietly(api.call<DepositOrder[]>('GET', '/openapi/v1/depositOrders', { limit: 20 }), (deposits) => patch({ deposits }));
     };
+    const contracts = () => {
+      const all = Promise.all([
+        api.call<ContractPosition[]>('GET', '/openapi/contract/v1/positions'),
+        api.call<ContractOrder[]>('GET', '/openapi/contract/v1/openOrders'),
+        api.call<{ USDT?: ContractAccount }>('GET', '/openapi/contract/v1/account'),
+      ]);
+      void quietly(all, ([positions, openOrders, account]) => patch({ contracts: { positions, openOrders, account: account.USDT } }));
+    };
     // A burst of reports (a sweep through many levels) re-reads once, not once per frame: the
     // REST reads weigh against the key's request limit.
     const ordersSoon = coalesced(orders, 200);
+    const contractsSoon = coalesced(contracts, 200);
     const flowSoon = coalesced(() => {
       void quietly(api.call<FlowEntry[]>('GET', '/openapi/v1/balance_flow', { limit: 30 }), (flow) => patch({ flow }));
       wallet();
@@ -60,6 +73,7 @@ export function useAccount(api: SignedApi | undefined, symbol: string): { state:
       orders();
       funds();
       wallet();
+      contracts();
     };
     const socket = new JsonSocket(
       async () => {
@@ -72,6 +86,7 @@ export function useAccount(api: SignedApi | undefined, symbol: string): { state:
         onMessage: (message) => {
           const event = message as { e?: string; B?: { a: string; f: string; l: string }[] };
           if (event.e === 'executionReport') ordersSoon();
+          else if (event.e !== undefined && CONTRACT_FRAMES.has(event.e)) contractsSoon();
           else if (event.e === 'outboundAccountInfo') {
             setState((s) => ({ ...s, balances: mergeBalances(s.balances, event.B ?? []) }));
             flowSoon();

@@ -1,6 +1,6 @@
 import type { LedgerEvent } from '@exchange/contracts';
 import { AccountCache } from './account-cache';
-import type { AccountRow, LedgerReader } from './ledger-reader';
+import type { AccountRow, LedgerReader } from '@exchange/ledger-query';
 
 const account: AccountRow = { accountId: '7', userId: '3', accountType: 1, accountIndex: 0, accountName: '', canTrade: true, canWithdraw: true, canDeposit: true };
 

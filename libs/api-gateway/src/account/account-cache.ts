@@ -1,6 +1,6 @@
 import type { LedgerJournalEvent } from '@exchange/contracts';
 import { LRUCache } from 'lru-cache';
-import type { AccountRow, LedgerReader } from './ledger-reader';
+import type { AccountRow, LedgerReader } from '@exchange/ledger-query';
 
 export interface CachedAccount {
   account: AccountRow;

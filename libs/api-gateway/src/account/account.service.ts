@@ -1,9 +1,11 @@
 import { type AccountType, FlowType, type FlowTypeName, type Markets } from '@exchange/contracts';
 import { ApiError, type Clock, ErrorCode, formatDecimal, type IdGenerator, parseDecimalParam } from '@exchange/platform';
+import type { SignedRequest } from '../auth/private-route';
 import type { AuthContext } from '../auth/signed-request-authenticator';
 import type { LedgerClient } from '../ledger-client/ledger-client';
 import type { AccountCache } from './account-cache';
-import type { AccountRow, LedgerReader } from './ledger-reader';
+import type { AccountRow, LedgerReader } from '@exchange/ledger-query';
+import type { AccountEndpoints as E } from './account.endpoints';
 
 export interface BalanceView {
   asset: string;
@@ -37,8 +39,6 @@ export interface FlowView {
   total: string;
   created: string;
 }
-
-const accountTypes = ['1', '2', '3'] as const;
 
 /** The account side of the private API: balances, sub-accounts, balance flow and transfers. */
 export class AccountService {
@@ -81,16 +81,11 @@ export class AccountService {
       .map((a) => ({ accountId: a.accountId, accountName: a.accountName, accountType: a.accountType, accountIndex: a.accountIndex }));
   }
 
-  async balanceFlow(ctx: AuthContext): Promise<FlowView[]> {
-    const p = ctx.params;
-    const account = await this.scopedAccount(ctx, p.optionalEnum('accountType', accountTypes), p.optionalInt('accountIndex', 0, 1_000_000));
-    const tokenId = p.optional('tokenId');
+  async balanceFlow(ctx: SignedRequest<typeof E.balanceFlowGet>): Promise<FlowView[]> {
+    const { tokenId, startTime, endTime, fromFlowId, endFlowId, limit } = ctx.query;
+    const account = await this.scopedAccount(ctx, ctx.query.accountType, ctx.query.accountIndex);
     if (tokenId !== undefined && !this.markets.asset(tokenId)) throw ApiError.invalid('tokenId', `unknown token ${tokenId}`);
-    const startTime = p.optionalInt('startTime', 0, Number.MAX_SAFE_INTEGER);
-    const endTime = p.optionalInt('endTime', 0, Number.MAX_SAFE_INTEGER);
     if (startTime !== undefined && endTime !== undefined && startTime > endTime) throw new ApiError(ErrorCode.START_AFTER_END, 'startTime must not be after endTime.');
-    const fromFlowId = p.optionalInt('fromFlowId', 0, Number.MAX_SAFE_INTEGER);
-    const endFlowId = p.optionalInt('endFlowId', 0, Number.MAX_SAFE_INTEGER);
     const rows = await this.reader.flows({
       accountId: account.accountId,
       asset: tokenId,
@@ -98,7 +93,7 @@ export class AccountService {
       endFlowId: endFlowId === undefined ? undefined : String(endFlowId),
       startTime,
       endTime,
-      limit: p.optionalInt('limit', 1, 500) ?? 500,
+      limit: limit ?? 500,
     });
     return rows.map((r) => {
       const type = FlowType[r.flowType as FlowTypeName];
@@ -123,24 +118,23 @@ export class AccountService {
    * any of its user's accounts; a sub-account key only from itself to the main account, naming none
    * of the four account parameters.
    */
-  async transfer(ctx: AuthContext): Promise<{ success: string }> {
-    const p = ctx.params;
-    const asset = this.markets.asset(p.required('tokenId'));
-    if (!asset) throw ApiError.invalid('tokenId', `unknown token ${p.required('tokenId')}`);
-    const amount = parseDecimalParam('amount', p.required('amount'), asset.precision);
-    const sides = ['fromAccountType', 'fromAccountIndex', 'toAccountType', 'toAccountIndex'];
+  async transfer(ctx: SignedRequest<typeof E.transfer>): Promise<{ success: string }> {
+    const q = ctx.query;
+    const asset = this.markets.asset(q.tokenId);
+    if (!asset) throw ApiError.invalid('tokenId', `unknown token ${q.tokenId}`);
+    const amount = parseDecimalParam('amount', q.amount, asset.precision);
+    const sides = ['fromAccountType', 'fromAccountIndex', 'toAccountType', 'toAccountIndex'] as const;
     let from: AccountRow;
     let to: AccountRow;
     if (!ctx.isMainAccountKey) {
-      const named = sides.filter((s) => p.has(s));
+      const named = sides.filter((s) => q[s] !== undefined);
       if (named.length > 0) throw new ApiError(ErrorCode.REJECTED_API_KEY, `A sub-account key transfers only to its main account; leave ${named.join(', ')} empty.`, 403);
       from = ctx.key.account;
       to = await this.accountOf(ctx.key.account.userId, 1, 0);
     } else {
-      from = await this.accountOf(ctx.key.account.userId, Number(p.optionalEnum('fromAccountType', accountTypes) ?? 1) as AccountType, p.optionalInt('fromAccountIndex', 0, 1_000_000) ?? 0);
-      const toType = p.optionalEnum('toAccountType', accountTypes);
-      if (toType === undefined) throw ApiError.missing('toAccountType');
-      to = await this.accountOf(ctx.key.account.userId, Number(toType) as AccountType, p.optionalInt('toAccountIndex', 0, 1_000_000) ?? 0);
+      from = await this.accountOf(ctx.key.account.userId, Number(q.fromAccountType ?? 1) as AccountType, q.fromAccountIndex ?? 0);
+      if (q.toAccountType === undefined) throw ApiError.missing('toAccountType');
+      to = await this.accountOf(ctx.key.account.userId, Number(q.toAccountType) as AccountType, q.toAccountIndex ?? 0);
     }
     if (from.accountId === to.accountId) throw ApiError.invalid('toAccountType', 'the source and the destination are the same account');
     const isMain = (a: AccountRow): boolean => a.accountType === 1 && a.accountIndex === 0;

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { type LedgerCommand, type Markets, type Permission, Topics } from '@exchange/contracts';
+import { type LedgerCommand, type Markets, type MessageDraft, type Permission, Topics } from '@exchange/contracts';
 import type { EventLog } from '@exchange/messaging';
 import { ApiError, type Clock, ErrorCode, type IdGenerator, type SecretBox } from '@exchange/platform';
 import type { AccountService, BalanceView } from '../account/account.service';
-import type { AccountRow, LedgerReader } from '../account/ledger-reader';
+import type { AccountRow, LedgerReader } from '@exchange/ledger-query';
 import type { LedgerClient } from '../ledger-client/ledger-client';
 import type { WalletAdminService } from '../wallet/wallet-admin.service';
 
@@ -29,6 +29,7 @@ export interface AdminAccountView {
 }
 
 /** The operator API's work (API-DECISIONS.md, Operator API): every change is a ledger command. */
+
 export class AdminService {
   constructor(
     private readonly reader: LedgerReader,
@@ -44,13 +45,13 @@ export class AdminService {
 
   async createUser(name: string | undefined): Promise<{ userId: string; accounts: { accountId: string; accountType: number; accountIndex: number }[] }> {
     const userId = this.ids.next();
-    const event = await this.ledger.execute(this.command('CreateUser', { userId, name: name ?? '', accountIds: [this.ids.next(), this.ids.next(), this.ids.next()] }), 'UserCreated');
+    const event = await this.ledger.execute(this.command({ type: 'CreateUser', payload: { userId, name: name ?? '', accountIds: [this.ids.next(), this.ids.next(), this.ids.next()] } }), 'UserCreated');
     return { userId, accounts: event.payload.accounts.map((a) => ({ accountId: a.accountId, accountType: a.accountType, accountIndex: a.accountIndex })) };
   }
 
   async createSubAccount(userId: string, accountName: string, accountType: 1 | 3): Promise<{ accountId: string; accountName: string; accountType: number; accountIndex: number }> {
     if (!(await this.reader.userExists(userId))) throw ApiError.invalid('userId', `user ${userId} does not exist`);
-    const event = await this.ledger.execute(this.command('CreateSubAccount', { userId, accountId: this.ids.next(), accountType, accountName }), 'SubAccountCreated');
+    const event = await this.ledger.execute(this.command({ type: 'CreateSubAccount', payload: { userId, accountId: this.ids.next(), accountType, accountName } }), 'SubAccountCreated');
     const a = event.payload.account;
     return { accountId: a.accountId, accountName: a.accountName, accountType: a.accountType, accountIndex: a.accountIndex };
   }
@@ -60,7 +61,7 @@ export class AdminService {
     const apiKey = randomKey();
     const secretKey = randomKey();
     const event = await this.ledger.execute(
-      this.command('CreateApiKey', { userId: account.userId, accountId, apiKey, secretCiphertext: this.box.encrypt(secretKey), permissions }),
+      this.command({ type: 'CreateApiKey', payload: { userId: account.userId, accountId, apiKey, secretCiphertext: this.box.encrypt(secretKey), permissions } }),
       'ApiKeyCreated',
     );
     return { apiKey, secretKey, accountId, permissions: event.payload.permissions };
@@ -74,7 +75,7 @@ export class AdminService {
   async revokeApiKey(apiKey: string): Promise<Record<string, never>> {
     const key = await this.reader.apiKey(apiKey);
     if (!key) throw ApiError.invalid('apiKey', 'no such API key');
-    if (!key.revoked) await this.ledger.execute(this.command('RevokeApiKey', { userId: key.userId, apiKey }), 'ApiKeyRevoked');
+    if (!key.revoked) await this.ledger.execute(this.command({ type: 'RevokeApiKey', payload: { userId: key.userId, apiKey } }), 'ApiKeyRevoked');
     return {};
   }
 
@@ -91,7 +92,7 @@ export class AdminService {
 
   async setFlags(accountId: string, flags: { canTrade?: boolean; canWithdraw?: boolean; canDeposit?: boolean }): Promise<AdminAccountView> {
     const account = await this.requireAccount(accountId);
-    await this.ledger.execute(this.command('SetAccountFlags', { userId: account.userId, accountId, ...flags }), 'AccountFlagsSet');
+    await this.ledger.execute(this.command({ type: 'SetAccountFlags', payload: { userId: account.userId, accountId, ...flags } }), 'AccountFlagsSet');
     return this.account(accountId);
   }
 
@@ -114,7 +115,7 @@ export class AdminService {
     return account;
   }
 
-  private command<T extends LedgerCommand['type']>(type: T, payload: Extract<LedgerCommand, { type: T }>['payload']): LedgerCommand {
-    return { type, v: 1, id: this.ids.next(), ts: this.clock.now(), payload } as LedgerCommand;
+  private command(draft: MessageDraft<LedgerCommand>): LedgerCommand {
+    return { ...draft, v: 1, id: this.ids.next(), ts: this.clock.now() };
   }
 }

@@ -1,5 +1,5 @@
 import type { SecretBox } from '@exchange/platform';
-import type { AccountRow, LedgerReader } from '../account/ledger-reader';
+import type { AccountRow, LedgerReader } from '@exchange/ledger-query';
 import { ApiKeyDirectory } from './api-key-directory';
 
 const account: AccountRow = { accountId: '7', userId: '3', accountType: 1, accountIndex: 0, accountName: '', canTrade: true, canWithdraw: true, canDeposit: true };

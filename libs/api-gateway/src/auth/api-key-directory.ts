@@ -1,7 +1,7 @@
 import type { LedgerJournalEvent, Permission } from '@exchange/contracts';
 import type { SecretBox } from '@exchange/platform';
 import { LRUCache } from 'lru-cache';
-import type { AccountRow, LedgerReader } from '../account/ledger-reader';
+import type { AccountRow, LedgerReader } from '@exchange/ledger-query';
 
 export interface ApiKeyEntry {
   apiKey: string;

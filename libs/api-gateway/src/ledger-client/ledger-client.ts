@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { HeaderNames, type LedgerInput, type LedgerJournalEvent, Topics } from '@exchange/contracts';
+import { type LedgerInput, type LedgerJournalEvent, Topics, toRecord } from '@exchange/contracts';
 import type { Consumer, EventLog, IncomingBatch } from '@exchange/messaging';
 import { ApiError, CONFIG, type Config, currentCorrelationId, ErrorCode, EVENT_LOG, LOGGER, type Logger, Metrics } from '@exchange/platform';
 import type { Counter } from 'prom-client';
@@ -78,14 +78,8 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
     this.refuseWhenOverloaded();
     const reply = this.replies.wait(command.id, gather, options);
     try {
-      await this.log.publish([
-        {
-          topic: Topics.ledgerCommands.name,
-          key: command.payload.userId,
-          value: JSON.stringify(command),
-          headers: { [HeaderNames.messageId]: command.id, [HeaderNames.messageType]: command.type, ...correlationHeader() },
-        },
-      ]);
+      // The REST request's correlation id travels on the command, and from there on everything it causes.
+      await this.log.publish([toRecord(Topics.ledgerCommands, command, { correlation: currentCorrelationId() })]);
     } catch (error) {
       reply.cancel();
       this.logger.error({ err: error }, 'publishing a ledger command failed');
@@ -124,10 +118,4 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
 /** The ApiError of the ledger's refusal, with the code it decided. */
 export function rejectedBy(event: Extract<LedgerJournalEvent, { type: 'CommandRejected' }>): ApiError {
   return new ApiError(event.payload.code as never, event.payload.msg);
-}
-
-/** The REST request's correlation id travels on the command, and from there on everything it causes. */
-function correlationHeader(): Record<string, string> {
-  const id = currentCorrelationId();
-  return id === undefined ? {} : { [HeaderNames.correlationId]: id };
 }

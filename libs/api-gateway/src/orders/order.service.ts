@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { LedgerOrderRecord, LedgerTradeRecord, Markets, PlaceOrder } from '@exchange/contracts';
 import { ApiError, type Clock, type Config, ErrorCode, type IdGenerator } from '@exchange/platform';
+import type { SignedRequest } from '../auth/private-route';
 import type { AuthContext } from '../auth/signed-request-authenticator';
 import type { LedgerClient } from '../ledger-client/ledger-client';
 import { type NewOrderRequest, parseNewOrder } from './order-params';
 import { orderKey } from '../replies/pending-replies';
 import { cancelOutcome, placementOutcome } from './order-outcomes';
 import { newOrderView, orderView, type OrderView, tradeView } from './order-views';
-import type { OrdersReader } from './orders-reader';
+import type { OrdersReader } from '@exchange/ledger-query';
+import type { OrderEndpoints as E } from './order.endpoints';
 
 /**
  * The order endpoints. A new order is answered with what the engine did to it: the gateway waits
@@ -26,23 +28,23 @@ export class OrderService {
     private readonly config: Config,
   ) {}
 
-  test(ctx: AuthContext): Record<string, never> {
-    parseNewOrder(ctx.params, this.markets);
+  test(ctx: SignedRequest<typeof E.test>): Record<string, never> {
+    parseNewOrder(ctx.query, this.markets);
     return {};
   }
 
-  async place(ctx: AuthContext): Promise<Record<string, unknown>> {
-    const request = parseNewOrder(ctx.params, this.markets);
+  async place(ctx: SignedRequest<typeof E.place>): Promise<Record<string, unknown>> {
+    const request = parseNewOrder(ctx.query, this.markets);
     const command = this.placeCommand(ctx, request, this.ids.next());
     const { order, fills } = await this.ledger.request(command, placementOutcome(command.id, command.payload.orderId, request.respType));
     return newOrderView(order, request.respType, fills);
   }
 
-  async query(ctx: AuthContext): Promise<OrderView> {
+  async query(ctx: SignedRequest<typeof E.query>): Promise<OrderView> {
     return orderView(await this.findOrder(ctx), this.config.EXCHANGE_ID);
   }
 
-  async cancel(ctx: AuthContext): Promise<Record<string, string>> {
+  async cancel(ctx: SignedRequest<typeof E.cancel>): Promise<Record<string, string>> {
     const order = await this.findOrder(ctx);
     const command = { type: 'RequestCancel', v: 1, id: this.ids.next(), ts: this.clock.now(), payload: { userId: ctx.key.account.userId, accountId: ctx.key.account.accountId, orderId: order.orderId } } as const;
     const final = await this.ledger.request(command, cancelOutcome(command.id, order.orderId), { alsoKeys: [orderKey(order.orderId)] });
@@ -51,27 +53,25 @@ export class OrderService {
     return { exchangeId: this.config.EXCHANGE_ID, symbol: final.symbol, clientOrderId: final.clientOrderId, orderId: final.orderId, status: final.status };
   }
 
-  async openOrders(ctx: AuthContext): Promise<OrderView[]> {
+  async openOrders(ctx: SignedRequest<typeof E.openOrders>): Promise<OrderView[]> {
     return (await this.reader.openOrders(this.listQuery(ctx, false))).map((o) => orderView(o, this.config.EXCHANGE_ID));
   }
 
-  async historyOrders(ctx: AuthContext): Promise<OrderView[]> {
+  async historyOrders(ctx: SignedRequest<typeof E.historyOrders>): Promise<OrderView[]> {
     return (await this.reader.historyOrders(this.listQuery(ctx, true))).map((o) => orderView(o, this.config.EXCHANGE_ID));
   }
 
-  async myTrades(ctx: AuthContext): Promise<Record<string, unknown>[]> {
-    const p = ctx.params;
-    const { startTime, endTime } = this.timeRange(ctx);
-    const fromId = p.optionalInt('fromId', 0, Number.MAX_SAFE_INTEGER);
-    const toId = p.optionalInt('toId', 0, Number.MAX_SAFE_INTEGER);
+  async myTrades(ctx: SignedRequest<typeof E.myTrades>): Promise<Record<string, unknown>[]> {
+    const q = ctx.query;
+    const { startTime, endTime } = timeRange(q);
     const trades: LedgerTradeRecord[] = await this.reader.trades({
       accountId: ctx.key.account.accountId,
-      symbol: this.optionalSymbol(ctx),
-      fromId: fromId === undefined ? undefined : String(fromId),
-      toId: toId === undefined ? undefined : String(toId),
+      symbol: this.optionalSymbol(q.symbol),
+      fromId: q.fromId === undefined ? undefined : String(q.fromId),
+      toId: q.toId === undefined ? undefined : String(q.toId),
       startTime,
       endTime,
-      limit: p.optionalInt('limit', 1, 1000) ?? 500,
+      limit: q.limit ?? 500,
     });
     return trades.map(tradeView);
   }
@@ -94,37 +94,33 @@ export class OrderService {
     return { type: 'PlaceOrder', v: 1, id: this.ids.next(), ts: this.clock.now(), payload };
   }
 
-  private async findOrder(ctx: AuthContext): Promise<LedgerOrderRecord> {
-    const p = ctx.params;
-    const orderId = p.optionalInt('orderId', 1, Number.MAX_SAFE_INTEGER);
-    const clientOrderId = p.optional('origClientOrderId') ?? p.optional('clientOrderId');
+  private async findOrder(ctx: SignedRequest<typeof E.query>): Promise<LedgerOrderRecord> {
+    const { orderId } = ctx.query;
+    const clientOrderId = ctx.query.origClientOrderId ?? ctx.query.clientOrderId;
     if (orderId === undefined && clientOrderId === undefined) throw new ApiError(ErrorCode.ORDER_ID_MISSING, 'Param orderId or origClientOrderId must be sent.');
     const order = await this.reader.order(ctx.key.account.accountId, orderId === undefined ? undefined : String(orderId), orderId === undefined ? clientOrderId : undefined);
     if (!order) throw new ApiError(ErrorCode.NO_SUCH_ORDER, 'Order does not exist.');
     return order;
   }
 
-  private listQuery(ctx: AuthContext, withTimes: boolean) {
-    const orderId = ctx.params.optionalInt('orderId', 1, Number.MAX_SAFE_INTEGER);
+  private listQuery(ctx: SignedRequest<typeof E.openOrders>, withTimes: boolean) {
+    const q = ctx.query;
     return {
       accountId: ctx.key.account.accountId,
-      symbol: this.optionalSymbol(ctx),
-      orderIdBelow: orderId === undefined ? undefined : String(orderId),
-      ...(withTimes ? this.timeRange(ctx) : {}),
-      limit: ctx.params.optionalInt('limit', 1, 1000) ?? 500,
+      symbol: this.optionalSymbol(q.symbol),
+      orderIdBelow: q.orderId === undefined ? undefined : String(q.orderId),
+      ...(withTimes ? timeRange(q) : {}),
+      limit: q.limit ?? 500,
     };
   }
 
-  private optionalSymbol(ctx: AuthContext): string | undefined {
-    const symbol = ctx.params.optional('symbol');
+  private optionalSymbol(symbol: string | undefined): string | undefined {
     if (symbol !== undefined && !this.markets.symbol(symbol)) throw new ApiError(ErrorCode.INVALID_SYMBOL, `Invalid symbol '${symbol}'.`);
     return symbol;
   }
+}
 
-  private timeRange(ctx: AuthContext): { startTime?: number; endTime?: number } {
-    const startTime = ctx.params.optionalInt('startTime', 0, Number.MAX_SAFE_INTEGER);
-    const endTime = ctx.params.optionalInt('endTime', 0, Number.MAX_SAFE_INTEGER);
-    if (startTime !== undefined && endTime !== undefined && startTime > endTime) throw new ApiError(ErrorCode.START_AFTER_END, 'startTime must not be after endTime.');
-    return { startTime, endTime };
-  }
+function timeRange({ startTime, endTime }: { startTime?: number; endTime?: number }): { startTime?: number; endTime?: number } {
+  if (startTime !== undefined && endTime !== undefined && startTime > endTime) throw new ApiError(ErrorCode.START_AFTER_END, 'startTime must not be after endTime.');
+  return { startTime, endTime };
 }

@@ -1,5 +1,7 @@
 import { ApiError, ErrorCode, LISTEN_KEY_FORMAT, type ListenKeyRecord, type ListenKeyStore } from '@exchange/platform';
+import type { SignedRequest } from '../auth/private-route';
 import type { AuthContext } from '../auth/signed-request-authenticator';
+import type { UserDataStreamEndpoints as E } from './user-data-stream.endpoints';
 
 /**
  * listenKeys (spec 4.4): one live key per API key, valid 60 minutes from its opening or last
@@ -15,22 +17,21 @@ export class UserDataStreamService {
     return { listenKey: record.listenKey };
   }
 
-  async keepAlive(ctx: AuthContext): Promise<Record<string, never>> {
+  async keepAlive(ctx: SignedRequest<typeof E.keepAlive>): Promise<Record<string, never>> {
     const record = await this.ownedKey(ctx);
     if (!(await this.store.extend(record.listenKey))) throw unknownKey();
     return {};
   }
 
   /** Ends the key; every replica of user-stream closes its sockets. */
-  async close(ctx: AuthContext): Promise<Record<string, never>> {
+  async close(ctx: SignedRequest<typeof E.close>): Promise<Record<string, never>> {
     const record = await this.ownedKey(ctx);
     if (!(await this.store.remove(record.listenKey))) throw unknownKey();
     return {};
   }
 
-  private async ownedKey(ctx: AuthContext): Promise<ListenKeyRecord> {
-    const listenKey = ctx.params.optional('listenKey');
-    if (listenKey === undefined || listenKey === '') throw ApiError.missing('listenKey');
+  private async ownedKey(ctx: SignedRequest<typeof E.close>): Promise<ListenKeyRecord> {
+    const { listenKey } = ctx.query;
     if (!LISTEN_KEY_FORMAT.test(listenKey)) throw unknownKey();
     const record = await this.store.find(listenKey);
     if (!record) throw unknownKey();

@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
-import { type AssetConfig, chainOf, depositAddressOf, internalRecipientOf, looksInternal, type Markets, type WalletCommand, walletSettingsOf, type WithdrawalRecord } from '@exchange/contracts';
+import { type AssetConfig, chainOf, depositAddressOf, internalRecipientOf, looksInternal, type Markets, type MessageDraft, type WalletCommand, walletSettingsOf, type WithdrawalRecord } from '@exchange/contracts';
 import { ApiError, type Clock, ErrorCode, type IdGenerator, parseDecimalParam } from '@exchange/platform';
-import type { AccountRow, LedgerReader } from '../account/ledger-reader';
+import type { AccountRow, LedgerReader } from '@exchange/ledger-query';
 import type { WalletClient } from './wallet-client';
-import type { WalletReader } from './wallet-reader';
+import type { WalletReader } from '@exchange/wallet-query';
 import { addressEntryView, adminDepositView, type WithdrawalOrderView, withdrawalView } from './wallet-views';
 
-type Payload<T extends WalletCommand['type']> = Extract<WalletCommand, { type: T }>['payload'];
 
 /**
  * The operator's side of the wallet: deposit addresses, the simulated chain's deposits and its
@@ -46,18 +45,21 @@ export class WalletAdminService {
     if (input.txid !== undefined && !/^[A-Za-z0-9_\-:.]{1,200}$/.test(input.txid)) throw ApiError.invalid('txid', 'letters, digits, _ - : . only');
     const confirmations = input.confirmations ?? walletSettingsOf(asset).confirmations;
     const event = await this.wallet.reportDeposit(
-      this.command('ReportDeposit', {
-        userId: account.userId,
-        accountId: account.accountId,
-        asset: asset.asset,
-        chainType: chain,
-        address,
-        addressTag: '',
-        fromAddress: 'simulated-chain',
-        fromAddressTag: '',
-        txid: input.txid ?? `sim-${this.ids.next()}`,
-        quantity: quantity.toFixed(),
-        confirmations,
+      this.command({
+        type: 'ReportDeposit',
+        payload: {
+          userId: account.userId,
+          accountId: account.accountId,
+          asset: asset.asset,
+          chainType: chain,
+          address,
+          addressTag: '',
+          fromAddress: 'simulated-chain',
+          fromAddressTag: '',
+          txid: input.txid ?? `sim-${this.ids.next()}`,
+          quantity: quantity.toFixed(),
+          confirmations,
+        },
       }),
     );
     return adminDepositView(event.payload.deposit);
@@ -75,14 +77,17 @@ export class WalletAdminService {
       if (to.accountId === account.accountId) throw ApiError.invalid('address', "it is this account's own deposit address");
     }
     const event = await this.wallet.execute(
-      this.command('AddWithdrawalAddress', {
-        userId: account.userId,
-        accountId: account.accountId,
-        entryId: this.ids.next(),
-        tokenId: asset.asset,
-        chainType: chain,
-        address: input.address,
-        addressExt: input.addressExt ?? '',
+      this.command({
+        type: 'AddWithdrawalAddress',
+        payload: {
+          userId: account.userId,
+          accountId: account.accountId,
+          entryId: this.ids.next(),
+          tokenId: asset.asset,
+          chainType: chain,
+          address: input.address,
+          addressExt: input.addressExt ?? '',
+        },
       }),
     );
     if (event.type !== 'WithdrawalAddressAdded') throw new Error(`wallet answered AddWithdrawalAddress with ${event.type}`);
@@ -97,30 +102,30 @@ export class WalletAdminService {
   async removeAddress(id: string): Promise<Record<string, never>> {
     const entry = /^[1-9]\d{0,15}$/.test(id) ? await this.reader.addressEntry(id) : undefined;
     if (!entry) throw ApiError.invalid('id', `address-book entry ${id} does not exist`);
-    await this.wallet.execute(this.command('RemoveWithdrawalAddress', { userId: entry.userId, entryId: entry.id }));
+    await this.wallet.execute(this.command({ type: 'RemoveWithdrawalAddress', payload: { userId: entry.userId, entryId: entry.id } }));
     return {};
   }
 
   async approve(orderId: string): Promise<WithdrawalOrderView> {
     const w = await this.requireWithdrawal(orderId);
-    return this.advanced(this.command('ApproveWithdrawal', { userId: w.userId, withdrawalId: w.withdrawalId }));
+    return this.advanced(this.command({ type: 'ApproveWithdrawal', payload: { userId: w.userId, withdrawalId: w.withdrawalId } }));
   }
 
   async reject(orderId: string, reason?: string): Promise<WithdrawalOrderView> {
     const w = await this.requireWithdrawal(orderId);
-    return this.advanced(this.command('RejectWithdrawal', { userId: w.userId, withdrawalId: w.withdrawalId, reason: reason ?? 'rejected by the operator' }));
+    return this.advanced(this.command({ type: 'RejectWithdrawal', payload: { userId: w.userId, withdrawalId: w.withdrawalId, reason: reason ?? 'rejected by the operator' } }));
   }
 
   /** Simulated chain: mined with the given confirmations (by default all the asset needs: success). */
   async chainConfirm(orderId: string, confirmations?: number): Promise<WithdrawalOrderView> {
     const w = await this.requireWithdrawal(orderId);
     const txid = w.txid || createHash('sha256').update(`simulated:${w.withdrawalId}`).digest('hex');
-    return this.advanced(this.command('ReportWithdrawal', { userId: w.userId, withdrawalId: w.withdrawalId, stage: 'MINED', txid, confirmations: confirmations ?? w.requiredConfirmations }));
+    return this.advanced(this.command({ type: 'ReportWithdrawal', payload: { userId: w.userId, withdrawalId: w.withdrawalId, stage: 'MINED', txid, confirmations: confirmations ?? w.requiredConfirmations } }));
   }
 
   async chainFail(orderId: string, reason?: string): Promise<WithdrawalOrderView> {
     const w = await this.requireWithdrawal(orderId);
-    return this.advanced(this.command('ReportWithdrawal', { userId: w.userId, withdrawalId: w.withdrawalId, stage: 'FAILED', reason: reason ?? 'failed on the chain' }));
+    return this.advanced(this.command({ type: 'ReportWithdrawal', payload: { userId: w.userId, withdrawalId: w.withdrawalId, stage: 'FAILED', reason: reason ?? 'failed on the chain' } }));
   }
 
   private async advanced(command: WalletCommand): Promise<WithdrawalOrderView> {
@@ -154,7 +159,7 @@ export class WalletAdminService {
     return chain;
   }
 
-  private command<T extends WalletCommand['type']>(type: T, payload: Payload<T>): WalletCommand {
-    return { type, v: 1, id: this.ids.next(), ts: this.clock.now(), payload } as WalletCommand;
+  private command(draft: MessageDraft<WalletCommand>): WalletCommand {
+    return { ...draft, v: 1, id: this.ids.next(), ts: this.clock.now() };
   }
 }

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { type DepositReported, HeaderNames, Topics, type WalletCommand, type WalletEvent, type WithdrawalRecord } from '@exchange/contracts';
+import { type DepositReported, Topics, toRecord, type WalletCommand, parseWalletEvent, type WalletEvent, type WithdrawalRecord } from '@exchange/contracts';
 import type { Consumer, EventLog, IncomingBatch } from '@exchange/messaging';
 import { ApiError, CONFIG, type Config, ErrorCode, EVENT_LOG, LOGGER, type Logger } from '@exchange/platform';
 import { PendingReplies, type Reply, withdrawalKey } from '../replies/pending-replies';
@@ -71,14 +71,7 @@ export class WalletClient implements OnApplicationBootstrap, OnApplicationShutdo
   private async request<V>(command: WalletCommand, gather: Gather<Reply, V>): Promise<V> {
     const reply = this.replies.wait(command.id, gather);
     try {
-      await this.log.publish([
-        {
-          topic: Topics.walletCommands.name,
-          key: command.payload.userId,
-          value: JSON.stringify(command),
-          headers: { [HeaderNames.messageId]: command.id, [HeaderNames.messageType]: command.type },
-        },
-      ]);
+      await this.log.publish([toRecord(Topics.walletCommands, command)]);
     } catch (error) {
       reply.cancel();
       this.logger.error({ err: error }, 'publishing a wallet command failed');
@@ -89,13 +82,9 @@ export class WalletClient implements OnApplicationBootstrap, OnApplicationShutdo
 
   private onEvents(batch: IncomingBatch): void {
     for (const record of batch.records) {
-      let event: WalletEvent;
-      try {
-        event = JSON.parse(record.value) as WalletEvent;
-      } catch {
-        continue;
-      }
-      this.replies.deliver({ from: 'wallet', event });
+      const event = parseWalletEvent(record.value);
+      if (event) this.replies.deliver({ from: 'wallet', event });
+      else this.logger.error({ topic: record.topic, partition: record.partition, offset: record.offset }, 'not a wallet event: skipped');
     }
   }
 }

@@ -1,11 +1,12 @@
 import { internalRecipientOf, type LedgerInput, type Markets, walletSettingsOf, type WithdrawalRecord } from '@exchange/contracts';
 import { ApiError, type Clock, ErrorCode, type IdGenerator } from '@exchange/platform';
-import type { AuthContext } from '../auth/signed-request-authenticator';
+import type { SignedRequest } from '../auth/private-route';
 import type { LedgerClient } from '../ledger-client/ledger-client';
 import type { WalletClient } from './wallet-client';
-import type { ListQuery, WalletReader } from './wallet-reader';
+import type { ListQuery, WalletReader } from '@exchange/wallet-query';
 import { type DepositOrderView, depositView, type WithdrawalOrderView, withdrawalView } from './wallet-views';
 import { parseWithdraw } from './withdraw-params';
+import type { WalletEndpoints as E } from './wallet.endpoints';
 
 /**
  * The wallet's private endpoints. A withdrawal is checked here (parameters, the address book),
@@ -22,8 +23,8 @@ export class WalletService {
     private readonly clock: Clock,
   ) {}
 
-  async withdraw(ctx: AuthContext): Promise<WithdrawalOrderView> {
-    const r = parseWithdraw(ctx.params, this.markets);
+  async withdraw(ctx: SignedRequest<typeof E.withdraw>): Promise<WithdrawalOrderView> {
+    const r = parseWithdraw(ctx.query, this.markets);
     const account = ctx.key.account;
     const book = await this.reader.addressBook(account.accountId, r.asset.asset);
     if (!book.some((e) => e.address === r.address && e.addressExt === r.addressExt && e.chainType === r.chainType)) {
@@ -65,10 +66,8 @@ export class WalletService {
     return withdrawalView('record' in outcome ? outcome.record : await this.existing(outcome.repeatedId, command.id));
   }
 
-  async detail(ctx: AuthContext): Promise<WithdrawalOrderView> {
-    const p = ctx.params;
-    const orderId = p.optionalInt('orderId', 1, Number.MAX_SAFE_INTEGER);
-    const clientOrderId = p.optional('clientOrderId');
+  async detail(ctx: SignedRequest<typeof E.detail>): Promise<WithdrawalOrderView> {
+    const { orderId, clientOrderId } = ctx.query;
     if (orderId === undefined && clientOrderId === undefined) throw new ApiError(ErrorCode.ORDER_ID_MISSING, 'Param orderId or clientOrderId must be sent.');
     const accountId = ctx.key.account.accountId;
     const found = await this.reader.withdrawal(orderId !== undefined ? { withdrawalId: String(orderId), accountId } : { clientOrderId: clientOrderId!, accountId });
@@ -76,14 +75,14 @@ export class WalletService {
     return withdrawalView(found);
   }
 
-  async withdrawalOrders(ctx: AuthContext): Promise<WithdrawalOrderView[]> {
-    const token = ctx.params.optional('token') ?? ctx.params.optional('tokenId');
+  async withdrawalOrders(ctx: SignedRequest<typeof E.withdrawalOrders>): Promise<WithdrawalOrderView[]> {
+    const token = ctx.query.token ?? ctx.query.tokenId;
     if (token !== undefined && !this.markets.asset(token)) throw ApiError.invalid('token', `unknown token ${token}`);
-    return (await this.reader.withdrawals({ ...this.listQuery(ctx), asset: token })).map(withdrawalView);
+    return (await this.reader.withdrawals({ ...listQuery(ctx), asset: token })).map(withdrawalView);
   }
 
-  async depositOrders(ctx: AuthContext): Promise<DepositOrderView[]> {
-    return (await this.reader.deposits(this.listQuery(ctx))).map(depositView);
+  async depositOrders(ctx: SignedRequest<typeof E.depositOrders>): Promise<DepositOrderView[]> {
+    return (await this.reader.deposits(listQuery(ctx))).map(depositView);
   }
 
   /** A withdrawal the ledger says exists: in the read model already, or in the wallet's next event about it. */
@@ -100,12 +99,10 @@ export class WalletService {
     return next.promise;
   }
 
-  private listQuery(ctx: AuthContext): ListQuery {
-    const p = ctx.params;
-    const startTime = p.optionalInt('startTime', 0, Number.MAX_SAFE_INTEGER);
-    const endTime = p.optionalInt('endTime', 0, Number.MAX_SAFE_INTEGER);
-    if (startTime !== undefined && endTime !== undefined && startTime > endTime) throw new ApiError(ErrorCode.START_AFTER_END, 'startTime must not be after endTime.');
-    const fromId = p.optionalInt('fromId', 0, Number.MAX_SAFE_INTEGER);
-    return { accountId: ctx.key.account.accountId, startTime, endTime, fromId: fromId === undefined ? undefined : String(fromId), limit: p.optionalInt('limit', 1, 1000) ?? 500 };
-  }
+}
+
+function listQuery(ctx: SignedRequest<typeof E.depositOrders>): ListQuery {
+  const { startTime, endTime, fromId, limit } = ctx.query;
+  if (startTime !== undefined && endTime !== undefined && startTime > endTime) throw new ApiError(ErrorCode.START_AFTER_END, 'startTime must not be after endTime.');
+  return { accountId: ctx.key.account.accountId, startTime, endTime, fromId: fromId === undefined ? undefined : String(fromId), limit: limit ?? 500 };
 }

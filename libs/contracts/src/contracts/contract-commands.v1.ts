@@ -20,6 +20,14 @@ const accountFields = { userId: orderIdField, accountId: orderIdField };
 
 export const creditContractAccountV1 = messageV1('CreditContractAccount', z.object({ ...accountFields, creditId: orderIdField, amount: decimalField }));
 
+/** USDT leaving a contracts account's free balance (a transfer out of account type 3). */
+export const debitContractAccountV1 = messageV1('DebitContractAccount', z.object({ ...accountFields, debitId: orderIdField, amount: decimalField }));
+
+/** How the engine treats an order's remainder; LIMIT_MAKER is refused if it would take (the family lists it as a time in force). */
+export const contractTimeInForceField = z.enum(['GTC', 'IOC', 'FOK', 'LIMIT_MAKER']);
+/** How the gateway chose the price (CONTRACTS.md): kept on the order record for its views. */
+export const contractPriceTypeField = z.enum(['INPUT', 'OPPONENT', 'QUEUE', 'OVER', 'MARKET']);
+
 export const placeContractOrderV1 = messageV1(
   'PlaceContractOrder',
   z.object({
@@ -38,7 +46,20 @@ export const placeContractOrderV1 = messageV1(
     /** STOP: held off the book until the last price crosses triggerPrice (BUY_* at or above, SELL_* at or below). */
     orderType: z.enum(['LIMIT', 'STOP']).optional(),
     triggerPrice: decimalField.optional(),
+    /** Unique per account among its open contract orders (the family requires one). */
+    clientOrderId: z.string().min(1).max(64).optional(),
+    /** Absent: GTC. */
+    timeInForce: contractTimeInForceField.optional(),
+    priceType: contractPriceTypeField.optional(),
   }),
+);
+
+/** A user's cancel of an open contract order, by orderId or clientOrderId. */
+export const requestContractCancelV1 = messageV1(
+  'RequestContractCancel',
+  z
+    .object({ ...accountFields, orderId: orderIdField.optional(), clientOrderId: z.string().min(1).max(64).optional() })
+    .refine((p) => p.orderId !== undefined || p.clientOrderId !== undefined, { message: 'orderId or clientOrderId is required' }),
 );
 
 export const fillContractOrderV1 = messageV1(
@@ -47,7 +68,17 @@ export const fillContractOrderV1 = messageV1(
 );
 
 /** The engine ended an order's remainder: a cancel, or an IOC/FOK remainder (EXPIRED). */
-export const endContractOrderV1 = messageV1('EndContractOrder', z.object({ ...accountFields, orderId: orderIdField, symbol: contractSymbolField, status: z.enum(['CANCELED', 'EXPIRED']) }));
+export const endContractOrderV1 = messageV1(
+  'EndContractOrder',
+  z.object({
+    ...accountFields,
+    orderId: orderIdField,
+    symbol: contractSymbolField,
+    status: z.enum(['CANCELED', 'EXPIRED', 'REJECTED']),
+    /** The engine's reason (USER, IOC_REMAINDER, LIMIT_MAKER_WOULD_TAKE, SYMBOL_NOT_TRADING, ...). */
+    reason: z.string().max(40).optional(),
+  }),
+);
 
 export const modifyPositionMarginV1 = messageV1(
   'ModifyPositionMargin',
@@ -63,6 +94,7 @@ export const modifyPositionMarginV1 = messageV1(
 
 export const contractCommandSchema = z.discriminatedUnion('type', [
   creditContractAccountV1,
+  debitContractAccountV1,
   placeContractOrderV1,
   fillContractOrderV1,
   endContractOrderV1,
@@ -76,6 +108,10 @@ export const contractCommandSchema = z.discriminatedUnion('type', [
 export type ContractSide = z.infer<typeof contractSideField>;
 export type PositionSide = z.infer<typeof positionSideField>;
 export type CreditContractAccount = z.infer<typeof creditContractAccountV1>;
+export type DebitContractAccount = z.infer<typeof debitContractAccountV1>;
+export type RequestContractCancel = z.infer<typeof requestContractCancelV1>;
+export type ContractTimeInForce = z.infer<typeof contractTimeInForceField>;
+export type ContractPriceType = z.infer<typeof contractPriceTypeField>;
 export type PlaceContractOrder = z.infer<typeof placeContractOrderV1>;
 export type FillContractOrder = z.infer<typeof fillContractOrderV1>;
 export type EndContractOrder = z.infer<typeof endContractOrderV1>;

@@ -1,5 +1,5 @@
 import type { FlowEntry } from '../ledger/ledger-events';
-import type { ContractOrderType, ContractSide, PositionSide } from './contract-commands.v1';
+import type { ContractOrderType, ContractPriceType, ContractSide, ContractTimeInForce, PositionSide } from './contract-commands.v1';
 import type { ContractRiskEvent } from './contract-risk-events';
 
 /**
@@ -43,7 +43,8 @@ export interface PositionAfter {
   flp: string;
 }
 
-export type ContractOrderStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'EXPIRED';
+/** REJECTED: the engine refused the order (a LIMIT_MAKER that would take, a halted symbol). */
+export type ContractOrderStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'EXPIRED' | 'REJECTED';
 
 export interface ContractOrderRecord {
   orderId: string;
@@ -67,7 +68,11 @@ export interface ContractOrderRecord {
   orderType: ContractOrderType;
   triggerPrice?: string;
   /** IOC for the insurance fund's closing orders; absent means the engine's default (GTC). */
-  timeInForce?: 'IOC';
+  timeInForce?: ContractTimeInForce;
+  /** The client's id (users' orders; the fund's have none). */
+  clientOrderId?: string;
+  /** How the gateway chose `price`; absent: INPUT. */
+  priceType?: ContractPriceType;
 }
 
 /** The part of an order a fill or an end changes. */
@@ -78,9 +83,31 @@ export interface ContractOrderChange {
   status: ContractOrderStatus;
 }
 
+/** One account's side of a contract trade, as the ledger's projection keeps it and myTrades lists it. */
+export interface ContractTradeRecord {
+  tradeId: string;
+  accountId: string;
+  orderId: string;
+  symbol: string;
+  side: ContractSide;
+  price: string;
+  quantity: string;
+  isMaker: boolean;
+  fee: string;
+  feeToken: string;
+  /** Realised PnL of a CLOSE fill ("0" on OPEN fills). */
+  pnl: string;
+  time: number;
+}
+
 export interface ContractAccountCredited {
   type: 'ContractAccountCredited';
   payload: { creditId: string; accountId: string; amount: string; balance: ContractBalanceAfter };
+}
+
+export interface ContractAccountDebited {
+  type: 'ContractAccountDebited';
+  payload: { debitId: string; accountId: string; amount: string; balance: ContractBalanceAfter };
 }
 
 export interface ContractOrderPlaced {
@@ -107,6 +134,8 @@ export interface ContractOrderFilled {
      * liquidation prevents): the insurance fund's to cover. "0" almost always.
      */
     uncovered: string;
+    /** The engine's decision time of the trade (what market trades show), when the engine's leg named it. */
+    time?: number;
     order: ContractOrderChange;
     position: PositionAfter;
     balance: ContractBalanceAfter;
@@ -118,7 +147,17 @@ export interface ContractOrderFilled {
 
 export interface ContractOrderEnded {
   type: 'ContractOrderEnded';
-  payload: { accountId: string; symbol: string; side: ContractSide; order: ContractOrderChange; released: string; balance: ContractBalanceAfter; position: PositionAfter };
+  payload: {
+    accountId: string;
+    symbol: string;
+    side: ContractSide;
+    order: ContractOrderChange;
+    released: string;
+    balance: ContractBalanceAfter;
+    position: PositionAfter;
+    /** The engine's reason, when it gave one. */
+    reason?: string;
+  };
 }
 
 export interface PositionMarginModified {
@@ -126,4 +165,21 @@ export interface PositionMarginModified {
   payload: { accountId: string; symbol: string; side: PositionSide; amount: string; position: PositionAfter; balance: ContractBalanceAfter };
 }
 
-export type ContractEvent = ContractAccountCredited | ContractOrderPlaced | ContractOrderFilled | ContractOrderEnded | PositionMarginModified | ContractRiskEvent;
+export type ContractEvent = ContractAccountCredited | ContractAccountDebited | ContractOrderPlaced | ContractOrderFilled | ContractOrderEnded | PositionMarginModified | ContractRiskEvent;
+
+/**
+ * Events the ledger journals about contract orders that change no contracts state: a cancel on
+ * its way to the engine (the engine command is derived from it), and the engine's word that an
+ * order's remainder rests on the book (what a new order's REST answer waits for).
+ */
+export interface ContractCancelRequested {
+  type: 'ContractCancelRequested';
+  payload: { order: ContractOrderRecord };
+}
+
+export interface ContractOrderRested {
+  type: 'ContractOrderRested';
+  payload: { accountId: string; symbol: string; orderId: string };
+}
+
+export type ContractOrderNotice = ContractCancelRequested | ContractOrderRested;

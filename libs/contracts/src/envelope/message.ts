@@ -14,6 +14,12 @@ export interface Message<TType extends string = string, TPayload = unknown> {
   payload: TPayload;
 }
 
+/**
+ * A message of the union `M` before its envelope (v, id, ts): its type and that type's payload, as
+ * a union itself, so a producer adding the envelope gets an `M` without a cast.
+ */
+export type MessageDraft<M extends { type: string; payload: unknown }> = { [T in M['type']]: { type: T; payload: Extract<M, { type: T }>['payload'] } }[M['type']];
+
 export const messageEnvelopeSchema = z.object({
   type: z.string().min(1),
   v: z.number().int().positive(),

@@ -50,7 +50,13 @@ export type FundsTransferred = LedgerEventBase<
   'FundsTransferred',
   { transferId: string; fromAccountId: string; toAccountId: string; asset: string; amount: string; flows: FlowEntry[]; balances: BalanceAfter[] }
 >;
-export type AccountFlagsSet = LedgerEventBase<'AccountFlagsSet', { accountId: string; canTrade: boolean; canWithdraw: boolean; canDeposit: boolean }>;
+/** What an account may do; every account starts with all three. */
+export interface AccountFlags {
+  canTrade: boolean;
+  canWithdraw: boolean;
+  canDeposit: boolean;
+}
+export type AccountFlagsSet = LedgerEventBase<'AccountFlagsSet', { accountId: string } & AccountFlags>;
 export type CommandRejected = LedgerEventBase<'CommandRejected', { commandType: string; code: number; msg: string }>;
 
 export type LedgerEvent = UserCreated | SubAccountCreated | ApiKeyCreated | ApiKeyRevoked | DepositCredited | FundsTransferred | AccountFlagsSet | CommandRejected;

@@ -5,6 +5,7 @@ import { applyOrderOutcomeV1, settleTradeLegV1 } from '../orders/settlement-comm
 import { applyOrderOutcomeV2, upcastApplyOrderOutcomeV1 } from '../orders/settlement-commands.v2';
 import { ledgerCommandSchema } from './ledger-commands';
 import { ledgerWithdrawalCommandSchema } from './ledger-withdrawal-commands';
+import { modifyPositionMarginV1, placeContractOrderV1, requestContractCancelV1 } from '../contracts/contract-commands.v1';
 
 /**
  * Trading commands on `ledger.commands`, keyed by userId. The gateway sends PlaceOrder and
@@ -51,11 +52,18 @@ export const requestCancelV1 = messageV1(
 export const ledgerTradingCommandSchema = z.discriminatedUnion('type', [placeOrderV1, requestCancelV1, applyOrderOutcomeV2, settleTradeLegV1]);
 
 /**
+ * The contract requests the gateway sends on `ledger.commands`. The engine's outcomes and trade
+ * legs of contract orders arrive as the spot settlement commands above, and the ledger routes
+ * them by symbol; transfers to and from account type 3 are TransferFunds.
+ */
+export const ledgerContractCommandSchema = z.discriminatedUnion('type', [placeContractOrderV1, requestContractCancelV1, modifyPositionMarginV1]);
+
+/**
  * Everything the ledger decides: the account commands, the trading family and the withdrawal
  * family, in their current versions; an ApplyOrderOutcome v1 (journals before v2) is upcast.
  */
 export const ledgerInputSchema = z.union([
-  z.discriminatedUnion('type', [...ledgerCommandSchema.options, ...ledgerTradingCommandSchema.options, ...ledgerWithdrawalCommandSchema.options]),
+  z.discriminatedUnion('type', [...ledgerCommandSchema.options, ...ledgerTradingCommandSchema.options, ...ledgerWithdrawalCommandSchema.options, ...ledgerContractCommandSchema.options]),
   applyOrderOutcomeV1.transform(upcastApplyOrderOutcomeV1),
 ]);
 

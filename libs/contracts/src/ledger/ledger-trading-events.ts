@@ -2,6 +2,7 @@ import type { OrderKind, OrderSide, OrderTimeInForce } from '../orders/order-fie
 import type { OrderOutcome } from '../orders/settlement-commands.v1';
 import type { BalanceAfter, FlowEntry, LedgerEvent, LedgerEventBase } from './ledger-events';
 import type { LedgerWithdrawalEvent } from './ledger-withdrawal-events';
+import type { ContractJournalEvent } from '../contracts/contract-journal';
 
 export type LedgerOrderStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'PENDING_CANCEL' | 'REJECTED';
 
@@ -75,4 +76,4 @@ export type TradeSettled = LedgerEventBase<'TradeSettled', { trade: LedgerTradeR
 
 export type LedgerTradingEvent = OrderPlaced | OrderCancelRequested | OrderOutcomeApplied | TradeSettled;
 /** Every event the ledger journals. */
-export type LedgerJournalEvent = LedgerEvent | LedgerTradingEvent | LedgerWithdrawalEvent;
+export type LedgerJournalEvent = LedgerEvent | LedgerTradingEvent | LedgerWithdrawalEvent | ContractJournalEvent;

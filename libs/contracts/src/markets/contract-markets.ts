@@ -23,8 +23,10 @@ export function assertContractConsistent(c: ContractConfig, spot: ReadonlyMap<st
   if (pair) fail(`has the name of spot symbol ${pair.symbol}'s v2 pair`);
   if (c.marginToken !== CONTRACT_MARGIN_TOKEN) fail(`is margined in ${c.marginToken}; only ${CONTRACT_MARGIN_TOKEN} is supported`);
   const margin = assets.get(c.marginToken) ?? fail(`names unknown margin token ${c.marginToken}`);
-  const index = spot.get(c.index) ?? fail(`names unknown index symbol ${c.index}`);
-  if (index.quoteAsset !== c.marginToken) fail(`index ${c.index} is quoted in ${index.quoteAsset}, not ${c.marginToken}`);
+  if (c.indexSource === 'spot') {
+    const index = spot.get(c.index) ?? fail(`names unknown index symbol ${c.index}`);
+    if (index.quoteAsset !== c.marginToken) fail(`index ${c.index} is quoted in ${index.quoteAsset}, not ${c.marginToken}`);
+  } else if (!/^[A-Z0-9]+(-[A-Z0-9]+)*$/.test(c.index)) fail(`names external index '${c.index}', which is not upper-case words joined by hyphens`);
   for (const field of ['contractMultiplier', 'tickSize', 'stepSize', 'maxLeverage'] as const) {
     if (new Decimal(c[field]).lte(0)) fail(`${field} must be greater than zero`);
   }

@@ -2,6 +2,18 @@ import { readFileSync } from 'node:fs';
 import { assertContractConsistent } from './contract-markets';
 import { type AssetConfig, type ContractConfig, marketsConfigSchema, type MarketsConfig, type SymbolConfig } from './markets.schema';
 
+/**
+ * What the matching engine needs of a symbol to keep its book: spot and contract books share the
+ * book code, filters in ticks and lots, time in force, self-trade prevention and status.
+ */
+export interface BookConfig {
+  symbol: string;
+  kind: 'spot' | 'contract';
+  status: SymbolConfig['status'];
+  tickSize: string;
+  stepSize: string;
+}
+
 /** What the environment may override in the file (CONTRACT_FUNDING_INTERVAL_MS: tests and demos fund in seconds). */
 export interface MarketsOverrides {
   contractFundingIntervalMs?: number;
@@ -15,6 +27,7 @@ export class Markets {
   private readonly assetsByName: ReadonlyMap<string, AssetConfig>;
   private readonly symbolsByName: ReadonlyMap<string, SymbolConfig>;
   private readonly contractsByName: ReadonlyMap<string, ContractConfig>;
+  private readonly booksByName: ReadonlyMap<string, BookConfig>;
 
   constructor(readonly config: MarketsConfig) {
     this.assetsByName = new Map(config.assets.map((a) => [a.asset, a]));
@@ -32,6 +45,8 @@ export class Markets {
       contracts.set(c.symbol, c);
     }
     this.contractsByName = contracts;
+    const book = (kind: BookConfig['kind'], c: SymbolConfig | ContractConfig): [string, BookConfig] => [c.symbol, { symbol: c.symbol, kind, status: c.status, tickSize: c.tickSize, stepSize: c.stepSize }];
+    this.booksByName = new Map([...config.symbols.map((s) => book('spot', s)), ...[...contracts.values()].map((c) => book('contract', c))]);
   }
 
   static fromJson(json: unknown, overrides: MarketsOverrides = {}): Markets {
@@ -60,6 +75,15 @@ export class Markets {
 
   get contracts(): readonly ContractConfig[] {
     return [...this.contractsByName.values()];
+  }
+
+  /** Every book the matching engine keeps: the spot symbols, then the contracts. */
+  get books(): readonly BookConfig[] {
+    return [...this.booksByName.values()];
+  }
+
+  book(name: string): BookConfig | undefined {
+    return this.booksByName.get(name);
   }
 
   asset(name: string): AssetConfig | undefined {

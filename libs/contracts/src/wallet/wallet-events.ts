@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import type { DepositRecord, WithdrawalAddressEntry, WithdrawalRecord, WithdrawalTransition } from './wallet-records';
+import { depositRecordSchema, withdrawalAddressEntrySchema, withdrawalRecordSchema, withdrawalTransitionSchema } from './wallet-records.schema';
 
 /**
  * Events on `wallet.events`, keyed by userId: the wallet's journal, one event per command it
@@ -36,3 +38,39 @@ export type WalletEvent =
   | WithdrawalAddressRemoved
   | WalletCommandRejected;
 export type WalletEventType = WalletEvent['type'];
+
+/** `{type, v: 1, id, ts, payload}` of a wallet event: the payload's own fields plus userId and commandId. */
+function walletEventV1<T extends WalletEventType, P extends z.ZodRawShape>(type: T, payload: P) {
+  return z.object({
+    type: z.literal(type),
+    v: z.literal(1),
+    id: z.string().min(1),
+    ts: z.number().int().nonnegative(),
+    payload: z.object({ ...payload, userId: z.string().min(1), commandId: z.string().min(1) }),
+  });
+}
+
+const transitions = z.array(withdrawalTransitionSchema);
+
+/** Every wallet event, checked where it enters a consumer (the type says what a producer may write). */
+export const walletEventSchema: z.ZodType<WalletEvent> = z.discriminatedUnion('type', [
+  walletEventV1('WithdrawalTracked', { withdrawal: withdrawalRecordSchema, transitions }),
+  walletEventV1('WithdrawalAdvanced', { withdrawal: withdrawalRecordSchema, transitions }),
+  walletEventV1('WithdrawalConfirmationsUpdated', { withdrawal: withdrawalRecordSchema }),
+  walletEventV1('DepositReported', { deposit: depositRecordSchema, credited: z.boolean(), repeated: z.boolean() }),
+  walletEventV1('WithdrawalAddressAdded', { entry: withdrawalAddressEntrySchema }),
+  walletEventV1('WithdrawalAddressRemoved', { entry: withdrawalAddressEntrySchema }),
+  walletEventV1('WalletCommandRejected', { commandType: z.string(), code: z.number().int(), msg: z.string() }),
+]);
+
+/** A record's value as a wallet event, or undefined when it is not JSON or not one. */
+export function parseWalletEvent(value: string): WalletEvent | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+  const parsed = walletEventSchema.safeParse(json);
+  return parsed.success ? parsed.data : undefined;
+}

@@ -18,6 +18,8 @@ import { balanceAfter, type DecisionContext, type Draft, flow, parseAmount, requ
 import { placeOrder, requestCancel } from './place-order';
 import { applyOrderOutcome, settleTradeLeg } from './settle-trade';
 import { releaseWithdrawal, requestWithdrawal, settleWithdrawal } from './withdrawals';
+import { contractOutcome, contractTradeLeg, isContractSymbol, modifyMargin, placeContract, requestContractCancel } from './contracts/contract-routing';
+import { contractTransfer } from './contracts/contract-transfers';
 
 export { type DecisionContext, parseAmount, type TradingContext } from './ledger-decision';
 
@@ -88,9 +90,15 @@ function decideDrafts(command: LedgerInput, state: LedgerState, ctx: DecisionCon
     case 'RequestCancel':
       return requestCancel(command, state, tradingContext(ctx));
     case 'ApplyOrderOutcome':
-      return applyOrderOutcome(command, state, tradingContext(ctx));
+      return isContractSymbol(ctx, command.payload.symbol) ? contractOutcome(command, state, ctx) : applyOrderOutcome(command, state, tradingContext(ctx));
     case 'SettleTradeLeg':
-      return settleTradeLeg(command, state, tradingContext(ctx));
+      return isContractSymbol(ctx, command.payload.symbol) ? contractTradeLeg(command, state, ctx) : settleTradeLeg(command, state, tradingContext(ctx));
+    case 'PlaceContractOrder':
+      return placeContract(command, state, ctx);
+    case 'RequestContractCancel':
+      return requestContractCancel(command, state);
+    case 'ModifyPositionMargin':
+      return modifyMargin(command, state, ctx);
     case 'RequestWithdrawal':
       return requestWithdrawal(command, state, ctx);
     case 'SettleWithdrawal':
@@ -157,6 +165,7 @@ function transferFunds(command: TransferFunds, state: LedgerState, ctx: Decision
   const to = requireAccountOf(state, userId, toAccountId);
   if (fromAccountId === toAccountId) throw new LedgerRejection(RejectCode.INVALID_VALUE, 'The source and the destination account are the same.');
   const amount = parseAmount(command.payload.amount, requireAsset(ctx, asset), 'amount');
+  if (from.record.accountType === 3 || to.record.accountType === 3) return contractTransfer(command, from, to, amount, state, ctx);
   const fromBalance = peekBalance(from, asset);
   if (fromBalance.free.lessThan(amount)) throw new LedgerRejection(RejectCode.INSUFFICIENT_BALANCE, `Insufficient ${asset} balance in account ${fromAccountId}.`);
   const flowType: FlowTypeName = 'USER_ACCOUNT_TRANSFER';

@@ -1,4 +1,4 @@
-import type { CancelOrder, LedgerJournalEvent, OrderCancelRequested, OrderCommand, OrderPlaced, SubmitOrder } from '@exchange/contracts';
+import type { CancelOrder, ContractOrderRecord, LedgerJournalEvent, OrderCancelRequested, OrderCommand, OrderPlaced, SubmitOrder } from '@exchange/contracts';
 
 /**
  * The `order.commands` records a ledger decision causes, derived from its events alone so the
@@ -34,12 +34,46 @@ export function cancelOrderFor(event: OrderCancelRequested): CancelOrder {
   return { type: 'CancelOrder', v: 1, id: event.id, ts: event.ts, payload: { symbol: o.symbol, orderId: o.orderId, accountId: o.accountId, userId: o.userId } };
 }
 
+/**
+ * A contract order on its book: BUY_* buy, SELL_* sell, at the price its margin was locked at;
+ * LIMIT_MAKER (a time in force in the family's contract API) is the engine's order type. The
+ * engine refuses no close order: what a close may claim was the ledger's check (-2022).
+ */
+export function submitContractOrderFor(event: { id: string; ts: number }, o: ContractOrderRecord): SubmitOrder {
+  const tif = o.timeInForce ?? 'GTC';
+  return {
+    type: 'SubmitOrder',
+    v: 1,
+    id: event.id,
+    ts: event.ts,
+    payload: {
+      symbol: o.symbol,
+      orderId: o.orderId,
+      clientOrderId: o.clientOrderId ?? o.orderId,
+      accountId: o.accountId,
+      userId: o.userId,
+      side: o.side.startsWith('BUY') ? 'BUY' : 'SELL',
+      type: tif === 'LIMIT_MAKER' ? 'LIMIT_MAKER' : 'LIMIT',
+      timeInForce: tif === 'LIMIT_MAKER' ? 'GTC' : tif,
+      price: o.price,
+      quantity: o.quantity,
+      marketsVersion: o.marketsVersion,
+    },
+  };
+}
+
 /** Every order command a list of ledger events asks for, in journal order (key them by symbol). */
 export function orderCommandsFor(events: readonly LedgerJournalEvent[]): OrderCommand[] {
   const commands: OrderCommand[] = [];
   for (const event of events) {
     if (event.type === 'OrderPlaced') commands.push(submitOrderFor(event));
     else if (event.type === 'OrderCancelRequested') commands.push(cancelOrderFor(event));
+    // A STOP order waits off the book for its trigger (part 2); a LIMIT one goes to its book now.
+    else if (event.type === 'ContractOrderPlaced' && event.payload.order.orderType === 'LIMIT') commands.push(submitContractOrderFor(event, event.payload.order));
+    else if (event.type === 'ContractCancelRequested') {
+      const o = event.payload.order;
+      commands.push({ type: 'CancelOrder', v: 1, id: event.id, ts: event.ts, payload: { symbol: o.symbol, orderId: o.orderId, accountId: o.accountId, userId: o.userId } });
+    }
   }
   return commands;
 }

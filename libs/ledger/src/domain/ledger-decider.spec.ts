@@ -93,25 +93,25 @@ describe('ledger decider', () => {
     const { events, state } = run([
       alice,
       command('CreditDeposit', { userId: '100', accountId: '1001', depositId: '5', asset: 'USDT', amount: '100' }),
-      command('TransferFunds', { userId: '100', transferId: '6', fromAccountId: '1001', toAccountId: '1003', asset: 'USDT', amount: '30.25' }),
+      command('TransferFunds', { userId: '100', transferId: '6', fromAccountId: '1001', toAccountId: '1002', asset: 'USDT', amount: '30.25' }),
     ]);
     expect(events[2]).toMatchObject({
       type: 'FundsTransferred',
       payload: {
         flows: [
           { accountId: '1001', flowType: 'USER_ACCOUNT_TRANSFER', change: '-30.25', total: '69.75' },
-          { accountId: '1003', flowType: 'USER_ACCOUNT_TRANSFER', change: '30.25', total: '30.25' },
+          { accountId: '1002', flowType: 'USER_ACCOUNT_TRANSFER', change: '30.25', total: '30.25' },
         ],
       },
     });
-    expect(state.accounts.get('1003')!.balances.get('USDT')!.free.toFixed()).toBe('30.25');
+    expect(state.accounts.get('1002')!.balances.get('USDT')!.free.toFixed()).toBe('30.25');
   });
 
   it('refuses to overdraw (-1131) and leaves both balances as they were', () => {
     const { events, state } = run([
       alice,
       command('CreditDeposit', { userId: '100', accountId: '1001', depositId: '5', asset: 'USDT', amount: '10' }),
-      command('TransferFunds', { userId: '100', transferId: '6', fromAccountId: '1001', toAccountId: '1003', asset: 'USDT', amount: '10.000001' }),
+      command('TransferFunds', { userId: '100', transferId: '6', fromAccountId: '1001', toAccountId: '1002', asset: 'USDT', amount: '10.000001' }),
     ]);
     expect(events[2]).toMatchObject({ type: 'CommandRejected', payload: { code: -1131 } });
     expect(state.accounts.get('1001')!.balances.get('USDT')!.free.toFixed()).toBe('10');
@@ -119,7 +119,7 @@ describe('ledger decider', () => {
   });
 
   it('decides a refused transfer without touching the state: no zero balance appears for an asset never held', () => {
-    const { events, state } = run([alice, command('TransferFunds', { userId: '100', transferId: '6', fromAccountId: '1001', toAccountId: '1003', asset: 'BTC', amount: '1' })]);
+    const { events, state } = run([alice, command('TransferFunds', { userId: '100', transferId: '6', fromAccountId: '1001', toAccountId: '1002', asset: 'BTC', amount: '1' })]);
     expect(events[1]).toMatchObject({ type: 'CommandRejected', payload: { code: -1131 } });
     expect(state.accounts.get('1001')!.balances.has('BTC')).toBe(false);
   });

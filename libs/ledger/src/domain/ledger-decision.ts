@@ -1,5 +1,5 @@
 import type { AccountState, LedgerState } from './ledger-state';
-import type { AssetConfig, BalanceAfter, FlowEntry, FlowTypeName, LedgerJournalEvent, SymbolConfig } from '@exchange/contracts';
+import type { AssetConfig, BalanceAfter, ContractConfig, FlowEntry, FlowTypeName, LedgerJournalEvent, SymbolConfig } from '@exchange/contracts';
 import { Money } from './ledger-money';
 import { LedgerRejection, RejectCode } from './ledger-rejection';
 
@@ -12,6 +12,8 @@ export interface DecisionContext {
   symbol?(name: string): SymbolConfig | undefined;
   /** Trading commands only: the fee account of the partition that decides the command. */
   feeAccountId?: string;
+  /** Contract commands, and settlements and transfers that may concern contracts. */
+  contract?(name: string): ContractConfig | undefined;
 }
 
 /** What deciding a trading command needs besides the account context. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { LedgerState } from './ledger-state';
+import { contractsStateHash } from './contracts/contract-state-hash';
 
 /**
  * A digest of the whole fold, independent of insertion order: two ledgers that applied the same
@@ -38,5 +39,10 @@ export function ledgerStateHash(state: LedgerState): string {
     const w = state.withdrawals.get(withdrawalId)!;
     hash.update(`w|${withdrawalId}|${w.accountId}|${w.clientOrderId}|${w.asset}|${w.quantity}|${w.fee}|${w.status}\n`);
   }
+  for (const accountId of [...state.contractClientIds.keys()].sort()) {
+    const index = state.contractClientIds.get(accountId)!;
+    for (const clientOrderId of [...index.keys()].sort()) hash.update(`cc|${accountId}|${clientOrderId}|${index.get(clientOrderId)}\n`);
+  }
+  hash.update(`contracts|${contractsStateHash(state.contracts)}\n`);
   return hash.digest('hex');
 }

@@ -1,5 +1,8 @@
+import { isContractJournalEvent } from '@exchange/contracts';
 import type { AccountRecord, BalanceAfter, LedgerJournalEvent, LedgerOrderRecord, LedgerOrderStatus, LedgerWithdrawalRecord, Permission } from '@exchange/contracts';
 import { Money } from './ledger-money';
+import { type ContractsState, initialContractsState } from './contracts/contract-state';
+import { evolveContractJournal } from './contracts/contract-journal-fold';
 
 export interface Balance {
   free: Money;
@@ -59,13 +62,28 @@ export interface LedgerState {
    * state because eviction is a fold step: a replay must evict what the live fold evicted.
    */
   clientIdWindowMs: number;
+  /** The contracts accounts' USDT, positions and open contract orders (the contracts domain's fold). */
+  contracts: ContractsState;
+  /** Per contracts account, clientOrderId → orderId of its open contract orders. */
+  contractClientIds: Map<string, Map<string, string>>;
 }
 
 /** A client order id stays taken while its order is open and this long after it is final. */
 export const DEFAULT_CLIENT_ID_WINDOW_MS = 10 * 60 * 1000;
 
 export function initialLedgerState(clientIdWindowMs = DEFAULT_CLIENT_ID_WINDOW_MS): LedgerState {
-  return { users: new Map(), accounts: new Map(), apiKeys: new Map(), orders: new Map(), clientIds: new Map(), withdrawals: new Map(), withdrawalClientIds: new Map(), clientIdWindowMs };
+  return {
+    users: new Map(),
+    accounts: new Map(),
+    apiKeys: new Map(),
+    orders: new Map(),
+    clientIds: new Map(),
+    withdrawals: new Map(),
+    withdrawalClientIds: new Map(),
+    clientIdWindowMs,
+    contracts: initialContractsState(),
+    contractClientIds: new Map(),
+  };
 }
 
 const finalStatuses: ReadonlySet<LedgerOrderStatus> = new Set(['FILLED', 'CANCELED', 'REJECTED']);
@@ -99,6 +117,10 @@ export function peekBalance(account: AccountState | undefined, asset: string): B
 export function evolve(state: LedgerState, event: LedgerJournalEvent): LedgerState {
   const user = state.users.get(event.payload.userId);
   if (user) user.seq = event.payload.seq;
+  if (isContractJournalEvent(event)) {
+    evolveContractJournal(state, event);
+    return state;
+  }
   switch (event.type) {
     case 'UserCreated': {
       state.users.set(event.payload.userId, {

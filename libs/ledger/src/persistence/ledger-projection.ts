@@ -1,6 +1,8 @@
+import { isContractJournalEvent } from '@exchange/contracts';
 import type { AccountRecord, FlowEntry, LedgerJournalEvent, LedgerOrderRecord, LedgerTradeRecord, LedgerWithdrawalRecord, Permission } from '@exchange/contracts';
 import { feeAccountRecord } from '../domain/ledger-state';
 import type { QueryRunner } from 'typeorm';
+import { addContractRows, type ContractRows, emptyContractRows, writeContractRows } from './contract-projection';
 
 /**
  * The rows a list of ledger events leaves in PostgreSQL. The same function serves the live ledger
@@ -21,13 +23,18 @@ export interface ProjectionRows {
   trades: LedgerTradeRecord[];
   /** The last record of each withdrawal the events touched. */
   withdrawals: Map<string, LedgerWithdrawalRecord>;
+  contracts: ContractRows;
 }
 
 export function projectionRows(events: readonly LedgerJournalEvent[], partitionOf: (userId: string) => number): ProjectionRows {
-  const rows: ProjectionRows = { users: [], userSeq: new Map(), accounts: [], flags: new Map(), balances: new Map(), flows: [], apiKeys: [], revokedKeys: [], orders: new Map(), trades: [], withdrawals: new Map() };
+  const rows: ProjectionRows = { users: [], userSeq: new Map(), accounts: [], flags: new Map(), balances: new Map(), flows: [], apiKeys: [], revokedKeys: [], orders: new Map(), trades: [], withdrawals: new Map(), contracts: emptyContractRows() };
   for (const event of events) {
     const { userId, seq } = event.payload;
     rows.userSeq.set(userId, Math.max(seq, rows.userSeq.get(userId) ?? 0));
+    if (isContractJournalEvent(event)) {
+      for (const f of addContractRows(rows.contracts, event)) rows.flows.push({ ...f, created: event.ts });
+      continue;
+    }
     switch (event.type) {
       case 'UserCreated':
         rows.users.push({ userId, name: event.payload.name, partition: partitionOf(userId), created: event.ts });
@@ -181,6 +188,7 @@ export async function writeProjection(runner: QueryRunner, schema: string, rows:
       [w.map((r) => r.withdrawalId), w.map((r) => r.accountId), w.map((r) => r.userId), w.map((r) => r.clientOrderId), w.map((r) => r.status), w.map((r) => JSON.stringify(r))],
     );
   }
+  await writeContractRows(runner, schema, rows.contracts);
   if (rows.userSeq.size > 0) {
     await runner.query(
       `UPDATE ${s}.users u SET seq = GREATEST(u.seq, r.seq) FROM unnest($1::bigint[], $2::int[]) AS r(id, seq) WHERE u.user_id = r.id`,

@@ -3,6 +3,7 @@ import type { AccountType, LedgerOrderRecord, LedgerWithdrawalRecord, Permission
 import { ProcessedIds, readCheckpoint } from '@exchange/messaging';
 import type { DataSource } from 'typeorm';
 import { defaultFlags, feeAccountRecord, type LedgerState, putWithdrawal } from '../domain/ledger-state';
+import { loadContracts } from './contract-store';
 
 
 export interface LoadedPartition {
@@ -29,8 +30,10 @@ export class LedgerStore {
    */
   async loadPartition(state: LedgerState, topic: string, partition: number, now = 0, feeAccountId?: string): Promise<LoadedPartition> {
     const s = `"${this.schema}"`;
+    const partitionAccounts = new Set<string>();
     for (const [userId, user] of state.users) {
       if (this.partitionOf(userId) !== partition) continue;
+      for (const accountId of user.accountIds) partitionAccounts.add(accountId);
       for (const accountId of user.accountIds) state.accounts.delete(accountId);
       state.users.delete(userId);
     }
@@ -64,6 +67,8 @@ export class LedgerStore {
     for (const k of keys) {
       state.apiKeys.set(k.api_key, { apiKey: k.api_key, accountId: String(k.account_id), userId: String(k.user_id), permissions: k.permissions, revoked: k.revoked_at !== null });
     }
+    for (const a of accounts) partitionAccounts.add(String(a.account_id));
+    await loadContracts(this.dataSource, this.schema, state, partitionAccounts, feeAccountId);
     await this.loadOrders(state, partition, now);
     await this.loadWithdrawals(state, partition);
     if (feeAccountId) await this.loadFeeAccount(state, feeAccountId);

@@ -19,7 +19,7 @@ export const LEDGER_GROUP = 'ledger';
  * CommandRejected. The others record facts decided elsewhere (a trade leg, an engine outcome, a
  * deposit, a withdrawal's end) that must not be lost: those are parked for an operator.
  */
-const REQUESTS: ReadonlySet<string> = new Set(['CreateUser', 'CreateSubAccount', 'CreateApiKey', 'RevokeApiKey', 'TransferFunds', 'SetAccountFlags', 'PlaceOrder', 'RequestCancel', 'RequestWithdrawal']);
+const REQUESTS: ReadonlySet<string> = new Set(['CreateUser', 'CreateSubAccount', 'CreateApiKey', 'RevokeApiKey', 'TransferFunds', 'SetAccountFlags', 'PlaceOrder', 'RequestCancel', 'RequestWithdrawal', 'PlaceContractOrder', 'RequestContractCancel', 'ModifyPositionMargin']);
 
 /** Text the projection could not store, refused as PostgreSQL would refuse it (SQLSTATE 22021). */
 class UnstorableText extends PoisonRecord {
@@ -156,6 +156,7 @@ export class LedgerCommandProcessor implements OnApplicationShutdown {
         flowId: (k) => flowIdOf(record.offset, record.partition, k),
         asset: (name) => this.markets.asset(name),
         symbol: (name) => this.markets.symbol(name),
+        contract: (name) => this.markets.contract(name),
         feeAccountId: feeAccountIdOf(record.partition),
       });
     } catch (error) {

@@ -43,8 +43,8 @@ describe('ledger pipeline on the event log and PostgreSQL', () => {
       cmd('CreateUser', { userId: '11', name: 'ann', accountIds: ['1101', '1102', '1103'] }),
       deposit,
       duplicate,
-      cmd('TransferFunds', { userId: '11', transferId: '2', fromAccountId: '1101', toAccountId: '1103', asset: 'USDT', amount: '0.5' }),
-      cmd('TransferFunds', { userId: '11', transferId: '3', fromAccountId: '1101', toAccountId: '1103', asset: 'USDT', amount: '1000' }),
+      cmd('TransferFunds', { userId: '11', transferId: '2', fromAccountId: '1101', toAccountId: '1102', asset: 'USDT', amount: '0.5' }),
+      cmd('TransferFunds', { userId: '11', transferId: '3', fromAccountId: '1101', toAccountId: '1102', asset: 'USDT', amount: '1000' }),
     ]);
     await exchange.infrastructure.eventLog.publish([{ topic: Topics.ledgerCommands.name, key: '11', value: '{"not":"a command"}' }]);
     const last = cmd('SetAccountFlags', { userId: '11', accountId: '1101', canWithdraw: false });
@@ -58,7 +58,7 @@ describe('ledger pipeline on the event log and PostgreSQL', () => {
     expect(events.map((e) => e.payload.seq)).toEqual([1, 2, 3, 4, 5]);
     expect(events[3]).toMatchObject({ payload: { code: -1131 } });
     expect(await balances('1101')).toEqual({ USDT: { free: '100', locked: '0' } });
-    expect(await balances('1103')).toEqual({ USDT: { free: '0.5', locked: '0' } });
+    expect(await balances('1102')).toEqual({ USDT: { free: '0.5', locked: '0' } });
     const flows: { flow_type: string; change: string; total: string }[] = await dataSource.query(
       `SELECT flow_type, change::text, total::text FROM "${schema}".balance_flows WHERE account_id = 1101 ORDER BY flow_id`,
     );

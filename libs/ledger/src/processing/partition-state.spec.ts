@@ -27,7 +27,7 @@ function journaled(): LedgerState {
     send('CreateUser', { userId, name: `user ${userId} ✓ 𝔘`, accountIds: [`${userId}1`, `${userId}2`, `${userId}3`] });
     send('CreditDeposit', { userId, accountId: `${userId}1`, depositId: String(++n), asset: 'USDT', amount: '1000' });
     send('CreditDeposit', { userId, accountId: `${userId}1`, depositId: String(++n), asset: 'BTC', amount: '2' });
-    send('TransferFunds', { userId, transferId: String(++n), fromAccountId: `${userId}1`, toAccountId: `${userId}3`, asset: 'USDT', amount: '1.5' });
+    send('TransferFunds', { userId, transferId: String(++n), fromAccountId: `${userId}1`, toAccountId: `${userId}2`, asset: 'USDT', amount: '1.5' });
   }
   send('PlaceOrder', { userId: '10', accountId: '101', orderId: '501', clientOrderId: 'b', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '100', quantity: '1', marketsVersion: 1 });
   send('PlaceOrder', { userId: '11', accountId: '111', orderId: '502', clientOrderId: 's', symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', timeInForce: 'GTC', price: '100', quantity: '1', marketsVersion: 1 });

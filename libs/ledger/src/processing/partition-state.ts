@@ -1,6 +1,7 @@
 import type { AccountRecord, LedgerOrderRecord, LedgerWithdrawalRecord } from '@exchange/contracts';
 import type { AccountFlags, ApiKeyState, LedgerState, UserState } from '../domain/ledger-state';
 import { Money } from '../domain/ledger-money';
+import { captureContracts, forgetContracts, type PartitionContracts, restoreContracts } from './partition-contracts';
 
 /**
  * One ledger.commands partition's share of the hot state, as plain JSON: what a snapshot holds.
@@ -15,6 +16,8 @@ export interface PartitionState {
   clientIds: [accountId: string, entries: [clientOrderId: string, orderId: string][]][];
   withdrawals: LedgerWithdrawalRecord[];
   withdrawalClientIds: [accountId: string, entries: [clientOrderId: string, withdrawalId: string][]][];
+  /** The contracts fold's share: the partition's contracts accounts (and fee account's USDT). Absent from snapshots taken before contracts. */
+  contracts?: PartitionContracts;
   /** Command ids decided within the retry window, with their decision time, oldest first. */
   processed: [commandId: string, decidedAt: number][];
 }
@@ -30,6 +33,17 @@ function owns(scope: PartitionScope, userId: string, accountId?: string): boolea
   // Fee accounts (user '0') are one per partition, named by it rather than by their user.
   if (userId === '0') return accountId === scope.feeAccountId;
   return scope.partitionOf(userId) === scope.partition;
+}
+
+/**
+ * The accounts whose contract state the partition owns: its users' accounts and its fee account
+ * (a contract fill credits the fee account's USDT in the contracts fold before, or without, the
+ * fee account existing in the ledger's accounts).
+ */
+function contractAccountsOf(state: LedgerState, scope: PartitionScope): Set<string> {
+  const accountIds = new Set<string>([scope.feeAccountId]);
+  for (const [accountId, a] of state.accounts) if (owns(scope, a.record.userId, accountId)) accountIds.add(accountId);
+  return accountIds;
 }
 
 export function capturePartition(state: LedgerState, scope: PartitionScope, processed: [string, number][]): PartitionState {
@@ -50,12 +64,14 @@ export function capturePartition(state: LedgerState, scope: PartitionScope, proc
     clientIds: indexOf(state.clientIds),
     withdrawals: [...state.withdrawals.values()].filter((w) => owns(scope, w.userId)),
     withdrawalClientIds: indexOf(state.withdrawalClientIds),
+    contracts: captureContracts(state, contractAccountsOf(state, scope)),
     processed,
   };
 }
 
 /** Removes everything of the partition from the state, so it can be restored or folded afresh. */
 export function forgetPartition(state: LedgerState, scope: PartitionScope): void {
+  forgetContracts(state, contractAccountsOf(state, scope));
   const accountIds = new Set<string>();
   for (const [accountId, a] of state.accounts) if (owns(scope, a.record.userId, accountId)) accountIds.add(accountId);
   for (const accountId of accountIds) {
@@ -81,4 +97,5 @@ export function restorePartition(state: LedgerState, captured: PartitionState): 
   for (const [accountId, entries] of captured.clientIds) state.clientIds.set(accountId, new Map(entries));
   for (const w of captured.withdrawals) state.withdrawals.set(w.withdrawalId, w);
   for (const [accountId, entries] of captured.withdrawalClientIds) state.withdrawalClientIds.set(accountId, new Map(entries));
+  if (captured.contracts) restoreContracts(state, captured.contracts);
 }

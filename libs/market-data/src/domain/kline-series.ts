@@ -34,12 +34,13 @@ export class KlineSeries {
   constructor(
     readonly interval: KlineInterval,
     readonly capacity: number,
+    private readonly quoteOf: (price: bigint, qty: bigint) => bigint = (price, qty) => price * qty,
   ) {}
 
   /** Folds a trade in and returns the candle it changed. */
   add(trade: PublicTrade): Kline {
     const openTime = klineOpenTime(this.interval, trade.time);
-    const quote = trade.price * trade.qty;
+    const quote = this.quoteOf(trade.price, trade.qty);
     const takerBuys = !trade.isBuyerMaker;
     const last = this.klines[this.klines.length - 1];
     if (last !== undefined && last.openTime === openTime) {

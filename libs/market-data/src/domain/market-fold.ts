@@ -1,9 +1,9 @@
-import type { OrderEvent, SymbolConfig } from '@exchange/contracts';
+import type { Markets, OrderEvent } from '@exchange/contracts';
 import { klineIntervals } from './kline-intervals';
 import type { MarketChange } from './market-change';
 import type { PublicTrade } from './recent-trades';
 import { SymbolScale } from './scaled-decimal';
-import { type PartitionClock, SymbolMarket } from './symbol-market';
+import { type MarketSymbolConfig, type PartitionClock, SymbolMarket } from './symbol-market';
 import { TICKER_WINDOW_MS } from './ticker-window';
 
 export const MERGED_DEPTH_CUT_MS = 300;
@@ -21,11 +21,11 @@ export class MarketFold {
   private readonly clocks = new Map<number, PartitionClock>();
   private readonly symbolsByPartition = new Map<number, SymbolMarket[]>();
 
-  constructor(configs: readonly SymbolConfig[], partitionOf: (symbol: string) => number) {
+  constructor(configs: readonly MarketSymbolConfig[], partitionOf: (symbol: string) => number) {
     const symbols = new Map<string, SymbolMarket>();
     for (const config of configs) {
       const partition = partitionOf(config.symbol);
-      const market = new SymbolMarket(config.symbol, SymbolScale.of(config), config.status, this.clock(partition));
+      const market = new SymbolMarket(config.symbol, SymbolScale.of(config), config.status, this.clock(partition), config.kind);
       symbols.set(config.symbol, market);
       const list = this.symbolsByPartition.get(partition) ?? [];
       list.push(market);
@@ -134,6 +134,11 @@ export class MarketFold {
       levels.map(([p, q]) => [market.scale.formatPrice(market.scale.price(p)), market.scale.formatQty(market.scale.qty(q))] as const);
     return { bids: format(bids), asks: format(asks) };
   }
+}
+
+/** Every book market data folds: the spot symbols, then the contracts (CONTRACTS.md: their own books, the same events). */
+export function marketSymbolsOf(markets: Markets): MarketSymbolConfig[] {
+  return [...markets.symbols.map((s) => ({ ...s, kind: 'spot' as const })), ...markets.contracts.map((c) => ({ ...c, kind: 'contract' as const }))];
 }
 
 function unknownEvent(event: never): never {

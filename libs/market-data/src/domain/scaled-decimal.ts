@@ -27,20 +27,30 @@ export function decimalsOf(step: string): number {
 
 /**
  * How one symbol's numbers are written: prices with the decimals of its tick size, quantities
- * with those of its step size, quote amounts (price × quantity) with both, so they stay exact.
+ * with those of its step size, quote amounts (price × quantity, × the contract multiplier for a
+ * contract, whose quantity counts contracts) with all of them, so they stay exact.
  */
 export class SymbolScale {
   readonly quoteDecimals: number;
+  private readonly multiplier: bigint;
 
   constructor(
     readonly priceDecimals: number,
     readonly qtyDecimals: number,
+    contractMultiplier = '1',
   ) {
-    this.quoteDecimals = priceDecimals + qtyDecimals;
+    const multiplierDecimals = decimalsOf(contractMultiplier);
+    this.multiplier = toScaled(contractMultiplier, multiplierDecimals);
+    this.quoteDecimals = priceDecimals + qtyDecimals + multiplierDecimals;
   }
 
-  static of(symbol: { tickSize: string; stepSize: string }): SymbolScale {
-    return new SymbolScale(decimalsOf(symbol.tickSize), decimalsOf(symbol.stepSize));
+  static of(symbol: { tickSize: string; stepSize: string; contractMultiplier?: string }): SymbolScale {
+    return new SymbolScale(decimalsOf(symbol.tickSize), decimalsOf(symbol.stepSize), symbol.contractMultiplier);
+  }
+
+  /** The quote amount of `qty` at `price`, scaled by quoteDecimals. */
+  quote(price: bigint, qty: bigint): bigint {
+    return price * qty * this.multiplier;
   }
 
   price(text: string): bigint {

@@ -6,6 +6,19 @@ import { RecentTrades } from './recent-trades';
 import type { SymbolScale } from './scaled-decimal';
 import { TickerWindow } from './ticker-window';
 
+export type MarketKind = 'spot' | 'contract';
+
+/** What the fold needs to know of a symbol, spot or contract. */
+export interface MarketSymbolConfig {
+  symbol: string;
+  tickSize: string;
+  stepSize: string;
+  status: SymbolStatus;
+  /** A contract's quantity counts contracts of this many units: its quote amounts are price × quantity × this. */
+  contractMultiplier?: string;
+  kind?: MarketKind;
+}
+
 /** Event time and cut position of one order.events partition. */
 export interface PartitionClock {
   /** The largest event ts seen: every event's time is its ts clamped to this, never earlier. */
@@ -34,7 +47,7 @@ export class SymbolMarket {
   readonly book: L2Book;
   readonly trades = new RecentTrades(MEMORY_DEPTH);
   readonly klines: ReadonlyMap<KlineInterval, KlineSeries>;
-  readonly ticker = new TickerWindow();
+  readonly ticker: TickerWindow;
   status: SymbolStatus;
   lastTradeId = 0;
   merged: MergedDepth = { bids: [], asks: [], time: 0, lastUpdateId: 0 };
@@ -51,10 +64,14 @@ export class SymbolMarket {
     status: SymbolStatus,
     /** The clock of the symbol's partition: a 24 h ticker reports its statistics as of this time. */
     readonly clock: PartitionClock,
+    /** Spot and contract symbols fold alike; each family's paths serve only its own. */
+    readonly kind: MarketKind = 'spot',
   ) {
     this.book = new L2Book(scale);
     this.status = status;
-    this.klines = new Map(klineIntervals.map((i) => [i, new KlineSeries(i, MEMORY_DEPTH)]));
+    const quoteOf = (price: bigint, qty: bigint): bigint => scale.quote(price, qty);
+    this.ticker = new TickerWindow(quoteOf);
+    this.klines = new Map(klineIntervals.map((i) => [i, new KlineSeries(i, MEMORY_DEPTH, quoteOf)]));
   }
 
   /** Takes the 300 ms cut: the merged depth becomes the book as it stands. */

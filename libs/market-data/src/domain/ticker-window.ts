@@ -1,6 +1,17 @@
 import type { PublicTrade } from './recent-trades';
 
 export const TICKER_WINDOW_MS = 24 * 60 * 60 * 1000;
+/**
+ * The window moves by the minute (as Binance's rolling-window ticker does, "no more than 59999 ms
+ * from the requested window size"): a trade leaves it 24 h after the start of its minute. So the
+ * window holds at most 1,440 buckets per symbol, whatever the trade rate.
+ */
+export const TICKER_BUCKET_MS = 60_000;
+
+/** The earliest trade time whose minute is inside the window at `now`: what a start loads from the store. */
+export function firstTimeInWindow(now: number): number {
+  return Math.floor((now - TICKER_WINDOW_MS) / TICKER_BUCKET_MS) * TICKER_BUCKET_MS + TICKER_BUCKET_MS;
+}
 
 /** What a 24 h ticker reports, in exact integers; prices are undefined before the first trade ever. */
 export interface TickerStats {
@@ -13,85 +24,121 @@ export interface TickerStats {
   trades: number;
 }
 
+/** The trades of one minute, summed. */
+interface Bucket {
+  start: number;
+  open: bigint;
+  high: bigint;
+  low: bigint;
+  volume: bigint;
+  quoteVolume: bigint;
+  trades: number;
+}
+
 /**
- * The rolling 24 h statistics of one symbol, anchored at event time: trades in (now − 24 h, now].
- * Trades arrive in time order and leave from the front as time moves, so the sums are running
- * totals and high/low come from monotonic queues: O(1) amortised per trade, whatever the volume.
+ * The rolling 24 h statistics of one symbol, anchored at event time: the minutes whose start is in
+ * (now − 24 h, now]. Trades arrive in time order and buckets leave from the front as time moves,
+ * so the sums are running totals and high/low come from monotonic queues of buckets: O(1)
+ * amortised per trade, and memory bounded by the minutes of a day, not by the trades in it.
  * With no trade in the window, open, high and low are the last price (the price did not move).
  */
 export class TickerWindow {
-  private readonly window: PublicTrade[] = [];
+  private readonly buckets: Bucket[] = [];
   private head = 0;
-  /** Indexes into `window` whose prices decrease (highs) / increase (lows) from the front. */
+  /** Indexes into `buckets` whose highs decrease (highs) / lows increase (lows) from the front. */
   private readonly highs: number[] = [];
   private readonly lows: number[] = [];
   private highHead = 0;
   private lowHead = 0;
   private volume = 0n;
   private quoteVolume = 0n;
+  private trades = 0;
   private lastPrice: bigint | undefined;
 
+  constructor(private readonly quoteOf: (price: bigint, qty: bigint) => bigint = (price, qty) => price * qty) {}
+
   add(trade: PublicTrade): void {
-    const index = this.window.length;
-    this.window.push(trade);
-    while (this.highs.length > this.highHead && this.window[this.highs[this.highs.length - 1]!]!.price <= trade.price) this.highs.pop();
-    this.highs.push(index);
-    while (this.lows.length > this.lowHead && this.window[this.lows[this.lows.length - 1]!]!.price >= trade.price) this.lows.pop();
-    this.lows.push(index);
+    const bucket = this.bucketOf(trade);
+    const index = this.buckets.length - 1;
+    if (trade.price > bucket.high) bucket.high = trade.price;
+    if (trade.price < bucket.low) bucket.low = trade.price;
+    bucket.volume += trade.qty;
+    bucket.quoteVolume += this.quoteOf(trade.price, trade.qty);
+    bucket.trades += 1;
+    this.pushExtreme(this.highs, this.highHead, index, (other) => other.high <= bucket.high);
+    this.pushExtreme(this.lows, this.lowHead, index, (other) => other.low >= bucket.low);
     this.volume += trade.qty;
-    this.quoteVolume += trade.price * trade.qty;
+    this.quoteVolume += this.quoteOf(trade.price, trade.qty);
+    this.trades += 1;
     this.lastPrice = trade.price;
   }
 
-  /** Drops trades at or before `now − 24 h`; true when any left. */
+  /** Drops the minutes that started at or before `now − 24 h`; true when any left. */
   roll(now: number): boolean {
     const horizon = now - TICKER_WINDOW_MS;
     const before = this.head;
-    while (this.head < this.window.length && this.window[this.head]!.time <= horizon) {
-      const trade = this.window[this.head]!;
-      this.volume -= trade.qty;
-      this.quoteVolume -= trade.price * trade.qty;
+    while (this.head < this.buckets.length && this.buckets[this.head]!.start <= horizon) {
+      const bucket = this.buckets[this.head]!;
+      this.volume -= bucket.volume;
+      this.quoteVolume -= bucket.quoteVolume;
+      this.trades -= bucket.trades;
       if (this.highs[this.highHead] === this.head) this.highHead += 1;
       if (this.lows[this.lowHead] === this.head) this.lowHead += 1;
       this.head += 1;
     }
-    if (this.head > 4096 && this.head * 2 > this.window.length) this.compact();
+    if (this.head > 1024 && this.head * 2 > this.buckets.length) this.compact();
     return this.head !== before;
   }
 
-  /** Time of the oldest trade in the window, undefined when it is empty. */
+  /** Start of the oldest minute in the window (its trades leave together), undefined when it is empty. */
   oldestTime(): number | undefined {
-    return this.window[this.head]?.time;
+    return this.buckets[this.head]?.start;
+  }
+
+  /** Minutes held: at most a day's, 1,440. */
+  get size(): number {
+    return this.buckets.length - this.head;
   }
 
   /** Sets the last price from before the window (a start from the history store). */
   seedLastPrice(price: bigint | undefined): void {
-    if (this.window.length === this.head) this.lastPrice = price;
+    if (this.buckets.length === this.head) this.lastPrice = price;
   }
 
   stats(): TickerStats {
-    const count = this.window.length - this.head;
-    if (count === 0) return { openPrice: this.lastPrice, highPrice: this.lastPrice, lowPrice: this.lastPrice, lastPrice: this.lastPrice, volume: 0n, quoteVolume: 0n, trades: 0 };
+    if (this.trades === 0) return { openPrice: this.lastPrice, highPrice: this.lastPrice, lowPrice: this.lastPrice, lastPrice: this.lastPrice, volume: 0n, quoteVolume: 0n, trades: 0 };
     return {
-      openPrice: this.window[this.head]!.price,
-      highPrice: this.window[this.highs[this.highHead]!]!.price,
-      lowPrice: this.window[this.lows[this.lowHead]!]!.price,
+      openPrice: this.buckets[this.head]!.open,
+      highPrice: this.buckets[this.highs[this.highHead]!]!.high,
+      lowPrice: this.buckets[this.lows[this.lowHead]!]!.low,
       lastPrice: this.lastPrice,
       volume: this.volume,
       quoteVolume: this.quoteVolume,
-      trades: count,
+      trades: this.trades,
     };
   }
 
-  /** The trades in the window, oldest first (what a snapshot of the window is). */
-  trades(): PublicTrade[] {
-    return this.window.slice(this.head);
+  /** The newest bucket, or a new one for the trade's minute (a trade older than the newest minute joins it). */
+  private bucketOf(trade: PublicTrade): Bucket {
+    const start = Math.floor(trade.time / TICKER_BUCKET_MS) * TICKER_BUCKET_MS;
+    const newest = this.buckets.length > this.head ? this.buckets[this.buckets.length - 1] : undefined;
+    if (newest && newest.start >= start) return newest;
+    const bucket: Bucket = { start, open: trade.price, high: trade.price, low: trade.price, volume: 0n, quoteVolume: 0n, trades: 0 };
+    this.buckets.push(bucket);
+    return bucket;
+  }
+
+  /** Puts the newest bucket at the back of a monotonic queue, dropping those it dominates (itself included, when its extreme moved). */
+  private pushExtreme(queue: number[], head: number, index: number, dominated: (other: Bucket) => boolean): void {
+    if (queue.length > head && queue[queue.length - 1] === index) queue.pop();
+    while (queue.length > head && dominated(this.buckets[queue[queue.length - 1]!]!)) queue.pop();
+    queue.push(index);
   }
 
   /** Forgets the dropped front so memory follows the window, not all history. */
   private compact(): void {
     const shift = this.head;
-    this.window.splice(0, shift);
+    this.buckets.splice(0, shift);
     const rebase = (queue: number[], head: number): number[] => queue.slice(head).map((i) => i - shift);
     const highs = rebase(this.highs, this.highHead);
     const lows = rebase(this.lows, this.lowHead);

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import { type Markets, Topics } from '@exchange/contracts';
 import { type Consumer, type EventLog, type IncomingBatch, type IncomingRecord, partitionForKey } from '@exchange/messaging';
 import { CLOCK, type Clock, EVENT_LOG, LOGGER, type Logger, MARKETS } from '@exchange/platform';
-import { type MarketChange, MarketFold, takeCut } from '../domain';
+import { type MarketChange, MarketFold, marketSymbolsOf, takeCut } from '../domain';
 import { MARKET_DATA_SETTINGS, type MarketDataSettings } from '../market-data.settings';
 import { parseOrderEvent } from '../reading/order-event.parser';
 import { historyBatchOf } from './history-batch';
@@ -125,7 +125,11 @@ export class HistoryWriter implements OnApplicationBootstrap, OnApplicationShutd
     const { batch, bookUpdates } = historyBatchOf(state.fold, partition, state.pending, state.committed, state.folded);
     state.updatesSinceCut += bookUpdates;
     // Also when the book is quiet: the clock ticks keep coming, and a new replica reads all events after the cut.
-    if (state.updatesSinceCut >= this.settings.cutEveryUpdates || this.clock.now() - state.cutAt >= this.settings.cutEveryMs) batch.cut = takeCut(state.fold, partition, state.folded);
+    if (state.updatesSinceCut >= this.settings.cutEveryUpdates || this.clock.now() - state.cutAt >= this.settings.cutEveryMs) {
+      batch.cut = takeCut(state.fold, partition, state.folded);
+      // Retention rides on the cut: at most once per cut interval, not per 250 ms flush.
+      if (this.settings.tradeRetentionMs > 0) batch.prune = { symbols: batch.cut.symbols.map((s) => s.symbol), before: batch.eventTime - this.settings.tradeRetentionMs };
+    }
     return batch;
   }
 
@@ -138,7 +142,7 @@ export class HistoryWriter implements OnApplicationBootstrap, OnApplicationShutd
   /** The partition as stored, brought to the checkpoint by reading the events after its cut. */
   private async load(partition: number): Promise<WriterPartition> {
     const partitions = await this.log.partitionCount(topic);
-    const fold = new MarketFold(this.markets.symbols, (symbol) => partitionForKey(symbol, partitions));
+    const fold = new MarketFold(marketSymbolsOf(this.markets), (symbol) => partitionForKey(symbol, partitions));
     const start = (await loadStoredPartitions(fold, this.store, [partition])).get(partition)!;
     await this.log.read(
       topic,

@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { type Kline, type KlineInterval, klineIntervals, type KlineQuery, MEMORY_DEPTH, type PartitionCut, type PublicTrade, type SymbolHistory, type SymbolMarket, TICKER_WINDOW_MS, toScaled } from '../domain';
+import { type Kline, type KlineInterval, klineIntervals, type KlineQuery, MEMORY_DEPTH, type PartitionCut, type PublicTrade, type SymbolHistory, type SymbolMarket, firstTimeInWindow, toScaled } from '../domain';
 
 export interface HistoryBatch {
   partition: number;
@@ -10,6 +10,8 @@ export interface HistoryBatch {
   trades: { market: SymbolMarket; trade: PublicTrade }[];
   klines: { market: SymbolMarket; interval: KlineInterval; kline: Kline }[];
   cut?: PartitionCut;
+  /** Trades of these symbols older than `before` go, except each symbol's newest MEMORY_DEPTH (a start reads those). */
+  prune?: { symbols: string[]; before: number };
 }
 
 /** What the store holds for one partition, read in one consistent snapshot. */
@@ -65,6 +67,7 @@ export class MarketHistoryStore {
       );
       if (moved.length === 0) throw new CheckpointMoved(`market-data: history checkpoint of partition ${batch.partition} is not at ${batch.expectedOffset}`);
       await this.insertTrades(manager, batch.trades);
+      if (batch.prune) await this.pruneTrades(manager, batch.prune);
       await this.upsertKlines(manager, batch.klines);
       if (batch.cut) {
         await manager.query(
@@ -89,7 +92,7 @@ export class MarketHistoryStore {
         (await runner.query(`SELECT partition, next_offset, event_time FROM ${this.s}.checkpoints`)).map((r: { partition: number; next_offset: string; event_time: string }) => [r.partition, r]),
       );
       const cuts = new Map<number, PartitionCut>((await runner.query(`SELECT partition, cut FROM ${this.s}.book_cuts`)).map((r: { partition: number; cut: PartitionCut }) => [r.partition, r.cut]));
-      const markets = partitions.flatMap((p) => symbolsOf(p).map((market) => ({ market, since: Number(checkpoints.get(p)?.event_time ?? 0) - TICKER_WINDOW_MS })));
+      const markets = partitions.flatMap((p) => symbolsOf(p).map((market) => ({ market, since: firstTimeInWindow(Number(checkpoints.get(p)?.event_time ?? 0)) })));
       const histories = await this.histories(runner.manager, markets);
       await runner.commitTransaction();
       const out = new Map<number, StoredPartition>();
@@ -117,7 +120,7 @@ export class MarketHistoryStore {
     return ascending ? klines : klines.reverse();
   }
 
-  /** Recent trades, the 24 h window (trades after `since`) and the newest candles of each symbol, by index lookups per symbol. */
+  /** Recent trades, the 24 h window (trades from `since` on) and the newest candles of each symbol, by index lookups per symbol. */
   private async histories(manager: EntityManager, markets: { market: SymbolMarket; since: number }[]): Promise<Map<string, SymbolHistory>> {
     const symbols = markets.map((m) => m.market.symbol);
     const tradeColumns = 't.trade_id, t.time, t.price::text AS price, t.qty::text AS qty, t.is_buyer_maker';
@@ -128,7 +131,7 @@ export class MarketHistoryStore {
     );
     const window: (TradeRowDb & { symbol: string })[] = await manager.query(
       `SELECT s.symbol, ${tradeColumns} FROM unnest($1::text[], $2::bigint[]) AS s(symbol, since)
-       JOIN ${this.s}.trades t ON t.symbol = s.symbol AND t.time > s.since ORDER BY s.symbol, t.trade_id`,
+       JOIN ${this.s}.trades t ON t.symbol = s.symbol AND t.time >= s.since ORDER BY s.symbol, t.trade_id`,
       [symbols, markets.map((m) => m.since)],
     );
     const klines: (KlineRowDb & { symbol: string; interval: KlineInterval })[] = await manager.query(
@@ -155,6 +158,16 @@ export class MarketHistoryStore {
       });
     }
     return out;
+  }
+
+  /** Trades past retention, never one of a symbol's newest MEMORY_DEPTH: a quiet symbol keeps its last price and trades. */
+  private async pruneTrades(manager: EntityManager, prune: { symbols: string[]; before: number }): Promise<void> {
+    await manager.query(
+      `DELETE FROM ${this.s}.trades t USING unnest($1::text[]) AS s(symbol)
+       WHERE t.symbol = s.symbol AND t.time < $2
+         AND t.trade_id <= (SELECT trade_id FROM ${this.s}.trades WHERE symbol = s.symbol ORDER BY trade_id DESC OFFSET $3 LIMIT 1)`,
+      [prune.symbols, prune.before, MEMORY_DEPTH],
+    );
   }
 
   private async insertTrades(manager: EntityManager, trades: HistoryBatch['trades']): Promise<void> {

@@ -1,32 +1,10 @@
-import type { Markets, SymbolStatus } from '@exchange/contracts';
-import { ApiError, type Clock, type EndpointDoc, ErrorCode } from '@exchange/platform';
-import type { MarketAnswers } from '../views/market-answers';
-import { depthWeight, FULL_BOOK_LEVELS, type QuoteParams } from './quote-params';
+import { bookRoutes } from './book-routes';
+import { contractRoutes } from './contract-routes';
 import * as s from './quote.schemas';
+import { limitQuery, type PublicRoute, type RouteContext, symbolQuery } from './route-types';
 
-/** What a route needs to answer: its weight (known once the parameters parse) and the JSON text. */
-export interface RouteAnswer {
-  weight: number;
-  text: () => string | Promise<string>;
-}
+export type { PublicRoute, RouteAnswer, RouteContext } from './route-types';
 
-export interface PublicRoute {
-  path: string;
-  tag: string;
-  doc: EndpointDoc;
-  answer(params: QuoteParams, ctx: RouteContext): RouteAnswer;
-}
-
-export interface RouteContext {
-  answers: MarketAnswers;
-  markets: Markets;
-  clock: Clock;
-  isReady: () => boolean;
-  statusOf: (symbol: string) => SymbolStatus;
-}
-
-const symbolQuery = (required: boolean, example = 'BTCUSDT') => ({ name: 'symbol', required, description: required ? `The symbol (${example}).` : `The symbol (${example}); omitted: every symbol, in an array.` });
-const limitQuery = (description: string) => ({ name: 'limit', type: 'integer' as const, description });
 const quote = 'public: market data';
 const v2 = 'public: v2 market data';
 
@@ -36,22 +14,7 @@ const v2 = 'public: v2 market data';
  * this table into the OpenAPI document.
  */
 export const publicRoutes: readonly PublicRoute[] = [
-    {
-      path: '/openapi/quote/v1/depth',
-      tag: quote,
-      doc: {
-        summary: 'Order book',
-        description: 'limit 1 to 1000 (default 100); 0 returns the whole book up to 5000 levels per side. `lastUpdateId` orders snapshots and is where the diffDepth stream chains on.',
-        weight: '1 for limit ≤ 100, 5 for ≤ 500, 10 for ≤ 1000, 50 for 0',
-        ok: s.depthSchema,
-        query: [symbolQuery(true), limitQuery('Levels per side: 1–1000 or 0 (default 100).')],
-      },
-      answer: (p, { answers }) => {
-        const market = p.symbol();
-        const limit = p.limit(100, 0, 1000);
-        return { weight: depthWeight(limit), text: () => answers.depth(market, limit === 0 ? FULL_BOOK_LEVELS : limit) };
-      },
-    },
+  ...bookRoutes({ prefix: '/openapi/quote/v1', kind: 'spot', tag: quote, example: 'BTCUSDT' }),
     {
       path: '/openapi/quote/v1/depth/merged',
       tag: quote,
@@ -65,43 +28,6 @@ export const publicRoutes: readonly PublicRoute[] = [
         const market = p.symbol();
         const limit = p.limit(40, 1, 40);
         return { weight: 1, text: () => answers.mergedDepth(market, limit) };
-      },
-    },
-    {
-      path: '/openapi/quote/v1/trades',
-      tag: quote,
-      doc: { summary: 'Recent trades, oldest first', weight: 1, ok: s.tradesSchema, query: [symbolQuery(true), limitQuery('1–1000 (default 500).')] },
-      answer: (p, { answers }) => {
-        const market = p.symbol();
-        const limit = p.limit(500, 1, 1000);
-        return { weight: 1, text: () => answers.trades(market, limit) };
-      },
-    },
-    {
-      path: '/openapi/quote/v1/klines',
-      tag: quote,
-      doc: {
-        summary: 'Klines (candles), ascending by open time',
-        description:
-          'startTime alone: the first `limit` from it; endTime alone: the last `limit` opening at or before it; neither: the most recent. Intervals without trades are omitted. 1w opens Monday 00:00 UTC, 1M on the first of the month, UTC.',
-        weight: 1,
-        ok: s.klinesSchema,
-        query: [
-          symbolQuery(true),
-          { name: 'interval', required: true, description: 'Kline interval (-1120 otherwise).', enum: ['1m', '5m', '15m', '30m', '1h', '2h', '4h', '6h', '8h', '12h', '1d', '1w', '1M'] },
-          { name: 'startTime', type: 'integer', description: 'ms' },
-          { name: 'endTime', type: 'integer', description: 'ms; not before startTime (-4001)' },
-          limitQuery('1–1000 (default 500).'),
-        ],
-      },
-      answer: (p, { answers }) => {
-        const market = p.symbol();
-        const interval = p.interval();
-        const startTime = p.time('startTime');
-        const endTime = p.time('endTime');
-        const limit = p.limit(500, 1, 1000);
-        if (startTime !== undefined && endTime !== undefined && startTime > endTime) throw new ApiError(ErrorCode.START_AFTER_END, 'startTime is after endTime.');
-        return { weight: 1, text: () => answers.klines(market, interval, { startTime, endTime, limit }) };
       },
     },
     {
@@ -131,6 +57,7 @@ export const publicRoutes: readonly PublicRoute[] = [
         return { weight: 1, text: () => answers.bookTicker(market) };
       },
     },
+  ...contractRoutes(),
   ...v2Routes(),
 ];
 

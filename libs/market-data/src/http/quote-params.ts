@@ -1,6 +1,6 @@
 import type { Markets } from '@exchange/contracts';
 import { ApiError, ErrorCode, type RequestParams } from '@exchange/platform';
-import { isKlineInterval, type KlineInterval, type MarketFold, type SymbolMarket } from '../domain';
+import { isKlineInterval, type KlineInterval, type MarketFold, type MarketKind, type SymbolMarket } from '../domain';
 
 /** The public market endpoints' parameters, with the codes of API-DECISIONS.md for each mistake. */
 export class QuoteParams {
@@ -10,14 +10,17 @@ export class QuoteParams {
     private readonly v2Symbols: ReadonlyMap<string, string>,
   ) {}
 
-  /** `symbol` as the openapi family writes it (BTCUSDT): -1102 when missing, -1121 when unknown. */
-  symbol(): SymbolMarket {
-    return this.known(this.params.required('symbol'));
+  /**
+   * `symbol` as the openapi family writes it (BTCUSDT): -1102 when missing, -1121 when unknown or
+   * of the other family (a contract on a spot path, a spot symbol on a contract path).
+   */
+  symbol(kind: MarketKind = 'spot'): SymbolMarket {
+    return this.known(this.params.required('symbol'), kind);
   }
 
-  optionalSymbol(): SymbolMarket | undefined {
+  optionalSymbol(kind: MarketKind = 'spot'): SymbolMarket | undefined {
     const text = this.params.optional('symbol');
-    return text === undefined ? undefined : this.known(text);
+    return text === undefined ? undefined : this.known(text, kind);
   }
 
   /** `symbol` as the v2 family writes it (btc-usdt, case-insensitive). */
@@ -28,6 +31,10 @@ export class QuoteParams {
   optionalV2Symbol(): SymbolMarket | undefined {
     const text = this.params.optional('symbol');
     return text === undefined ? undefined : this.knownV2(text);
+  }
+
+  optionalText(name: string): string | undefined {
+    return this.params.optional(name);
   }
 
   /** An integer limit in [min, max] (-1130 otherwise), `fallback` when absent. */
@@ -41,6 +48,13 @@ export class QuoteParams {
     return text;
   }
 
+  /** The contract family's klines: `to` is its name for endTime; both at once is -1128. */
+  endTimeOrTo(): number | undefined {
+    const [endTime, to] = [this.time('endTime'), this.time('to')];
+    if (endTime !== undefined && to !== undefined) throw new ApiError(ErrorCode.INVALID_PARAM_COMBINATION, 'Send endTime or to, not both.');
+    return endTime ?? to;
+  }
+
   /** A time in ms: digits only (-1100 otherwise), at most 2^53. */
   time(name: string): number | undefined {
     const text = this.params.optional(name);
@@ -51,16 +65,16 @@ export class QuoteParams {
     return Number(text);
   }
 
-  private known(symbol: string): SymbolMarket {
+  private known(symbol: string, kind: MarketKind): SymbolMarket {
     const market = this.fold.symbols.get(symbol);
-    if (!market) throw unknownSymbol(symbol);
+    if (market?.kind !== kind) throw unknownSymbol(symbol);
     return market;
   }
 
   private knownV2(pair: string): SymbolMarket {
     const symbol = this.v2Symbols.get(pair.toLowerCase());
     const market = symbol === undefined ? undefined : this.fold.symbols.get(symbol);
-    if (!market) throw unknownSymbol(pair);
+    if (market?.kind !== 'spot') throw unknownSymbol(pair);
     return market;
   }
 }

@@ -93,3 +93,40 @@ export const v2TradeSchema = z
   .object({ trade_id: z.string().regex(/^[1-9]\d*$/), price: decimalStringSchema, base_volume: decimalStringSchema, quote_volume: decimalStringSchema, timestamp: ms, type: z.enum(['buy', 'sell']) })
   .strict();
 export const v2TradesAnswerSchema = z.union([z.array(v2TradeSchema).max(30), z.record(pair, z.array(v2TradeSchema).max(30))]);
+
+const signedDecimal = z.string().regex(/^-?(0|[1-9]\d*)(\.\d+)?$/).meta({ example: '0.0001' });
+
+export const contractIndexSchema = z
+  .object({
+    index: z.record(z.string(), decimalStringSchema).meta({ description: 'Index price by index name (BTCUSDT).' }),
+    markPrice: z.record(z.string(), decimalStringSchema).meta({ description: 'Mark price by contract (BTC-SWAP-USDT).' }),
+  })
+  .strict();
+
+export const contractSummarySchema = z
+  .object({
+    symbol: z.string().meta({ example: 'BTC-SWAP-USDT' }),
+    symbolName: z.string(),
+    baseToken: z.string(),
+    quoteToken: z.string(),
+    lastPrice: decimalStringSchema,
+    baseVolume: decimalStringSchema.meta({ description: 'Contracts traded in the 24 h window.' }),
+    quoteVolume: decimalStringSchema.meta({ description: 'USDT traded in the 24 h window (price × contracts × contractMultiplier).' }),
+    bid: decimalStringSchema,
+    ask: decimalStringSchema,
+    high: decimalStringSchema,
+    low: decimalStringSchema,
+    productType: z.literal('futures'),
+    openInterest: decimalStringSchema.meta({ description: '"0": not published by the ledger yet.' }),
+    indexPrice: decimalStringSchema,
+    markPrice: decimalStringSchema,
+    index: z.string(),
+    indexBaseToken: z.string(),
+    startTs: ms,
+    endTs: ms,
+    fundingRate: signedDecimal,
+    nextFundingRate: signedDecimal,
+    nextFundingRateTs: ms,
+  })
+  .strict();
+export const contractSummariesSchema = z.array(contractSummarySchema);

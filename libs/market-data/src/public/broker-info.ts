@@ -1,4 +1,5 @@
 import type { Markets, SymbolConfig, SymbolStatus } from '@exchange/contracts';
+import { type ContractRecord, toContractRecord } from './contract-record';
 
 export interface RateLimitEntry {
   rateLimitType: 'REQUESTS_WEIGHT' | 'ORDERS';
@@ -33,7 +34,7 @@ export interface BrokerInfo {
   brokerFilters: unknown[];
   symbols?: SymbolRecord[];
   options?: unknown[];
-  contracts?: unknown[];
+  contracts?: ContractRecord[];
 }
 
 /** "0.01" for 2 decimals: the family writes precisions as the smallest step, not as a count. */
@@ -59,22 +60,27 @@ export function toSymbolRecord(markets: Markets, s: SymbolConfig, status: Symbol
   };
 }
 
+export interface BrokerInfoContext {
+  rateLimits: RateLimitEntry[];
+  serverTime: number;
+  /** The runtime status of a symbol or contract (HALT, BREAK), undefined for the configured one. */
+  statusOf: (symbol: string) => SymbolStatus | undefined;
+  exchangeId: string;
+}
+
 /**
- * brokerInfo with the spec's fields. Options and contracts trading are not built, so their lists
- * are empty; `type` narrows the answer to one list, as the family's clients expect.
+ * brokerInfo with the spec's fields: spot symbols under `symbols`, contracts under `contracts`
+ * (CONTRACTS.md, the family's fields). Options trading is not built, so its list is empty; `type`
+ * narrows the answer to one list, as the family's clients expect.
  */
-export function buildBrokerInfo(
-  markets: Markets,
-  rateLimits: RateLimitEntry[],
-  serverTime: number,
-  statusOf: (symbol: string) => SymbolStatus | undefined,
-  type?: BrokerInfoType,
-): BrokerInfo {
-  const info: BrokerInfo = { timezone: markets.config.timezone, serverTime, rateLimits, brokerFilters: [] };
+export function buildBrokerInfo(markets: Markets, ctx: BrokerInfoContext, type?: BrokerInfoType): BrokerInfo {
+  const info: BrokerInfo = { timezone: markets.config.timezone, serverTime: ctx.serverTime, rateLimits: ctx.rateLimits, brokerFilters: [] };
   if (type === undefined || type === 'token') {
-    info.symbols = markets.symbols.map((s) => toSymbolRecord(markets, s, statusOf(s.symbol) ?? s.status));
+    info.symbols = markets.symbols.map((s) => toSymbolRecord(markets, s, ctx.statusOf(s.symbol) ?? s.status));
   }
   if (type === undefined || type === 'options') info.options = [];
-  if (type === undefined || type === 'contracts') info.contracts = [];
+  if (type === undefined || type === 'contracts') {
+    info.contracts = markets.contracts.map((c) => toContractRecord(markets, c, ctx.statusOf(c.symbol) ?? c.status, ctx.exchangeId, precisionToStep));
+  }
   return info;
 }

@@ -63,6 +63,7 @@ export class GeneralController {
   private async answerBrokerInfo(request: FastifyRequest, reply: FastifyReply): Promise<BrokerInfo> {
     await chargePublicWeight(this.limiter, request, reply, 0);
     const type = RequestParams.fromUrl(request.url).optionalEnum('type', brokerInfoTypes);
-    return buildBrokerInfo(this.markets, rateLimitEntries(this.config), this.clock.now(), (symbol) => this.reader.fold.symbols.get(symbol)?.status, type);
+    const statusOf = (symbol: string) => this.reader.fold.symbols.get(symbol)?.status;
+    return buildBrokerInfo(this.markets, { rateLimits: rateLimitEntries(this.config), serverTime: this.clock.now(), statusOf, exchangeId: this.config.EXCHANGE_ID }, type);
   }
 }

@@ -35,6 +35,33 @@ export const symbolRecordSchema = z
   })
   .strict();
 
+const riskLimitSchema = z.object({ riskLimitId: z.string(), quantity: decimalStringSchema, initialMargin: decimalStringSchema, maintMargin: decimalStringSchema }).strict();
+
+export const contractRecordSchema = z
+  .object({
+    filters: z.array(filterSchema),
+    exchangeId: z.string(),
+    symbol: z.string().meta({ example: 'BTC-SWAP-USDT' }),
+    symbolName: z.string(),
+    status: z.enum(['TRADING', 'HALT', 'BREAK']),
+    baseAsset: z.string().meta({ description: 'The contract itself.' }),
+    baseAssetPrecision: decimalStringSchema,
+    quoteAsset: z.string(),
+    quoteAssetPrecision: decimalStringSchema,
+    icebergAllowed: z.boolean(),
+    inverse: z.boolean(),
+    index: z.string().meta({ example: 'BTCUSDT' }),
+    marginToken: z.string(),
+    marginPrecision: decimalStringSchema,
+    contractMultiplier: decimalStringSchema,
+    maxLeverage: decimalStringSchema,
+    makerFee: decimalStringSchema,
+    takerFee: decimalStringSchema,
+    fundingIntervalMs: z.number().int().positive(),
+    riskLimits: z.array(riskLimitSchema),
+  })
+  .strict();
+
 export const brokerInfoSchema = z
   .object({
     timezone: z.string(),
@@ -43,6 +70,6 @@ export const brokerInfoSchema = z
     brokerFilters: z.array(z.unknown()),
     symbols: z.array(symbolRecordSchema).optional(),
     options: z.array(z.unknown()).optional().meta({ description: 'Options trading is not built yet: always empty.' }),
-    contracts: z.array(z.unknown()).optional().meta({ description: 'Contract trading is not built yet: always empty.' }),
+    contracts: z.array(contractRecordSchema).optional().meta({ description: 'Perpetual contracts (linear, USDT-margined): the family\'s fields.' }),
   })
   .strict();

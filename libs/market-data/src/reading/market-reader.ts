@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { Topics } from '@exchange/contracts';
+import { type OrderEvent, Topics } from '@exchange/contracts';
 import type { Consumer, EventLog, IncomingBatch, IncomingRecord } from '@exchange/messaging';
 import { EVENT_LOG, LOGGER, type Logger, Readiness } from '@exchange/platform';
 import { type MarketChange, MarketFold } from '../domain';
@@ -12,6 +12,8 @@ const topic = Topics.orderEvents.name;
 const START_WAIT_MS = 5000;
 
 export type ChangeListener = (changes: MarketChange[]) => void;
+/** Told of every folded event of a partition with what it changed, changes or not (a clock tick moves event time). */
+export type FoldListener = (partition: number, changes: readonly MarketChange[]) => void;
 
 /**
  * This replica's read models: every replica folds all of order.events on its own and serves
@@ -30,8 +32,12 @@ export class MarketReader implements OnApplicationBootstrap, OnApplicationShutdo
   /** Partitions whose live tail has begun: from then on the group delivers every record in order. */
   private readonly live = new Set<number>();
   private readonly listeners: ChangeListener[] = [];
+  private readonly foldListeners: FoldListener[] = [];
   private joining: Promise<Consumer> | undefined;
   private ready = false;
+  private markReady: () => void = () => undefined;
+  /** Resolves once the replica has caught up (the first moment its answers are served). */
+  readonly caughtUp = new Promise<void>((resolve) => (this.markReady = resolve));
   private stopped = false;
 
   constructor(
@@ -61,6 +67,11 @@ export class MarketReader implements OnApplicationBootstrap, OnApplicationShutdo
   /** Called with what each folded batch changed, once the replica is ready. */
   onChanges(listener: ChangeListener): void {
     this.listeners.push(listener);
+  }
+
+  /** Called after each folded event once the replica is ready. */
+  onFolded(listener: FoldListener): void {
+    this.foldListeners.push(listener);
   }
 
   /**
@@ -103,6 +114,7 @@ export class MarketReader implements OnApplicationBootstrap, OnApplicationShutdo
     const targets = await this.log.endOffsets(topic);
     await Promise.all(targets.map((end, partition) => this.serial(partition, () => this.readUpTo(partition, end))));
     this.ready = !this.stopped;
+    if (this.ready) this.markReady();
     this.logger.info({ ms: Date.now() - began, from: this.startOffsets, offsets: this.positions }, 'market-data: caught up');
   }
 
@@ -133,12 +145,21 @@ export class MarketReader implements OnApplicationBootstrap, OnApplicationShutdo
     for (const record of records) {
       if (record.offset < position) continue;
       const event = parseOrderEvent(record);
-      if (event) this.fold.apply(partition, event, changes);
+      if (event) this.foldEvent(partition, event, changes);
       else this.logger.warn({ partition, offset: record.offset }, 'market-data: skipped a record that is not an order event');
       position = record.offset + 1;
     }
     this.positions[partition] = position;
     if (this.ready && changes.length > 0) for (const listener of this.listeners) listener(changes);
+  }
+
+  /** Folds one event; the fold listeners see what it changed as of its own time, not the batch's end. */
+  private foldEvent(partition: number, event: OrderEvent, changes: MarketChange[]): void {
+    const before = changes.length;
+    this.fold.apply(partition, event, changes);
+    if (!this.ready) return;
+    const own = changes.slice(before);
+    for (const listener of this.foldListeners) listener(partition, own);
   }
 
   /** One partition's work at a time, in arrival order: the start's read, then live batches. */

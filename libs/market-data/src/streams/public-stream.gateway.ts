@@ -3,10 +3,12 @@ import type { Duplex } from 'node:stream';
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { ApiError, CLOCK, type Clock, CONFIG, type Config, ErrorCode, Metrics, SocketGuard, UpgradeRouter } from '@exchange/platform';
+import { ApiError, CLOCK, type Clock, CONFIG, type Config, ErrorCode, MARKETS, Metrics, SocketGuard, UpgradeRouter } from '@exchange/platform';
 import type { RawData, WebSocket } from 'ws';
+import type { Markets } from '@exchange/contracts';
+import { ContractPriceBoard } from '../domain';
 import { MarketReader } from '../reading/market-reader';
-import { isStreamTopic } from './stream-frames';
+import { isStreamTopic, priceTopics } from './stream-frames';
 import { MAX_BUFFERED_BYTES, StreamHub } from './stream-hub';
 
 export const PUBLIC_STREAM_PATH = '/openapi/quote/ws/v1';
@@ -42,6 +44,8 @@ export class PublicStreamGateway implements OnModuleInit, OnApplicationShutdown 
     @Inject(CLOCK) clock: Clock,
     @Inject(Metrics) metrics: Metrics,
     @Inject(CONFIG) config: Config,
+    @Inject(MARKETS) markets: Markets,
+    board: ContractPriceBoard,
   ) {
     const slow = metrics.counter('market_data_stream_slow_consumers_total', `Public stream sockets dropped because their unsent frames passed ${MAX_BUFFERED_BYTES} bytes`);
     const abusive = metrics.counter('market_data_stream_abusive_sockets_total', 'Public stream sockets closed (1008) for sending more than WS_MAX_MESSAGES_PER_SECOND');
@@ -57,8 +61,10 @@ export class PublicStreamGateway implements OnModuleInit, OnApplicationShutdown 
       { slowConsumer: () => slow.inc(), abusive: () => abusive.inc(), refused: () => refused.inc() },
     );
     metrics.gauge('market_data_stream_sockets', 'Open public stream sockets', [], (g) => g.set(this.guard.clients.size));
-    this.hub = new StreamHub(reader.fold, () => clock.now(), this.guard);
+    const indexOf = (symbol: string) => markets.contract(symbol)?.index ?? symbol;
+    this.hub = new StreamHub(reader.fold, () => clock.now(), this.guard, { board, indexOf });
     reader.onChanges((changes) => this.hub.publish(changes));
+    board.onAccepted((record) => this.hub.publishPrices(record));
   }
 
   onModuleInit(): void {
@@ -116,12 +122,13 @@ export class PublicStreamGateway implements OnModuleInit, OnApplicationShutdown 
     const topic = message.topic;
     if (!isStreamTopic(topic)) {
       if (topic.startsWith('kline_')) throw new ApiError(ErrorCode.INVALID_INTERVAL, `Invalid interval in topic '${topic.slice(0, 40)}'.`);
-      throw ApiError.invalid('topic', 'expected realtimes, trade, depth, diffDepth or kline_<interval>');
+      throw ApiError.invalid('topic', 'expected realtimes, trade, depth, diffDepth, kline_<interval>, or for contracts markPrice or index');
     }
     if (typeof message.symbol !== 'string' || message.symbol === '') throw ApiError.missing('symbol');
     const symbols = message.symbol.split(',').map((s) => s.trim());
     for (const symbol of symbols) {
-      if (!this.reader.fold.symbols.has(symbol)) throw new ApiError(ErrorCode.INVALID_SYMBOL, `Invalid symbol '${symbol.slice(0, 40)}'.`);
+      const market = this.reader.fold.symbols.get(symbol);
+      if (!market || (priceTopics.includes(topic) && market.kind !== 'contract')) throw new ApiError(ErrorCode.INVALID_SYMBOL, `Invalid symbol '${symbol.slice(0, 40)}' for topic ${topic}.`);
     }
     for (const symbol of symbols) {
       if (message.event === 'cancel') this.hub.unsubscribe(ws, symbol, topic);

@@ -1,9 +1,17 @@
-import { type Kline, type KlineInterval, type MarketChange, type PriceLevel, type PublicTrade, type SymbolMarket } from '../domain';
+import type { ContractPriceRecord, Kline, KlineInterval, MarketChange, PriceLevel, PublicTrade, SymbolMarket } from '../domain';
 import { ticker24h } from '../views/quote-json';
 
 /** The public stream topics of the family (API-DECISIONS "Public WebSocket streams"). */
-export const streamTopics = ['realtimes', 'trade', 'depth', 'diffDepth', 'kline_1m', 'kline_5m', 'kline_15m', 'kline_30m', 'kline_1h', 'kline_2h', 'kline_4h', 'kline_6h', 'kline_8h', 'kline_12h', 'kline_1d', 'kline_1w', 'kline_1M'] as const;
+export const streamTopics = ['realtimes', 'trade', 'depth', 'diffDepth', 'markPrice', 'index', 'kline_1m', 'kline_5m', 'kline_15m', 'kline_30m', 'kline_1h', 'kline_2h', 'kline_4h', 'kline_6h', 'kline_8h', 'kline_12h', 'kline_1d', 'kline_1w', 'kline_1M'] as const;
 export type StreamTopic = (typeof streamTopics)[number];
+/** The topics of contract prices (CONTRACTS.md "Public data"): contract symbols only, fed by the prices board. */
+export const priceTopics: readonly StreamTopic[] = ['markPrice', 'index'];
+
+/** A contract's prices as a topic's item: the mark (with its index) or the index alone, keyed by the index's name. */
+export function priceItem(topic: 'markPrice' | 'index', record: ContractPriceRecord, indexName: string): Record<string, unknown> | undefined {
+  if (topic === 'markPrice') return record.markPrice === undefined ? undefined : { s: record.symbol, t: record.at, p: record.markPrice, i: record.indexPrice };
+  return record.indexPrice === undefined ? undefined : { s: indexName, sn: record.symbol, t: record.at, p: record.indexPrice };
+}
 
 export function isStreamTopic(text: string): text is StreamTopic {
   return (streamTopics as readonly string[]).includes(text);
@@ -56,6 +64,10 @@ export function initialData(market: SymbolMarket, topic: StreamTopic): unknown[]
       return [depthItem(market)];
     case 'diffDepth':
       // Diffs chain onto the REST depth's lastUpdateId; the stream itself starts with no snapshot.
+      return [];
+    case 'markPrice':
+    case 'index':
+      // The prices board's, which the hub holds.
       return [];
     default: {
       const interval = topic.slice('kline_'.length) as KlineInterval;

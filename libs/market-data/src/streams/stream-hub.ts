@@ -1,7 +1,7 @@
 import type { SocketGuard } from '@exchange/platform';
 import type { WebSocket } from 'ws';
-import type { MarketChange, MarketFold } from '../domain';
-import { batchFrames, frame, initialData, type StreamTopic } from './stream-frames';
+import type { ContractPriceBoard, ContractPriceRecord, MarketChange, MarketFold } from '../domain';
+import { batchFrames, frame, initialData, priceItem, type StreamTopic } from './stream-frames';
 
 /** A socket whose unsent data passes this is too slow to follow the market: it is dropped, not buffered without limit. */
 export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
@@ -22,6 +22,8 @@ export class StreamHub {
     private readonly now: () => number,
     /** Every write goes through it: a socket past the unsent-bytes cap is dropped there. */
     private readonly writer: SocketWriter,
+    /** Contract prices and each contract's index name, for the markPrice and index topics. */
+    private readonly prices?: { board: ContractPriceBoard; indexOf: (symbol: string) => string },
   ) {}
 
   get socketCount(): number {
@@ -38,8 +40,29 @@ export class StreamHub {
     if (!set) this.subscribers.set(key, (set = new Set()));
     set.add(socket);
     const market = this.fold.symbols.get(symbol)!;
-    this.send(socket, frame(market, topic, initialData(market, topic), true, this.now()));
+    const record = this.prices?.board.get(symbol);
+    const data = topic === 'markPrice' || topic === 'index' ? this.priceData(topic, record) : initialData(market, topic);
+    this.send(socket, frame(market, topic, data, true, this.now()));
     return true;
+  }
+
+  /** A contract's new prices, to the subscribers of its markPrice and index topics. */
+  publishPrices(record: ContractPriceRecord): void {
+    const market = this.fold.symbols.get(record.symbol);
+    if (!market) return;
+    const sendTime = this.now();
+    for (const topic of ['markPrice', 'index'] as const) {
+      const sockets = this.subscribers.get(`${record.symbol}|${topic}`);
+      const data = this.priceData(topic, record);
+      if (!sockets || sockets.size === 0 || data.length === 0) continue;
+      const text = frame(market, topic, data, false, sendTime);
+      for (const socket of sockets) this.send(socket, text);
+    }
+  }
+
+  private priceData(topic: 'markPrice' | 'index', record: ContractPriceRecord | undefined): unknown[] {
+    const item = record && this.prices && priceItem(topic, record, this.prices.indexOf(record.symbol));
+    return item ? [item] : [];
   }
 
   unsubscribe(socket: WebSocket, symbol: string, topic: StreamTopic): void {

@@ -1,5 +1,6 @@
-import type { Markets } from '@exchange/contracts';
-import { type KlineInterval, type KlineQuery, type MarketFold, type SymbolMarket } from '../domain';
+import type { ContractConfig, Markets } from '@exchange/contracts';
+import { ContractPriceBoard, type KlineInterval, type KlineQuery, type MarketFold, type SymbolMarket } from '../domain';
+import { contractSummary, indexJson } from './contract-json';
 import { bookTicker, depthJson, klineRow, lastPrice, mergedDepthJson, ticker24h, tradesJson } from './quote-json';
 import { TextCache } from './text-cache';
 import { v2OrderBook, v2PairName, v2Ticker, v2Trades } from './v2-json';
@@ -13,13 +14,17 @@ export type OlderKlines = (symbol: string, interval: KlineInterval, query: Kline
  * changes; all-symbol answers until any event is folded.
  */
 export class MarketAnswers {
-  private readonly cache = new TextCache();
+  private readonly cache: TextCache;
 
   constructor(
     private readonly fold: MarketFold,
     private readonly markets: Markets,
     private readonly olderKlines?: OlderKlines,
-  ) {}
+    private readonly board = new ContractPriceBoard(),
+    cacheChars = 32 * 1024 * 1024,
+  ) {
+    this.cache = new TextCache(cacheChars);
+  }
 
   depth(m: SymbolMarket, limit: number): string {
     return this.cache.get(`depth|${m.symbol}|${limit}`, m.bookVersion, () => depthJson(m, limit));
@@ -78,12 +83,25 @@ export class MarketAnswers {
     );
   }
 
+  /** Every contract's summary: the fold's figures and the board's prices. */
+  contractSummaries(): string {
+    return this.cache.get('contracts|*', `${this.fold.version}:${this.board.version}`, () =>
+      JSON.stringify(this.markets.contracts.map((c) => contractSummary(this.fold.symbols.get(c.symbol)!, c, this.board))),
+    );
+  }
+
+  contractIndex(only?: readonly ContractConfig[]): string {
+    const key = `index|${only?.map((c) => c.symbol).join(',') ?? '*'}`;
+    return this.cache.get(key, this.board.version, () => JSON.stringify(indexJson(this.markets, this.board, only)));
+  }
+
   private klineText(m: SymbolMarket, interval: KlineInterval, klines: readonly Kline[]): string {
     return JSON.stringify(klines.map((k) => klineRow(m, interval, k)));
   }
 
+  /** Every spot symbol: the all-symbol answers of the spot and v2 families. */
   private all(): SymbolMarket[] {
-    return [...this.fold.symbols.values()];
+    return [...this.fold.symbols.values()].filter((m) => m.kind === 'spot');
   }
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CancelOrder, OrderCommand, SetSymbolStatus, SubmitOrder, SymbolConfig } from '@exchange/contracts';
+import type { BookConfig, CancelOrder, OrderCommand, SetSymbolStatus, SubmitOrder } from '@exchange/contracts';
 import { MatchingEngine } from '../domain';
 import { CommandOutput } from './command-output';
 import { EngineEventTranslator, type OrderRef, writeRejection } from './engine-event-translator';
@@ -22,7 +22,7 @@ export class SymbolBook {
   private lastTs: number;
 
   private constructor(
-    readonly config: SymbolConfig,
+    readonly config: Omit<BookConfig, 'kind'>,
     private readonly engine: MatchingEngine,
     recentCapacity: number,
     state?: SymbolBookState,
@@ -36,11 +36,11 @@ export class SymbolBook {
   }
 
   /** A fresh book in the symbol's configured initial status. */
-  static empty(config: SymbolConfig, recentCapacity: number): SymbolBook {
+  static empty(config: Omit<BookConfig, 'kind'>, recentCapacity: number): SymbolBook {
     return new SymbolBook(config, new MatchingEngine({ status: config.status }), recentCapacity);
   }
 
-  static restore(config: SymbolConfig, recentCapacity: number, state: SymbolBookState): SymbolBook {
+  static restore(config: Omit<BookConfig, 'kind'>, recentCapacity: number, state: SymbolBookState): SymbolBook {
     return new SymbolBook(config, MatchingEngine.restore(state.engine), recentCapacity, state);
   }
 

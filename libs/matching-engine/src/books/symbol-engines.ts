@@ -7,7 +7,7 @@ import type { SymbolBookState } from './symbol-book-snapshot';
 import { takerOf } from './to-place-order';
 
 /**
- * Every configured symbol's book, and the routing of a command to its book. Symbols map to
+ * Every configured book (spot symbols and contracts), and the routing of a command to its book. Symbols map to
  * order.commands partitions by the same murmur2 partitioner producers use, so the books of one
  * partition can be rebuilt from that partition alone.
  */
@@ -21,7 +21,7 @@ export class SymbolEngines {
     /** Size of each book's window of applied command ids (part of its state: keep it fixed). */
     private readonly recentCapacity: number,
   ) {
-    for (const config of markets.symbols) this.books.set(config.symbol, SymbolBook.empty(config, recentCapacity));
+    for (const config of markets.books) this.books.set(config.symbol, SymbolBook.empty(config, recentCapacity));
   }
 
   get(symbol: string): SymbolBook | undefined {
@@ -43,7 +43,7 @@ export class SymbolEngines {
 
   /** Replaces a symbol's book with a restored one, or an empty one when `state` is undefined. */
   reset(symbol: string, state?: SymbolBookState): void {
-    const config = this.markets.symbol(symbol);
+    const config = this.markets.book(symbol);
     if (config === undefined) throw new Error(`symbol engines: unknown symbol ${symbol}`);
     this.books.set(symbol, state === undefined ? SymbolBook.empty(config, this.recentCapacity) : SymbolBook.restore(config, this.recentCapacity, state));
   }

@@ -40,7 +40,11 @@ export class ClockTicker implements OnApplicationBootstrap, OnApplicationShutdow
     if (every <= 0 || !this.clock) return;
     const partitions = await this.log.partitionCount(Topics.orderEvents.name);
     const keys = tickKeys(this.markets.symbols.map((s) => s.symbol), partitions);
-    for (const { symbol } of this.markets.symbols) this.keyOf.set(symbol, keys.find((k) => partitionForKey(k, partitions) === partitionForKey(symbol, partitions))!);
+    // A contract's activity schedules its partition's tick too (when a spot symbol shares it).
+    for (const { symbol } of this.markets.books) {
+      const key = keys.find((k) => partitionForKey(k, partitions) === partitionForKey(symbol, partitions));
+      if (key !== undefined) this.keyOf.set(symbol, key);
+    }
     this.schedule = new TickSchedule(every, this.config?.ENGINE_CLOCK_IDLE_TICK_MS ?? 60_000);
     this.timer = setInterval(() => void this.tick(keys), every);
     this.timer.unref();

@@ -23,12 +23,12 @@ describe('tick schedule', () => {
     expect(ticks(schedule, 11_000, 59_000)).toEqual([11_000]);
   });
 
-  it('ticks when a trade it saw leaves the 24 h window, at the next step after it does', () => {
+  it('ticks when a minute of trades it saw leaves the 24 h window (market data rolls by the minute), once per minute', () => {
     const schedule = new TickSchedule(1000, 10 * TICKER_WINDOW_MS);
     schedule.due('BTCUSDT', 0);
-    schedule.noteEvents('BTCUSDT', [trade(5_200), trade(5_700), trade(9_000)]);
-    schedule.due('BTCUSDT', 10_000);
-    expect(ticks(schedule, 11_000, TICKER_WINDOW_MS + 20_000)).toEqual([TICKER_WINDOW_MS + 6_000, TICKER_WINDOW_MS + 9_000]);
+    schedule.noteEvents('BTCUSDT', [trade(5_200), trade(5_700), trade(65_700), trade(119_999)]);
+    schedule.due('BTCUSDT', 120_000);
+    expect(ticks(schedule, 121_000, TICKER_WINDOW_MS + 180_000)).toEqual([TICKER_WINDOW_MS, TICKER_WINDOW_MS + 60_000]);
   });
 
   it('ignores its own ticks as activity', () => {

@@ -1,10 +1,11 @@
-/** Market data's rolling ticker window (libs/market-data ticker-window.ts): a trade leaves it 24 h after its time. */
+/** Market data's rolling ticker window (libs/market-data ticker-window.ts): a trade leaves it 24 h after the start of its minute. */
 export const TICKER_WINDOW_MS = 24 * 60 * 60 * 1000;
+export const TICKER_BUCKET_MS = 60_000;
 
 interface PartitionTicks {
   /** An event other than a tick was emitted since the last tick: a merged-depth cut may be waiting. */
   moved: boolean;
-  /** When a trade seen here leaves the 24 h window, rounded up to the tick step, ascending. */
+  /** When a minute of trades seen here leaves the 24 h window, rounded up to the tick step, ascending: at most a day's minutes. */
   expiries: number[];
   head: number;
   lastTick: number;
@@ -33,7 +34,8 @@ export class TickSchedule {
       if (event.type === 'ClockTicked') continue;
       state.moved = true;
       if (event.type !== 'TradeExecuted') continue;
-      const expiry = Math.ceil((event.ts + TICKER_WINDOW_MS) / this.stepMs) * this.stepMs;
+      const minute = Math.floor(event.ts / TICKER_BUCKET_MS) * TICKER_BUCKET_MS;
+      const expiry = Math.ceil((minute + TICKER_WINDOW_MS) / this.stepMs) * this.stepMs;
       const last = state.expiries[state.expiries.length - 1];
       if (last === undefined || expiry > last || state.head === state.expiries.length) state.expiries.push(expiry);
     }

@@ -1,4 +1,4 @@
-import type { CancelOrder, OrderCommand, SetSymbolStatus, SubmitOrder } from '@exchange/contracts';
+import type { CancelOrder, Markets, OrderCommand, SetSymbolStatus, SubmitOrder } from '@exchange/contracts';
 import type { EngineCommand } from '../domain';
 import { randomCommands } from '../domain/testing/random-commands';
 import { SymbolUnits } from '../books/symbol-units';
@@ -25,8 +25,8 @@ export function setStatus(id: string, payload: SetSymbolStatus['payload'], ts = 
  * symbol's decimals: crossing, partial fills, self-trade prevention, FOK, cancels of live and
  * finished orders, duplicate order ids, invalid orders and halts all happen.
  */
-export function randomOrderCommands(symbol: string, seed: number, count: number, orderIdBase: number): OrderCommand[] {
-  const config = testMarkets.symbol(symbol)!;
+export function randomOrderCommands(symbol: string, seed: number, count: number, orderIdBase: number, markets: Markets = testMarkets): OrderCommand[] {
+  const config = markets.book(symbol)!;
   const units = new SymbolUnits(config.tickSize, config.stepSize);
   // Cancels come from the order's owner when it is known (the stream also cancels unknown ids).
   const owners = new Map<number, number>();

@@ -166,7 +166,7 @@ export function describeEventLogContract(name: string, makeHarness: () => Promis
 
     run('deletes whole segments past a size retention, never a part of one', async (harness, log) => {
       if (!harness.maintain || !harness.segmentConfig) return;
-      const t = topic(1, { ...harness.segmentConfig(1024), 'cleanup.policy': 'delete', 'retention.bytes': '4096' });
+      const t = topic(1, { ...harness.segmentConfig(256), 'cleanup.policy': 'delete', 'retention.bytes': '1024' });
       await log.createTopics([t]);
       for (let chunk = 0; chunk < 20; chunk++) await log.publish(records(t.name, 10, 3, chunk * 10));
       const before = await values(log, t.name);

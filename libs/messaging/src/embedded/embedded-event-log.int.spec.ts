@@ -1,12 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { waitFor } from '../../../../test/support/wait-for';
 import { describeEventLogContract } from '../contract/event-log.contract';
 import { CorruptEventLogError } from '../event-log-errors';
 import { EmbeddedEventLog, type EmbeddedEventLogOptions } from './embedded-event-log';
+import type { JournalEntry } from './journal-entry';
 import { encodeFrame } from './journal-file';
+import { encodeJournalEntry } from './record-codec';
+import { indexFileName, segmentFileName } from './segment-files';
 
 describeEventLogContract('embedded', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'event-log-'));
@@ -21,6 +24,9 @@ describeEventLogContract('embedded', async () => {
 });
 
 const definition = { name: 'recovery', partitions: 1, key: 'userId' as const, config: {} };
+const stepFrame = (entry: JournalEntry): Buffer => encodeFrame(encodeJournalEntry(entry));
+/** A frame as versions before the binary payloads wrote it: JSON, a value a string inside it. */
+const jsonFrame = (entry: unknown): Buffer => encodeFrame(Buffer.from(JSON.stringify(entry)));
 const walOf = (dir: string): string => join(dir, (JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { wal: string }).wal);
 const open = (dir: string, options: Partial<EmbeddedEventLogOptions> = {}): Promise<EmbeddedEventLog> => EmbeddedEventLog.open({ dir, maintenanceIntervalMs: 0, ...options });
 
@@ -41,9 +47,9 @@ describe('embedded event log recovery', () => {
     await log.close();
     // After the checkpoint of a clean close, a step the journal holds alone, then a torn one (a kill -9 mid-write).
     const path = walOf(dir);
-    appendFileSync(path, encodeFrame({ r: [{ t: 'recovery', p: 0, k: 'a', v: 'two', ts: 0 }] }));
+    appendFileSync(path, stepFrame({ r: [{ t: 'recovery', p: 0, k: 'a', v: 'two', ts: 0 }] }));
     const whole = statSync(path).size;
-    const next = encodeFrame({ r: [{ t: 'recovery', p: 0, k: 'a', v: 'three', ts: 0 }] });
+    const next = stepFrame({ r: [{ t: 'recovery', p: 0, k: 'a', v: 'three', ts: 0 }] });
     appendFileSync(path, next.subarray(0, next.length - 3));
 
     const warnings: unknown[] = [];
@@ -65,7 +71,7 @@ describe('embedded event log recovery', () => {
     const log = await open(dir);
     await log.createTopics([definition]);
     await log.close();
-    const frame = encodeFrame({ r: [{ t: 'recovery', p: 0, k: 'a', v: 'x', ts: 0 }] });
+    const frame = stepFrame({ r: [{ t: 'recovery', p: 0, k: 'a', v: 'x', ts: 0 }] });
     const at = frame.length - 2;
     frame.writeUInt8(frame.readUInt8(at) ^ 0xff, at);
     appendFileSync(walOf(dir), frame);
@@ -81,8 +87,8 @@ describe('embedded event log recovery', () => {
     await log.maintain();
     await log.close();
     const path = walOf(dir);
-    const first = encodeFrame({ r: [{ t: 'recovery', p: 0, k: 'a', v: 'first', ts: 0 }] });
-    const second = encodeFrame({ r: [{ t: 'recovery', p: 0, k: 'a', v: 'second', ts: 0 }] });
+    const first = stepFrame({ r: [{ t: 'recovery', p: 0, k: 'a', v: 'first', ts: 0 }] });
+    const second = stepFrame({ r: [{ t: 'recovery', p: 0, k: 'a', v: 'second', ts: 0 }] });
     first.writeUInt8(first.readUInt8(first.length - 1) ^ 0xff, first.length - 1);
     appendFileSync(path, Buffer.concat([first, second]));
     await expect(open(dir)).rejects.toThrow(new CorruptEventLogError(path, 0, `a bad frame lies before a whole one at byte ${first.length}`).message);
@@ -91,7 +97,7 @@ describe('embedded event log recovery', () => {
 
   it('stops the start on a segment cut short in the middle of the history, naming its file and offset', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'event-log-segment-middle-'));
-    const log = await open(dir, { segmentBytes: 1024 });
+    const log = await open(dir, { segmentBytes: 256 });
     await log.createTopics([definition]);
     for (let i = 0; i < 100; i++) await log.publish([{ topic: 'recovery', key: 'a', value: `v${i}` }]);
     await log.maintain();
@@ -108,7 +114,7 @@ describe('embedded event log recovery', () => {
 
   it('refuses to read a record whose checksum fails in an old segment, naming file and byte', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'event-log-segment-flip-'));
-    const log = await open(dir, { segmentBytes: 1024 });
+    const log = await open(dir, { segmentBytes: 256 });
     await log.createTopics([definition]);
     for (let i = 0; i < 100; i++) await log.publish([{ topic: 'recovery', key: 'a', value: `v${i}` }]);
     await log.maintain();
@@ -170,9 +176,9 @@ describe('embedded event log recovery', () => {
   it('turns the single journal file of earlier versions into segments on first open', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'event-log-legacy-'));
     const frames = [
-      encodeFrame({ d: [definition] }),
-      encodeFrame({ r: [0, 1, 2].map((i) => ({ t: 'recovery', p: 0, k: 'a', v: `old${i}`, ts: i })) }),
-      encodeFrame({ c: [{ g: 'g', t: 'recovery', p: 0, o: 2 }] }),
+      jsonFrame({ d: [definition] }),
+      jsonFrame({ r: [0, 1, 2].map((i) => ({ t: 'recovery', p: 0, k: 'a', v: `old${i}`, ts: i })) }),
+      jsonFrame({ c: [{ g: 'g', t: 'recovery', p: 0, o: 2 }] }),
     ];
     writeFileSync(join(dir, 'journal.log'), Buffer.concat(frames));
     const log = await open(dir);
@@ -180,6 +186,35 @@ describe('embedded event log recovery', () => {
     expect(await log.committedOffsets('g', 'recovery')).toEqual([2]);
     expect(existsSync(join(dir, 'journal.log'))).toBe(false);
     await log.close();
+  });
+
+  it('reads segments and journal steps written as JSON by earlier versions, and appends after them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'event-log-json-frames-'));
+    const folder = join(dir, 'segments', 'recovery-0');
+    mkdirSync(folder, { recursive: true });
+    const records = [0, 1].map((o) => jsonFrame({ o, k: 'a', v: `{"n":"old${o}"}`, h: { 'x-message-id': `m${o}` }, ts: o }));
+    const file = segmentFileName(0);
+    writeFileSync(join(folder, file), Buffer.concat(records));
+    writeFileSync(join(folder, indexFileName(file)), Buffer.from(new Float64Array([0, 0]).buffer));
+    const wal = 'wal-0000000001.log';
+    const segment = { file, base: 0, next: 2, bytes: records[0]!.length + records[1]!.length, maxTs: 1, sealed: false };
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ v: 1, generation: 1, wal, topics: [definition], segments: { 'recovery/0': [segment] }, commits: [] }));
+    writeFileSync(join(dir, wal), jsonFrame({ r: [{ t: 'recovery', p: 0, k: 'a', v: '{"n":"old2"}', ts: 2 }] }));
+    const log = await open(dir);
+    await log.publish([{ topic: 'recovery', key: 'a', value: '{"n":"new3"}', headers: { 'x-message-id': 'm3' } }]);
+    await log.maintain();
+    await log.close();
+
+    const reopened = await open(dir);
+    const read: { value: string; headers: Record<string, string> }[] = [];
+    await reopened.read('recovery', 0, 0, async (batch) => void read.push(...batch.map((r) => ({ value: r.value, headers: r.headers }))));
+    await reopened.close();
+    expect(read).toEqual([
+      { value: '{"n":"old0"}', headers: { 'x-message-id': 'm0' } },
+      { value: '{"n":"old1"}', headers: { 'x-message-id': 'm1' } },
+      { value: '{"n":"old2"}', headers: {} },
+      { value: '{"n":"new3"}', headers: { 'x-message-id': 'm3' } },
+    ]);
   });
 
   it('refuses appends with a typed error when the disk is full, loses nothing acknowledged, and takes appends again once space returns', () => {

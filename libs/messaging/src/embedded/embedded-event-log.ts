@@ -8,6 +8,7 @@ import { ConsumerGroups } from './consumer-groups';
 import type { JournalEntry, StoredRecord } from './journal-entry';
 import { encodeFrame, type FsyncPolicy, JournalWriter, recoverJournal } from './journal-file';
 import { LruCache } from './lru-cache';
+import { decodeJournalEntry, encodeJournalEntry } from './record-codec';
 import { type CachedValue, PartitionLog, type SegmentSettings } from './partition-log';
 import { cleanPartition, cleanupPolicyOf } from './segment-cleaner';
 import { isWalFile, LEGACY_JOURNAL_FILE, type Manifest, readManifest, walFileName, writeManifest } from './segment-manifest';
@@ -96,7 +97,7 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
     const log = new EmbeddedEventLog(options, manifest);
     log.restore();
     const path = join(options.dir, manifest.wal);
-    const recovered = recoverJournal<JournalEntry>(path, (entry) => log.apply(entry));
+    const recovered = recoverJournal<JournalEntry>(path, decodeJournalEntry, (entry) => log.apply(entry));
     if (recovered.tornBytes > 0) {
       options.onWarning?.('event log: cut a torn frame at the end of the journal', { path, tornBytes: recovered.tornBytes });
     }
@@ -267,7 +268,7 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
   }
 
   private append(entry: JournalEntry): Promise<void> {
-    return this.writer.append(encodeFrame(entry), () => this.apply(entry));
+    return this.writer.append(encodeFrame(encodeJournalEntry(entry)), () => this.apply(entry));
   }
 
   private apply(entry: JournalEntry): void {

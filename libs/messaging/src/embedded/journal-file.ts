@@ -5,7 +5,7 @@ import { crc32 } from 'node:zlib';
 import { CorruptEventLogError, EventLogUnavailableError } from '../event-log-errors';
 
 /**
- * Files of framed entries: [u32 length][u32 crc32][JSON payload]. In the write-ahead log one frame
+ * Files of framed entries: [u32 length][u32 crc32][payload] (payloads: record-codec.ts). In the write-ahead log one frame
  * is one atomic step of the log (records, offset commits, or both): a crash mid-write leaves a torn
  * last frame, which recovery detects by its length or checksum and cuts off, so a step is either
  * whole or absent. A bad frame with a whole frame after it is not a torn write but damage, and
@@ -24,7 +24,7 @@ const CHUNK_BYTES = 8 * 1024 * 1024;
 const MAX_TORN_BYTES = 64 * 1024 * 1024;
 
 /** Reads the journal in chunks (a journal of earlier versions may be far larger than memory should hold). */
-export function recoverJournal<T>(path: string, onEntry?: (entry: T) => void): RecoveredJournal<T> {
+export function recoverJournal<T>(path: string, decode: (payload: Buffer) => T, onEntry?: (entry: T) => void): RecoveredJournal<T> {
   if (!existsSync(path)) {
     mkdirSync(dirname(path), { recursive: true });
     return { entries: [], tornBytes: 0 };
@@ -41,7 +41,7 @@ export function recoverJournal<T>(path: string, onEntry?: (entry: T) => void): R
       const read = readSync(fd, chunk, 0, chunk.length, position + pending.length);
       if (read === 0) break;
       pending = pending.length === 0 ? chunk.subarray(0, read) : Buffer.concat([pending, chunk.subarray(0, read)]);
-      const end = decodeFrames(pending, 0, pending.length, (payload) => take(JSON.parse(payload.toString('utf8')) as T));
+      const end = decodeFrames(pending, 0, pending.length, (payload) => take(decode(payload)));
       position += end;
       pending = pending.subarray(end);
       // A whole frame that failed its checksum, or a length no tear could leave: stop reading, judge below.
@@ -86,8 +86,7 @@ function nextWholeFrame(data: Buffer, from: number): number | undefined {
   return undefined;
 }
 
-export function encodeFrame(entry: unknown): Buffer {
-  const payload = Buffer.from(JSON.stringify(entry), 'utf8');
+export function encodeFrame(payload: Buffer): Buffer {
   const frame = Buffer.allocUnsafe(HEADER_BYTES + payload.length);
   frame.writeUInt32LE(payload.length, 0);
   frame.writeUInt32LE(crc32(payload), 4);

@@ -4,6 +4,7 @@ import { CorruptEventLogError } from '../event-log-errors';
 import type { IncomingRecord } from '../event-log.port';
 import { decodeFrames, encodeFrame } from './journal-file';
 import type { LruCache } from './lru-cache';
+import { decodeSegmentRecord, encodeSegmentRecord } from './record-codec';
 import { fileSize, indexFileName, readIndex, type SegmentMeta, type SegmentRecord, type SegmentSettings, segmentFileName, writeAll, writeSegmentFile } from './segment-files';
 
 export type { SegmentMeta, SegmentRecord, SegmentSettings } from './segment-files';
@@ -96,7 +97,7 @@ export class PartitionLog {
     const offset = active.next;
     const stored: SegmentRecord = { o: offset, k: record.k, v: record.v, ts: record.ts };
     if (record.h) stored.h = record.h;
-    const frame = encodeFrame(stored);
+    const frame = encodeFrame(encodeSegmentRecord(stored));
     if (!this.openBlock || this.openBlock.bytes >= this.settings.indexIntervalBytes) {
       this.closeBlock();
       this.openBlock = { pos: active.bytes, records: [], bytes: 0 };
@@ -289,7 +290,7 @@ export class PartitionLog {
     } finally {
       if (fd !== this.activeFd) closeSync(fd);
     }
-    const end = decodeFrames(data, 0, data.length, (payload) => onRecord(JSON.parse(payload.toString('utf8')) as SegmentRecord));
+    const end = decodeFrames(data, 0, data.length, (payload) => onRecord(decodeSegmentRecord(payload)));
     if (end < data.length) throw new CorruptEventLogError(path, from + end, `a record of ${this.topic}/${this.partition} fails its length or checksum`);
   }
 

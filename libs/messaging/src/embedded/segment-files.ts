@@ -2,6 +2,7 @@ import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readFileSync, wr
 import { join } from 'node:path';
 import { CorruptEventLogError } from '../event-log-errors';
 import { encodeFrame } from './journal-file';
+import { encodeSegmentRecord } from './record-codec';
 
 // The files of one partition's segments: names, the sparse index format (pairs of float64
 // offset, byte position) and whole-file writes that a short write cannot leave half done.
@@ -43,7 +44,7 @@ export function writeSegmentFile(dir: string, base: number, next: number, record
   let bytes = 0;
   let blockBytes = Infinity;
   for (const record of records) {
-    const frame = encodeFrame(record);
+    const frame = encodeFrame(encodeSegmentRecord(record));
     if (blockBytes >= indexIntervalBytes) {
       index.push(record.o, bytes);
       blockBytes = 0;

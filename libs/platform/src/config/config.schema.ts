@@ -67,6 +67,8 @@ export const configSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   /** user-stream: how often one timer checks every socket (pings, pong timeouts, the 24 h cap, listenKey expiry). */
   USER_STREAM_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).max(30_000).default(1000),
+  /** user-stream: API keys each replica remembers as live or revoked, least recently used out first. */
+  USER_STREAM_API_KEY_CACHE_MAX_ENTRIES: z.coerce.number().int().min(100).default(100_000),
   /** user-stream: a socket whose unsent frames pass this many bytes is a slow consumer and is dropped. */
   USER_STREAM_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1024).default(4 * 1024 * 1024),
   /** A connection that has not sent a request's headers this long after it began is answered 408 and closed (slowloris). */
@@ -87,6 +89,18 @@ export const configSchema = z.object({
   ENGINE_CLOCK_TICK_MS: z.coerce.number().int().min(0).default(1000),
   /** A partition with nothing to roll still gets a ClockTicked this often (ms): it rolls windows of trades the engine did not see itself (before its start, another replica's). */
   ENGINE_CLOCK_IDLE_TICK_MS: z.coerce.number().int().positive().default(60_000),
+  /** Market data: characters of serialised answers (depth, klines, tickers) kept per replica, least recently used out first (ASCII: bytes). */
+  MARKET_DATA_ANSWER_CACHE_BYTES: z.coerce.number().int().min(1024 * 1024).default(32 * 1024 * 1024),
+  /**
+   * Market data: stored trades older than this are deleted (ms; 0: kept forever). Each symbol keeps
+   * its newest 1,000 whatever their age; at least 25 h, since a start reads the 24 h window from them.
+   */
+  MARKET_DATA_TRADE_RETENTION_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .refine((ms) => ms === 0 || ms >= 25 * 3_600_000, 'at least 25 hours (90000000), or 0 to keep every trade')
+    .default(7 * 24 * 3_600_000),
   /** Market data stores each partition's book cut at least this often (ms; also every 1000 book updates): new replicas start from it. */
   MARKET_DATA_CUT_INTERVAL_MS: z.coerce.number().int().min(0).default(10_000),
 });

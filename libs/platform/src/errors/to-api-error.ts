@@ -1,4 +1,5 @@
 import { ApiError } from './api-error';
+import { isDependencyUnavailable } from './dependency-unavailable';
 import { ErrorCode } from './error-codes';
 
 interface HttpLikeError {
@@ -10,8 +11,9 @@ interface HttpLikeError {
 
 /**
  * Maps whatever was thrown to the family's envelope. Framework errors (unknown route, a body the
- * parser refused, a body too large) become their client-facing codes; anything unexpected
- * becomes -1001 so no stack trace or HTML page ever reaches a client.
+ * parser refused, a body too large) become their client-facing codes; PostgreSQL, the event log
+ * or the disk unable to serve (down, full) becomes 503 / -1016, which says "retry"; anything
+ * unexpected becomes -1001 so no stack trace or HTML page ever reaches a client.
  */
 export function toApiError(error: unknown, method: string, path: string): ApiError {
   if (error instanceof ApiError) return error;
@@ -29,5 +31,6 @@ export function toApiError(error: unknown, method: string, path: string): ApiErr
   }
   if (status === 400) return new ApiError(ErrorCode.ILLEGAL_CHARS, 'The request could not be parsed.');
   if (status === 405) return ApiError.unknownPath(method, path);
+  if (isDependencyUnavailable(error)) return new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'The exchange is unavailable right now; try again shortly.');
   return ApiError.internal();
 }

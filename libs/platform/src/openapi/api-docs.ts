@@ -30,6 +30,8 @@ export interface EndpointDoc {
   query?: { name: string; required?: boolean; description: string; enum?: readonly string[]; type?: 'string' | 'integer' }[];
 }
 
+const UNAVAILABLE = 'Overloaded, or PostgreSQL, the event log or the disk cannot serve right now (-1016); retry shortly.';
+
 /** Documents one endpoint: summary, weight, query parameters, the 200 shape and the error envelope. */
 export function ApiEndpoint(doc: EndpointDoc): MethodDecorator {
   const weight = doc.weight === undefined ? '' : `\n\nWeight: ${doc.weight}.`;
@@ -43,6 +45,7 @@ export function ApiEndpoint(doc: EndpointDoc): MethodDecorator {
     ApiResponse({ status: 400, description: 'Bad parameter or business rejection.', schema: openApiSchema(errorBodySchema) }),
     ApiResponse({ status: 429, description: 'Rate limit exceeded (-1003, -1015); see Retry-After.', schema: openApiSchema(errorBodySchema) }),
     ApiResponse({ status: 500, description: 'Internal error (-1001).', schema: openApiSchema(errorBodySchema) }),
+    ApiResponse({ status: 503, description: UNAVAILABLE, schema: openApiSchema(errorBodySchema) }),
   );
 }
 
@@ -69,6 +72,7 @@ export function openApiOperation(doc: EndpointDoc, tag: string, operationId: str
       400: json(errorBodySchema, 'Bad parameter or business rejection.'),
       429: json(errorBodySchema, 'Rate limit exceeded (-1003, -1015); see Retry-After.'),
       500: json(errorBodySchema, 'Internal error (-1001).'),
+      503: json(errorBodySchema, UNAVAILABLE),
     },
     summary: doc.summary,
     tags: [tag],

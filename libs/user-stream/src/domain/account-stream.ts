@@ -1,23 +1,21 @@
-import Decimal from 'decimal.js';
-import type { BalanceAfter, LedgerJournalEvent } from '@exchange/contracts';
+import { type AccountFlags, type BalanceAfter, type ContractJournalEvent, isContractJournalEvent, type LedgerJournalEvent } from '@exchange/contracts';
+import type { ContractOrderView } from './contract-orders-seen';
+import { contractFlagsOf, contractFramesOf, type StreamedContracts } from './contract-stream';
 import { executionReport, transitionOf } from './execution-report';
+import { streamedBalance } from './streamed-balance';
 import type { BalanceChange, StreamFrame } from './stream-frames';
-
-/** outboundAccountInfo's T, W and D. */
-export interface AccountFlags {
-  canTrade: boolean;
-  canWithdraw: boolean;
-  canDeposit: boolean;
-}
 
 /** What one replica knows of one account's stream. */
 export interface AccountStreamState {
   accountId: string;
+  /** outboundAccountInfo's T, W and D. */
   flags: AccountFlags;
   /** The user's ledger sequence already streamed (or already in the ledger's tables when the stream began). */
   lastSeq: number;
   /** The last E sent: E is strictly increasing per account. */
   lastE: number;
+  /** The contracts account whose events this stream carries, if any. */
+  contracts?: StreamedContracts;
 }
 
 export interface StreamStep {
@@ -36,23 +34,39 @@ export function nextEventTime(lastE: number, ts: number): number {
  * has passed (the user's sequence says so: a redelivery, or a change the ledger's tables already
  * held when the stream began) give nothing. Any event that carries this account's balances gives
  * an outboundAccountInfo of the changed ones, so new kinds of ledger events need nothing here.
+ * A contracts event is rendered with the order it changed as ContractOrderMemory tracks it.
  */
-export function streamLedgerEvent(state: AccountStreamState, event: LedgerJournalEvent, precisionOf: (asset: string) => number): StreamStep {
+export function streamLedgerEvent(state: AccountStreamState, event: LedgerJournalEvent, precisionOf: (asset: string) => number, contractOrder?: ContractOrderView): StreamStep {
   if (event.payload.seq <= state.lastSeq) return { state, frames: [] };
+  const passed = { ...state, lastSeq: event.payload.seq };
+  if (isContractJournalEvent(event)) return withEventTime(passed, event.ts, contractFramesOf(state, event, contractOrder, precisionOf('USDT')));
+  if (event.type === 'AccountFlagsSet') {
+    const contractFlags = contractFlagsOf(state, event);
+    if (contractFlags) return withEventTime({ ...passed, contracts: contractFlags.contracts }, event.ts, contractFlags.frames);
+  }
+  return streamAccountEvent(state, passed, event, precisionOf);
+}
+
+function streamAccountEvent(state: AccountStreamState, passed: AccountStreamState, event: Exclude<LedgerJournalEvent, ContractJournalEvent>, precisionOf: (asset: string) => number): StreamStep {
   const flagsSet = event.type === 'AccountFlagsSet' && event.payload.accountId === state.accountId;
   const flags = flagsSet ? { canTrade: event.payload.canTrade, canWithdraw: event.payload.canWithdraw, canDeposit: event.payload.canDeposit } : state.flags;
-  const passed = { ...state, flags, lastSeq: event.payload.seq };
-
   const order = 'order' in event.payload && event.payload.order.accountId === state.accountId ? event.payload.order : undefined;
   const transition = order && transitionOf(event);
   const balances = 'balances' in event.payload ? changedBalances(event.payload.balances, state.accountId, precisionOf) : [];
-  if (!transition && balances.length === 0 && !flagsSet) return { state: passed, frames: [] };
+  if (!transition && balances.length === 0 && !flagsSet) return { state: { ...passed, flags }, frames: [] };
+  return withEventTime({ ...passed, flags }, event.ts, (E) => {
+    const frames: StreamFrame[] = [];
+    if (order && transition) frames.push(executionReport(order, transition, E));
+    if (balances.length > 0 || flagsSet) frames.push({ e: 'outboundAccountInfo', E, T: flags.canTrade, W: flags.canWithdraw, D: flags.canDeposit, B: balances });
+    return frames;
+  });
+}
 
-  const E = nextEventTime(state.lastE, event.ts);
-  const frames: StreamFrame[] = [];
-  if (order && transition) frames.push(executionReport(order, transition, E));
-  if (balances.length > 0 || flagsSet) frames.push({ e: 'outboundAccountInfo', E, T: flags.canTrade, W: flags.canWithdraw, D: flags.canDeposit, B: balances });
-  return { state: { ...passed, lastE: E }, frames };
+/** The step of an event that gives frames (all under one E, the next after the last sent) or none. */
+function withEventTime(state: AccountStreamState, ts: number, frames: ((E: number) => StreamFrame[]) | undefined): StreamStep {
+  if (!frames) return { state, frames: [] };
+  const E = nextEventTime(state.lastE, ts);
+  return { state: { ...state, lastE: E }, frames: frames(E) };
 }
 
 function changedBalances(balances: readonly BalanceAfter[], accountId: string, precisionOf: (asset: string) => number): BalanceChange[] {
@@ -62,9 +76,4 @@ function changedBalances(balances: readonly BalanceAfter[], accountId: string, p
     changes.push(streamedBalance(b, precisionOf(b.asset)));
   }
   return changes;
-}
-
-/** A balance as outboundAccountInfo's B carries it: free and locked at the asset's precision, rounded down (never more than the ledger holds). */
-export function streamedBalance(balance: Pick<BalanceAfter, 'asset' | 'free' | 'locked'>, places: number): BalanceChange {
-  return { a: balance.asset, f: new Decimal(balance.free).toFixed(places, Decimal.ROUND_DOWN), l: new Decimal(balance.locked).toFixed(places, Decimal.ROUND_DOWN) };
 }

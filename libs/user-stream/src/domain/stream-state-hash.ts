@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AccountFlags } from './account-stream';
+import type { AccountFlags } from '@exchange/contracts';
 import type { BalanceChange } from './stream-frames';
 
 /**

@@ -3,8 +3,9 @@ import type { Duplex } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
 import { type Clock, ErrorCode, LISTEN_KEY_FORMAT, type ListenKeyRecord, type ListenKeyStore, type Logger, refuseUpgrade, SocketGuard, type SocketGuardEvents, type SocketGuardSettings, UpgradeRouter } from '@exchange/platform';
 import { keepaliveAction } from '../domain/keepalive-policy';
-import type { StreamStartReader } from '../accounts/stream-start-reader';
+import type { StreamStartReader } from '@exchange/ledger-query';
 import type { AccountStream, AccountStreams } from '../streaming/account-streams';
+import { ApiKeyVerdicts } from './api-key-verdicts';
 import { StreamConnection } from './stream-connection';
 
 export const USER_STREAM_PATH = '/openapi/ws/';
@@ -13,6 +14,8 @@ const REVALIDATE_MS = 60_000;
 
 export interface SocketServerSettings extends Omit<SocketGuardSettings, 'maxPayloadBytes'> {
   sweepIntervalMs: number;
+  /** API keys remembered as live or revoked (USER_STREAM_API_KEY_CACHE_MAX_ENTRIES). */
+  maxApiKeyEntries: number;
 }
 
 export type SocketServerEvents = SocketGuardEvents;
@@ -39,10 +42,8 @@ export class UserStreamSocketServer {
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private closing = false;
-  /** API keys revoked since this replica started: a socket opening on one is refused even if the tables were read just before. */
-  private readonly revoked = new Set<string>();
-  /** API keys the ledger's tables showed valid; a later revocation reaches `revoked` through the events. */
-  private readonly liveApiKeys = new Set<string>();
+  /** A socket opening on a revoked key is refused even if the tables were read just before the revocation. */
+  private readonly apiKeys: ApiKeyVerdicts;
 
   constructor(
     private readonly store: ListenKeyStore,
@@ -54,6 +55,7 @@ export class UserStreamSocketServer {
     events: SocketServerEvents,
   ) {
     this.guard = new SocketGuard({ ...settings, maxPayloadBytes: MAX_MESSAGE_BYTES }, events);
+    this.apiKeys = new ApiKeyVerdicts(settings.maxApiKeyEntries);
   }
 
   async attach(server: Server): Promise<void> {
@@ -74,8 +76,7 @@ export class UserStreamSocketServer {
 
   /** A revoked API key's streams end at once, on every replica (each reads the revocation from the ledger's events). */
   revokeApiKey(apiKey: string): void {
-    this.revoked.add(apiKey);
-    this.liveApiKeys.delete(apiKey);
+    this.apiKeys.revoke(apiKey);
     for (const key of this.keys.values()) {
       if (key.record.apiKey === apiKey) for (const connection of key.connections) connection.close(1000, 'API key revoked');
     }
@@ -102,7 +103,7 @@ export class UserStreamSocketServer {
     if (!LISTEN_KEY_FORMAT.test(listenKey)) return refuseUpgrade(socket, 400, ErrorCode.INVALID_LISTEN_KEY, 'This listenKey does not exist.');
     const record = await this.store.find(listenKey);
     if (!record) return refuseUpgrade(socket, 400, ErrorCode.INVALID_LISTEN_KEY, 'This listenKey does not exist.');
-    if (!(await this.apiKeyLive(record.apiKey))) return refuseUpgrade(socket, 401, ErrorCode.REJECTED_API_KEY, 'The API key of this listenKey was revoked.');
+    if (!(await this.apiKeys.isLive(record.apiKey, () => this.reader.isApiKeyLive(record.apiKey)))) return refuseUpgrade(socket, 401, ErrorCode.REJECTED_API_KEY, 'The API key of this listenKey was revoked.');
     const stream = await this.streams.prepare(record.accountId);
     if (!stream) return refuseUpgrade(socket, 400, ErrorCode.INVALID_LISTEN_KEY, 'This listenKey does not exist.');
     if (this.closing) {
@@ -112,16 +113,8 @@ export class UserStreamSocketServer {
     this.guard.accept(request, socket, head, (ws) => this.open(ws, record, stream));
   }
 
-  private async apiKeyLive(apiKey: string): Promise<boolean> {
-    if (this.revoked.has(apiKey)) return false;
-    if (this.liveApiKeys.has(apiKey)) return true;
-    const live = await this.reader.isApiKeyLive(apiKey);
-    if (live && !this.revoked.has(apiKey)) this.liveApiKeys.add(apiKey);
-    return live;
-  }
-
   private open(ws: WebSocket, record: ListenKeyRecord, prepared: AccountStream): void {
-    if (this.revoked.has(record.apiKey)) {
+    if (this.apiKeys.isRevoked(record.apiKey)) {
       ws.close(1000, 'API key revoked');
       return;
     }
@@ -197,8 +190,10 @@ export class UserStreamSocketServer {
     this.store
       .find(key.record.listenKey)
       .then((live) => {
+        // Judged at the answer's time, not the question's: the key may have expired while the store answered.
+        const answeredAt = this.clock.now();
         if (live) key.record = live;
-        else if (now >= key.record.expiresAt) this.expire(key, now);
+        else if (answeredAt >= key.record.expiresAt) this.expire(key, answeredAt);
         else this.closeKey(key.record.listenKey, 1000, 'listenKey closed');
       })
       .catch((error: unknown) => this.logger.warn({ err: error }, 'user-stream: checking a listenKey failed; retrying at the next sweep'))

@@ -1,7 +1,14 @@
-import type { LedgerJournalEvent, Markets } from '@exchange/contracts';
-import type { StreamStarts } from '../accounts/stream-start-reader';
+import { isContractJournalEvent, type LedgerJournalEvent, type Markets } from '@exchange/contracts';
+import type { StreamStartReader } from '@exchange/ledger-query';
 import { type AccountStreamState, nextEventTime, streamLedgerEvent } from '../domain/account-stream';
+import { ContractOrderMemory } from '../domain/contract-orders-seen';
 import type { StreamFrame } from '../domain/stream-frames';
+
+/**
+ * Where an account's stream starts: the ledger's tables for a replica (with the open contract
+ * orders it may report fills of), the journal's account openings for a replay (which sees every order placed).
+ */
+export type StreamStarts = Pick<StreamStartReader, 'start'> & Partial<Pick<StreamStartReader, 'openContractOrders'>>;
 
 /** Where an account's frames go: one per socket. */
 export interface FrameSink {
@@ -31,6 +38,7 @@ export class AccountStreams {
   private readonly accounts = new Map<string, AccountStream>();
   private readonly byUser = new Map<string, Set<AccountStream>>();
   private readonly loading = new Map<string, Promise<AccountStream | undefined>>();
+  private readonly contractOrders = new ContractOrderMemory();
 
   constructor(
     private readonly reader: StreamStarts,
@@ -61,11 +69,13 @@ export class AccountStreams {
     stream.sinks.delete(sink);
   }
 
+  /** Every event of ledger.events, whether or not its user is streamed here (the contract orders it changes are kept for later sockets). */
   apply(event: LedgerJournalEvent): void {
+    const contractOrder = isContractJournalEvent(event) ? this.contractOrders.observe(event) : undefined;
     const streams = this.byUser.get(event.payload.userId);
     if (!streams) return;
     for (const stream of streams) {
-      const step = streamLedgerEvent(stream.state, event, this.precisionOf);
+      const step = streamLedgerEvent(stream.state, event, this.precisionOf, contractOrder);
       stream.state = step.state;
       for (const frame of step.frames) this.send(stream, frame);
     }
@@ -92,6 +102,11 @@ export class AccountStreams {
     return this.accounts.size;
   }
 
+  /** Open contract orders this replica keeps for reports. */
+  get contractOrderCount(): number {
+    return this.contractOrders.size;
+  }
+
   private send(stream: AccountStream, frame: StreamFrame): void {
     this.onFrame(frame);
     if (stream.sinks.size === 0) return;
@@ -104,9 +119,14 @@ export class AccountStreams {
   private async load(accountId: string): Promise<AccountStream | undefined> {
     const start = await this.reader.start(accountId);
     if (!start) return undefined;
+    if (start.contracts && this.reader.openContractOrders) {
+      const open = await this.reader.openContractOrders(start.contracts.accountId);
+      this.contractOrders.seed(start.userId, open.seq, open.orders);
+    }
     const current = this.accounts.get(accountId);
     if (current) return current;
-    return this.track({ userId: start.userId, state: { accountId, flags: start.flags, lastSeq: start.seq, lastE: 0 }, sinks: new Set() });
+    const state: AccountStreamState = { accountId, flags: start.flags, lastSeq: start.seq, lastE: 0, ...(start.contracts ? { contracts: start.contracts } : {}) };
+    return this.track({ userId: start.userId, state, sinks: new Set() });
   }
 
   private track(stream: AccountStream): AccountStream {

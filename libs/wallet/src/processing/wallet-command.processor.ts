@@ -1,5 +1,5 @@
 import { Controller, Inject, type OnApplicationBootstrap } from '@nestjs/common';
-import { HeaderNames, type Markets, Topics, type WalletCommand, walletCommandSchema, type WalletEvent, type WithdrawalRecord, walletSettingsOf } from '@exchange/contracts';
+import { HeaderNames, type Markets, Topics, toRecord, type WalletCommand, walletCommandSchema, type WalletEvent, type WithdrawalRecord, walletSettingsOf } from '@exchange/contracts';
 import {
   applyIsolatingPoison,
   ConsumeBatches,
@@ -103,9 +103,9 @@ export class WalletCommandProcessor implements OnApplicationBootstrap {
       }
       const effects = events.map(effectsOf);
       const outbox: OutgoingRecord[] = [
-        ...events.map((e) => record(Topics.walletEvents.name, e.payload.userId, e, e.payload.commandId)),
-        ...effects.flatMap((x) => x.ledger.map((c) => record(Topics.ledgerCommands.name, c.payload.userId, c))),
-        ...effects.flatMap((x) => x.wallet.map((c) => record(Topics.walletCommands.name, c.payload.userId, c))),
+        ...events.map((e) => toRecord(Topics.walletEvents, e, { causation: e.payload.commandId })),
+        ...effects.flatMap((x) => x.ledger.map((c) => toRecord(Topics.ledgerCommands, c))),
+        ...effects.flatMap((x) => x.wallet.map((c) => toRecord(Topics.walletCommands, c))),
       ];
       await writeBookkeeping(runner, this.schema, { topic: batch.topic, partition: batch.partition, expectedOffset, nextOffset, processed, outbox, ...this.processedWindow() });
       await writeProjection(runner, this.schema, events);
@@ -178,13 +178,4 @@ export class WalletCommandProcessor implements OnApplicationBootstrap {
     const parsed = walletCommandSchema.safeParse(json);
     return parsed.success ? parsed.data : undefined;
   }
-}
-
-function record(topic: string, key: string, message: { id: string; type: string }, causationId?: string): OutgoingRecord {
-  return {
-    topic,
-    key,
-    value: JSON.stringify(message),
-    headers: { [HeaderNames.messageId]: message.id, [HeaderNames.messageType]: message.type, ...(causationId ? { [HeaderNames.causationId]: causationId } : {}) },
-  };
 }

@@ -5,7 +5,7 @@ import { seedInsuranceFund, settleFunding } from './contract-funding';
 import { markContractPrice } from './contract-liquidation';
 import { triggerContractStops } from './contract-stops';
 import { fillContractOrder } from './contract-fills';
-import { creditContractAccount, modifyPositionMargin } from './contract-margin';
+import { creditContractAccount, debitContractAccount, modifyPositionMargin } from './contract-margin';
 import { endContractOrder, placeContractOrder } from './contract-orders';
 import type { ContractsState } from './contract-state';
 
@@ -33,6 +33,8 @@ function decideEvents(command: ContractCommand, state: ContractsState, ctx: Cont
   switch (command.type) {
     case 'CreditContractAccount':
       return creditContractAccount(command, state, ctx);
+    case 'DebitContractAccount':
+      return debitContractAccount(command, state, ctx);
     case 'PlaceContractOrder':
       return placeContractOrder(command, state, ctx);
     case 'FillContractOrder':

@@ -1,4 +1,4 @@
-import type { ContractEvent, CreditContractAccount, ModifyPositionMargin } from '@exchange/contracts';
+import type { ContractEvent, CreditContractAccount, DebitContractAccount, ModifyPositionMargin } from '@exchange/contracts';
 import { Money, ZERO } from '../ledger-money';
 import { LedgerRejection, RejectCode } from '../ledger-rejection';
 import { balanceAfter, type ContractContext, positionAfter, requireContract, roundUp } from './contract-decision';
@@ -11,12 +11,21 @@ export function amountAtPrecision(text: string, ctx: ContractContext): Money {
   return amount;
 }
 
-/** USDT arriving in a contracts account (in the next slice: the ledger's transfer into account type 3). */
+/** USDT arriving in a contracts account: the ledger's transfer into account type 3. */
 export function creditContractAccount(command: CreditContractAccount, state: ContractsState, ctx: ContractContext): ContractEvent[] {
   const p = command.payload;
   const amount = amountAtPrecision(p.amount, ctx);
   const balance = peekContractBalance(state, p.accountId);
   return [{ type: 'ContractAccountCredited', payload: { creditId: p.creditId, accountId: p.accountId, amount: amount.toFixed(), balance: balanceAfter(p.accountId, { ...balance, free: balance.free.plus(amount) }) } }];
+}
+
+/** USDT leaving a contracts account (a transfer out of type 3): only free USDT moves, else -1131. */
+export function debitContractAccount(command: DebitContractAccount, state: ContractsState, ctx: ContractContext): ContractEvent[] {
+  const p = command.payload;
+  const amount = amountAtPrecision(p.amount, ctx);
+  const balance = peekContractBalance(state, p.accountId);
+  if (amount.gt(balance.free)) throw new LedgerRejection(RejectCode.INSUFFICIENT_BALANCE, `Insufficient USDT balance in account ${p.accountId}: ${balance.free.toFixed()} is free.`);
+  return [{ type: 'ContractAccountDebited', payload: { debitId: p.debitId, accountId: p.accountId, amount: amount.toFixed(), balance: balanceAfter(p.accountId, { ...balance, free: balance.free.minus(amount) }) } }];
 }
 
 /**

@@ -86,6 +86,9 @@ export function placeContractOrder(command: PlaceContractOrder, state: Contracts
     marketsVersion: p.marketsVersion,
     orderType: stop ? 'STOP' : 'LIMIT',
     ...(trigger ? { triggerPrice: trigger.toFixed() } : {}),
+    ...(p.timeInForce === undefined ? {} : { timeInForce: p.timeInForce }),
+    ...(p.clientOrderId === undefined ? {} : { clientOrderId: p.clientOrderId }),
+    ...(p.priceType === undefined ? {} : { priceType: p.priceType }),
   };
   const balanceNow = { ...balance, free: balance.free.minus(lock), locked: balance.locked.plus(lock) };
   return [{ type: 'ContractOrderPlaced', payload: { order, balance: balanceAfter(p.accountId, balanceNow), position: positionAfter(after, config, ctx) } }];
@@ -121,6 +124,7 @@ export function endContractOrder(command: EndContractOrder, state: ContractsStat
         released: released.toFixed(),
         balance: balanceAfter(p.accountId, balanceNow),
         position: positionAfter(after, config, ctx),
+        ...(p.reason === undefined ? {} : { reason: p.reason }),
       },
     },
   ];

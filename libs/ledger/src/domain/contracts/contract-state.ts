@@ -144,6 +144,7 @@ function removeOrder(state: ContractsState, orderId: string): void {
 export function evolveContracts(state: ContractsState, event: ContractEvent): ContractsState {
   switch (event.type) {
     case 'ContractAccountCredited':
+    case 'ContractAccountDebited':
     case 'InsuranceFundSeeded':
       setBalance(state, event.payload.balance);
       return state;

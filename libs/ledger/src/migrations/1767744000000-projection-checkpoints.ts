@@ -5,8 +5,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * position on ledger.events lives here, in the same transaction as the rows it wrote.
  * (`checkpoints` keeps one row per ledger.commands partition: the input the tables reflect.)
  */
-export class ProjectionCheckpoints1767657600000 implements MigrationInterface {
-  name = 'ProjectionCheckpoints1767657600000';
+export class ProjectionCheckpoints1767744000000 implements MigrationInterface {
+  name = 'ProjectionCheckpoints1767744000000';
 
   async up(runner: QueryRunner): Promise<void> {
     const s = `"${runner.connection.driver.schema!}"`;

@@ -1,5 +1,5 @@
-import type { DataSource } from 'typeorm';
 import type { AccountType, Permission } from '@exchange/contracts';
+import type { SchemaQueries } from '@exchange/platform';
 
 export interface AccountRow {
   accountId: string;
@@ -45,37 +45,35 @@ export interface FlowQuery {
 }
 
 /**
- * Read-only queries of the ledger's projections. The ledger writes them in the same transaction
- * as the events the gateway waits for, so a read after a reply sees the reply's effects.
+ * Read-only queries of the ledger's users, accounts, API keys, balances and balance flow. The
+ * ledger writes them in the same transaction as the events the gateway waits for, so a read after
+ * a reply sees the reply's effects.
  */
 export class LedgerReader {
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly schema: string,
-  ) {}
+  constructor(private readonly db: SchemaQueries) {}
 
   private get s(): string {
-    return `"${this.schema}"`;
+    return this.db.s;
   }
 
   async apiKey(apiKey: string): Promise<ApiKeyRow | undefined> {
-    const [row] = await this.dataSource.query(`SELECT * FROM ${this.s}.api_keys WHERE api_key = $1`, [apiKey]);
+    const [row] = await this.db.query(`SELECT * FROM ${this.s}.api_keys WHERE api_key = $1`, [apiKey]);
     return row ? toApiKey(row) : undefined;
   }
 
   async apiKeysOf(accountId: string): Promise<ApiKeyRow[]> {
-    const rows = await this.dataSource.query(`SELECT * FROM ${this.s}.api_keys WHERE account_id = $1 AND revoked_at IS NULL ORDER BY created`, [accountId]);
+    const rows = await this.db.query(`SELECT * FROM ${this.s}.api_keys WHERE account_id = $1 AND revoked_at IS NULL ORDER BY created`, [accountId]);
     return rows.map(toApiKey);
   }
 
   async account(accountId: string): Promise<AccountRow | undefined> {
-    const [row] = await this.dataSource.query(`SELECT * FROM ${this.s}.accounts WHERE account_id = $1`, [accountId]);
+    const [row] = await this.db.query(`SELECT * FROM ${this.s}.accounts WHERE account_id = $1`, [accountId]);
     return row ? toAccount(row) : undefined;
   }
 
   /** The account, its balances and its user's sequence, read in one statement (one snapshot). */
   async accountWithBalances(accountId: string): Promise<{ account: AccountRow; balances: Map<string, { free: string; locked: string }>; seq: number } | undefined> {
-    const rows: Record<string, unknown>[] = await this.dataSource.query(
+    const rows: Record<string, unknown>[] = await this.db.query(
       `SELECT a.*, u.seq, b.asset, b.free::text AS free, b.locked::text AS locked
        FROM ${this.s}.accounts a JOIN ${this.s}.users u ON u.user_id = a.user_id LEFT JOIN ${this.s}.balances b ON b.account_id = a.account_id
        WHERE a.account_id = $1`,
@@ -89,15 +87,15 @@ export class LedgerReader {
   }
 
   async accountsOfUser(userId: string): Promise<AccountRow[]> {
-    const rows = await this.dataSource.query(`SELECT * FROM ${this.s}.accounts WHERE user_id = $1 ORDER BY account_type, account_index`, [userId]);
+    const rows = await this.db.query(`SELECT * FROM ${this.s}.accounts WHERE user_id = $1 ORDER BY account_type, account_index`, [userId]);
     return rows.map(toAccount);
   }
 
   /** The newest users first, each with its accounts (the operator console's user list). */
   async users(limit: number): Promise<{ userId: string; name: string; created: number; accounts: AccountRow[] }[]> {
-    const users: Record<string, unknown>[] = await this.dataSource.query(`SELECT user_id, name, created FROM ${this.s}.users ORDER BY user_id DESC LIMIT $1`, [limit]);
+    const users: Record<string, unknown>[] = await this.db.query(`SELECT user_id, name, created FROM ${this.s}.users ORDER BY user_id DESC LIMIT $1`, [limit]);
     if (users.length === 0) return [];
-    const accounts: Record<string, unknown>[] = await this.dataSource.query(
+    const accounts: Record<string, unknown>[] = await this.db.query(
       `SELECT * FROM ${this.s}.accounts WHERE user_id = ANY($1::bigint[]) ORDER BY account_type, account_index`,
       [users.map((u) => String(u.user_id))],
     );
@@ -110,7 +108,7 @@ export class LedgerReader {
   }
 
   async userExists(userId: string): Promise<boolean> {
-    const rows = await this.dataSource.query(`SELECT 1 FROM ${this.s}.users WHERE user_id = $1`, [userId]);
+    const rows = await this.db.query(`SELECT 1 FROM ${this.s}.users WHERE user_id = $1`, [userId]);
     return rows.length > 0;
   }
 
@@ -127,12 +125,12 @@ export class LedgerReader {
     if (query.startTime !== undefined) add('created >= ?', query.startTime);
     if (query.endTime !== undefined) add('created <= ?', query.endTime);
     params.push(query.limit);
-    const rows = await this.dataSource.query(
+    const rows = await this.db.query<Record<string, string>>(
       `SELECT flow_id, account_id, asset, flow_type, change::text, total::text, created FROM ${this.s}.balance_flows
        WHERE ${where.join(' AND ')} ORDER BY flow_id DESC LIMIT $${params.length}`,
       params,
     );
-    return rows.map((r: Record<string, string>) => ({
+    return rows.map((r) => ({
       flowId: String(r.flow_id),
       accountId: String(r.account_id),
       asset: r.asset!,

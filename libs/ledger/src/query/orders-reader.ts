@@ -1,5 +1,5 @@
 import type { LedgerOrderRecord, LedgerTradeRecord } from '@exchange/contracts';
-import type { DataSource } from 'typeorm';
+import type { SchemaQueries } from '@exchange/platform';
 
 const OPEN = ['NEW', 'PARTIALLY_FILLED', 'PENDING_CANCEL'];
 const FINAL = ['FILLED', 'CANCELED', 'REJECTED'];
@@ -26,17 +26,14 @@ export interface TradeListQuery {
 
 /** Read-only queries of the ledger's order and trade projections. */
 export class OrdersReader {
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly schema: string,
-  ) {}
+  constructor(private readonly db: SchemaQueries) {}
 
   async order(accountId: string, orderId: string | undefined, clientOrderId: string | undefined): Promise<LedgerOrderRecord | undefined> {
-    const s = `"${this.schema}"`;
+    const s = this.db.s;
     const rows: { record: LedgerOrderRecord }[] =
       orderId !== undefined
-        ? await this.dataSource.query(`SELECT record FROM ${s}.orders WHERE account_id = $1 AND order_id = $2`, [accountId, orderId])
-        : await this.dataSource.query(`SELECT record FROM ${s}.orders WHERE account_id = $1 AND client_order_id = $2 ORDER BY order_id DESC LIMIT 1`, [accountId, clientOrderId]);
+        ? await this.db.query(`SELECT record FROM ${s}.orders WHERE account_id = $1 AND order_id = $2`, [accountId, orderId])
+        : await this.db.query(`SELECT record FROM ${s}.orders WHERE account_id = $1 AND client_order_id = $2 ORDER BY order_id DESC LIMIT 1`, [accountId, clientOrderId]);
     const record = rows[0]?.record;
     return record && (clientOrderId === undefined || record.clientOrderId === clientOrderId) ? record : undefined;
   }
@@ -58,8 +55,8 @@ export class OrdersReader {
     if (query.fromId !== undefined) where.push(`trade_id < $${params.push(query.fromId)}`);
     if (query.toId !== undefined) where.push(`trade_id > $${params.push(query.toId)}`);
     const ascending = query.toId !== undefined && query.fromId === undefined;
-    const rows: { record: LedgerTradeRecord }[] = await this.dataSource.query(
-      `SELECT record FROM "${this.schema}".trades WHERE ${where.join(' AND ')} ORDER BY trade_id ${ascending ? 'ASC' : 'DESC'} LIMIT $${params.push(query.limit)}`,
+    const rows: { record: LedgerTradeRecord }[] = await this.db.query(
+      `SELECT record FROM ${this.db.s}.trades WHERE ${where.join(' AND ')} ORDER BY trade_id ${ascending ? 'ASC' : 'DESC'} LIMIT $${params.push(query.limit)}`,
       params,
     );
     return rows.map((r) => r.record);
@@ -69,8 +66,8 @@ export class OrdersReader {
     const { where, params } = filters(query.accountId, query.symbol, query.startTime, query.endTime);
     where.push(`status = ANY($${params.push(statuses)})`);
     if (query.orderIdBelow !== undefined) where.push(`order_id < $${params.push(query.orderIdBelow)}`);
-    const rows: { record: LedgerOrderRecord }[] = await this.dataSource.query(
-      `SELECT record FROM "${this.schema}".orders WHERE ${where.join(' AND ')} ORDER BY order_id DESC LIMIT $${params.push(query.limit)}`,
+    const rows: { record: LedgerOrderRecord }[] = await this.db.query(
+      `SELECT record FROM ${this.db.s}.orders WHERE ${where.join(' AND ')} ORDER BY order_id DESC LIMIT $${params.push(query.limit)}`,
       params,
     );
     return rows.map((r) => r.record);

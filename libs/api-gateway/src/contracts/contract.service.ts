@@ -1,0 +1,177 @@
+import Decimal from 'decimal.js';
+import type { Markets, ModifyPositionMargin, PlaceContractOrder, RequestContractCancel } from '@exchange/contracts';
+import { ApiError, type Clock, ErrorCode, type IdGenerator } from '@exchange/platform';
+import type { LedgerReader } from '@exchange/ledger-query';
+import type { AuthContext } from '../auth/signed-request-authenticator';
+import type { LedgerClient } from '../ledger-client/ledger-client';
+import { orderKey } from '../replies/pending-replies';
+import { contractCancelOutcome, contractPlacement } from './contract-outcomes';
+import { contractOf, optionalContract, parseContractOrder } from './contract-params';
+import { resolveContractPrice } from './contract-prices';
+import { contractOrderRowView, type ContractOrderView, contractTradeView, positionView } from './contract-views';
+import type { ContractListQuery, ContractsReader } from '@exchange/ledger-query';
+
+/**
+ * The contract endpoints (CONTRACTS.md). A key of a contracts account (type 3) trades in it; a
+ * main-account key trades in its user's main contracts account, as in the family, where one key
+ * serves the token and the contract APIs. Requests wait for the ledger's journal entry of their
+ * outcome, as spot orders do, so an immediate query reflects the answer.
+ */
+export class ContractService {
+  /** Main account → its user's main contracts account: fixed once both exist. */
+  private readonly contractsAccounts = new Map<string, string>();
+
+  constructor(
+    private readonly ledger: LedgerClient,
+    private readonly reader: ContractsReader,
+    private readonly accounts: LedgerReader,
+    private readonly markets: Markets,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+  ) {}
+
+  async place(ctx: AuthContext): Promise<ContractOrderView> {
+    const request = parseContractOrder(ctx.params, this.markets);
+    const quotes = request.priceType === 'INPUT' ? {} : await this.reader.quotes(request.contract.symbol);
+    const price = resolveContractPrice(request, quotes);
+    const accountId = await this.contractsAccountOf(ctx);
+    const orderId = this.ids.next();
+    const command: PlaceContractOrder = {
+      type: 'PlaceContractOrder',
+      v: 1,
+      id: this.ids.next(),
+      ts: this.clock.now(),
+      payload: {
+        userId: ctx.key.account.userId,
+        accountId,
+        orderId,
+        symbol: request.contract.symbol,
+        side: request.side,
+        price,
+        quantity: request.quantity,
+        ...(request.leverage === undefined ? {} : { leverage: request.leverage }),
+        marketsVersion: this.markets.version,
+        orderType: 'LIMIT',
+        clientOrderId: request.clientOrderId,
+        timeInForce: request.timeInForce,
+        priceType: request.priceType,
+      },
+    };
+    return this.ledger.request(command, contractPlacement(command.id, orderId));
+  }
+
+  async getOrder(ctx: AuthContext): Promise<ContractOrderView> {
+    const accountId = await this.contractsAccountOf(ctx);
+    const { orderId, clientOrderId } = this.orderRef(ctx);
+    const row = await this.reader.order(accountId, orderId, clientOrderId);
+    if (!row) throw new ApiError(ErrorCode.NO_SUCH_ORDER, 'Order does not exist.');
+    return contractOrderRowView(row);
+  }
+
+  async cancel(ctx: AuthContext): Promise<ContractOrderView> {
+    const accountId = await this.contractsAccountOf(ctx);
+    const { orderId, clientOrderId } = this.orderRef(ctx);
+    ctx.params.optionalEnum('orderType', ['LIMIT', 'STOP'] as const, ErrorCode.INVALID_ORDER_TYPE);
+    const row = await this.reader.order(accountId, orderId, clientOrderId);
+    if (!row) throw new ApiError(ErrorCode.NO_SUCH_ORDER, 'Order does not exist.');
+    return this.cancelOne(ctx, accountId, row.record.orderId);
+  }
+
+  /** Cancels every open order of the account (of one symbol when given); answers once each has ended. */
+  async batchCancel(ctx: AuthContext): Promise<{ message: string; timestamp: number; orderIds: string[] }> {
+    const accountId = await this.contractsAccountOf(ctx);
+    const open = await this.reader.openOrders({ accountId, symbol: optionalContract(this.markets, ctx.params), limit: 1000 });
+    const ended = await Promise.allSettled(open.map((o) => this.cancelOne(ctx, accountId, o.record.orderId)));
+    const orderIds = ended.flatMap((r) => (r.status === 'fulfilled' ? [r.value.orderId] : []));
+    return { message: 'success', timestamp: this.clock.now(), orderIds };
+  }
+
+  async openOrders(ctx: AuthContext): Promise<ContractOrderView[]> {
+    return (await this.reader.openOrders(await this.listQuery(ctx, 'orderId'))).map(contractOrderRowView);
+  }
+
+  async historyOrders(ctx: AuthContext): Promise<ContractOrderView[]> {
+    return (await this.reader.historyOrders(await this.listQuery(ctx, 'orderId'))).map(contractOrderRowView);
+  }
+
+  async myTrades(ctx: AuthContext): Promise<Record<string, unknown>[]> {
+    return (await this.reader.trades(await this.listQuery(ctx, 'fromId'))).map(contractTradeView);
+  }
+
+  async positions(ctx: AuthContext): Promise<Record<string, string>[]> {
+    const accountId = await this.contractsAccountOf(ctx);
+    const positions = await this.reader.positions(accountId, optionalContract(this.markets, ctx.params));
+    const last = new Map<string, string | undefined>();
+    for (const symbol of new Set(positions.map((p) => p.symbol))) last.set(symbol, (await this.reader.quotes(symbol)).lastPrice);
+    return positions.map((p) => positionView(p, this.markets.contract(p.symbol)!, last.get(p.symbol)));
+  }
+
+  async account(ctx: AuthContext): Promise<Record<string, Record<string, string>>> {
+    const b = await this.reader.balance(await this.contractsAccountOf(ctx));
+    const total = new Decimal(b.free).plus(b.locked).plus(b.positionMargin);
+    return { USDT: { total: total.toFixed(), availableMargin: b.free, positionMargin: b.positionMargin, orderMargin: b.locked } };
+  }
+
+  /** Adds (positive) or removes (negative) position margin; a removal is checked at the mark price (the last trade price until part 2). */
+  async modifyMargin(ctx: AuthContext): Promise<Record<string, string>> {
+    const contract = contractOf(this.markets, ctx.params.required('symbol'));
+    const side = ctx.params.optionalEnum('side', ['LONG', 'SHORT'] as const, ErrorCode.INVALID_SIDE) ?? (() => { throw ApiError.missing('side'); })();
+    const amount = ctx.params.required('amount');
+    if (!/^-?(0|[1-9]\d{0,19})(\.\d{1,18})?$/.test(amount)) throw new ApiError(ErrorCode.ILLEGAL_CHARS, "Illegal characters found in parameter 'amount'; a plain signed decimal number is expected.");
+    const accountId = await this.contractsAccountOf(ctx);
+    const position = await this.reader.position(accountId, contract.symbol, side);
+    const markPrice = (await this.reader.quotes(contract.symbol)).lastPrice ?? (position && position.avgPrice !== '0' ? position.avgPrice : contract.minPrice);
+    const command: ModifyPositionMargin = {
+      type: 'ModifyPositionMargin',
+      v: 1,
+      id: this.ids.next(),
+      ts: this.clock.now(),
+      payload: { userId: ctx.key.account.userId, accountId, symbol: contract.symbol, side, amount, markPrice },
+    };
+    const event = await this.ledger.execute(command, 'PositionMarginModified');
+    return { symbol: contract.symbol, side, amount: event.payload.amount, margin: event.payload.position.margin, timestamp: String(event.ts) };
+  }
+
+  private async cancelOne(ctx: AuthContext, accountId: string, orderId: string): Promise<ContractOrderView> {
+    const command: RequestContractCancel = { type: 'RequestContractCancel', v: 1, id: this.ids.next(), ts: this.clock.now(), payload: { userId: ctx.key.account.userId, accountId, orderId } };
+    const traced = await this.ledger.request(command, contractCancelOutcome(command.id, orderId), { alsoKeys: [orderKey(orderId)] });
+    const row = await this.reader.order(accountId, orderId, undefined);
+    return row ? contractOrderRowView(row) : traced;
+  }
+
+  /** The contracts account a key trades in; a key of a spot sub-account has none (-2015). */
+  private async contractsAccountOf(ctx: AuthContext): Promise<string> {
+    const account = ctx.key.account;
+    if (account.accountType === 3) return account.accountId;
+    if (!ctx.isMainAccountKey) throw new ApiError(ErrorCode.REJECTED_API_KEY, 'This API key belongs to a sub-account without contracts; use a key of a contracts account or of the main account.', 403);
+    const known = this.contractsAccounts.get(account.accountId);
+    if (known) return known;
+    const main = (await this.accounts.accountsOfUser(account.userId)).find((a) => a.accountType === 3 && a.accountIndex === 0);
+    if (!main) throw new ApiError(ErrorCode.REJECTED_API_KEY, 'The user has no contracts account.', 403);
+    this.contractsAccounts.set(account.accountId, main.accountId);
+    return main.accountId;
+  }
+
+  private orderRef(ctx: AuthContext): { orderId?: string; clientOrderId?: string } {
+    const orderId = ctx.params.optionalInt('orderId', 1, Number.MAX_SAFE_INTEGER);
+    const clientOrderId = ctx.params.optional('clientOrderId') ?? ctx.params.optional('origClientOrderId');
+    if (orderId === undefined && clientOrderId === undefined) throw new ApiError(ErrorCode.ORDER_ID_MISSING, 'Param orderId or clientOrderId must be sent.');
+    return orderId === undefined ? { clientOrderId } : { orderId: String(orderId) };
+  }
+
+  private async listQuery(ctx: AuthContext, cursor: 'orderId' | 'fromId'): Promise<ContractListQuery> {
+    const p = ctx.params;
+    const below = p.optionalInt(cursor, 1, Number.MAX_SAFE_INTEGER);
+    const startTime = p.optionalInt('startTime', 0, Number.MAX_SAFE_INTEGER);
+    const endTime = p.optionalInt('endTime', 0, Number.MAX_SAFE_INTEGER);
+    if (startTime !== undefined && endTime !== undefined && startTime > endTime) throw new ApiError(ErrorCode.START_AFTER_END, 'startTime must not be after endTime.');
+    return {
+      accountId: await this.contractsAccountOf(ctx),
+      symbol: optionalContract(this.markets, p),
+      ...(below === undefined ? {} : { idBelow: String(below) }),
+      ...(startTime === undefined ? {} : { startTime }),
+      ...(endTime === undefined ? {} : { endTime }),
+      limit: p.optionalInt('limit', 1, 1000) ?? 20,
+    };
+  }
+}

@@ -1,0 +1,153 @@
+import type { ContractBalanceAfter, ContractJournalEvent, ContractOrderChange, ContractOrderRecord, ContractTradeRecord, FlowEntry, PositionAfter } from '@exchange/contracts';
+import type { QueryRunner } from 'typeorm';
+
+/**
+ * The rows contract events leave in PostgreSQL: the contracts accounts' USDT, positions, orders
+ * (a whole record when placed; the fields a fill or an end changes afterwards) and trades. Every
+ * value is the absolute one the event carries, so writing an event twice changes nothing.
+ */
+export interface ContractRows {
+  balances: Map<string, ContractBalanceAfter>;
+  positions: Map<string, PositionAfter & { updateTime: number }>;
+  orders: Map<string, ContractOrderRecord & { updateTime: number }>;
+  orderChanges: Map<string, ContractOrderChange & { updateTime: number }>;
+  trades: ContractTradeRecord[];
+}
+
+export function emptyContractRows(): ContractRows {
+  return { balances: new Map(), positions: new Map(), orders: new Map(), orderChanges: new Map(), trades: [] };
+}
+
+/** Adds one contract event's rows; returns the flow entries it carries (written with the spot flows). */
+export function addContractRows(rows: ContractRows, event: ContractJournalEvent): readonly FlowEntry[] {
+  const balance = (b: ContractBalanceAfter) => rows.balances.set(b.accountId, b);
+  const position = (p: PositionAfter) => rows.positions.set(`${p.accountId}|${p.symbol}|${p.side}`, { ...p, updateTime: event.ts });
+  switch (event.type) {
+    case 'ContractAccountCredited':
+    case 'ContractAccountDebited':
+    case 'InsuranceFundSeeded':
+      balance(event.payload.balance);
+      return [];
+    case 'ContractOrderPlaced':
+    case 'ContractStopTriggered':
+      rows.orders.set(event.payload.order.orderId, { ...event.payload.order, updateTime: event.ts });
+      rows.orderChanges.delete(event.payload.order.orderId);
+      if (event.type === 'ContractOrderPlaced') {
+        balance(event.payload.balance);
+        position(event.payload.position);
+      }
+      return [];
+    case 'ContractOrderFilled':
+    case 'ContractOrderEnded': {
+      const p = event.payload;
+      changeOrder(rows, p.order, event.ts);
+      balance(p.balance);
+      position(p.position);
+      if (event.type !== 'ContractOrderFilled') return [];
+      const f = event.payload;
+      balance(f.feeAccount);
+      rows.trades.push({ tradeId: f.tradeId, accountId: f.accountId, orderId: f.order.orderId, symbol: f.symbol, side: f.side, price: f.price, quantity: f.quantity, isMaker: f.isMaker, fee: f.fee, feeToken: f.feeToken, pnl: f.pnl, time: f.time ?? event.ts });
+      return f.flows;
+    }
+    case 'PositionMarginModified':
+      balance(event.payload.balance);
+      position(event.payload.position);
+      return [];
+    case 'FundingSettled':
+      for (const payment of event.payload.payments) {
+        balance(payment.balance);
+        position(payment.position);
+      }
+      balance(event.payload.insurance);
+      return event.payload.flows;
+    case 'PositionLiquidated':
+      balance(event.payload.balance);
+      position(event.payload.position);
+      position(event.payload.fundPosition);
+      return event.payload.flows;
+    case 'PositionDeleveraged':
+      balance(event.payload.balance);
+      position(event.payload.position);
+      for (const c of event.payload.counterparties) {
+        balance(c.balance);
+        position(c.position);
+      }
+      return event.payload.flows;
+    case 'ContractCancelRequested':
+    case 'ContractOrderRested':
+      return [];
+    default: {
+      const unexpected: never = event;
+      throw new Error(`contract projection: unknown event ${(unexpected as ContractJournalEvent).type}`);
+    }
+  }
+}
+
+/** A change to an order placed in this batch is merged into its record; otherwise it updates the stored one. */
+function changeOrder(rows: ContractRows, change: ContractOrderChange, ts: number): void {
+  const placed = rows.orders.get(change.orderId);
+  if (placed) rows.orders.set(change.orderId, { ...placed, executedQty: change.executedQty, marginLeft: change.marginLeft, status: change.status, updateTime: ts });
+  else rows.orderChanges.set(change.orderId, { ...change, updateTime: ts });
+}
+
+export async function writeContractRows(runner: QueryRunner, schema: string, rows: ContractRows): Promise<void> {
+  const s = `"${schema}"`;
+  if (rows.balances.size > 0) {
+    const b = [...rows.balances.values()];
+    await runner.query(
+      `INSERT INTO ${s}.contract_balances (account_id, free, locked, position_margin)
+       SELECT * FROM unnest($1::bigint[], $2::numeric[], $3::numeric[], $4::numeric[])
+       ON CONFLICT (account_id) DO UPDATE SET free = EXCLUDED.free, locked = EXCLUDED.locked, position_margin = EXCLUDED.position_margin`,
+      [b.map((r) => r.accountId), b.map((r) => r.free), b.map((r) => r.locked), b.map((r) => r.positionMargin)],
+    );
+  }
+  if (rows.positions.size > 0) {
+    const p = [...rows.positions.values()];
+    await runner.query(
+      `INSERT INTO ${s}.contract_positions (account_id, symbol, side, size, update_time, record)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::numeric[], $5::bigint[], $6::jsonb[])
+       ON CONFLICT (account_id, symbol, side) DO UPDATE SET size = EXCLUDED.size, update_time = EXCLUDED.update_time, record = EXCLUDED.record`,
+      [p.map((r) => r.accountId), p.map((r) => r.symbol), p.map((r) => r.side), p.map((r) => r.size), p.map((r) => r.updateTime), p.map(({ updateTime: _t, ...r }) => JSON.stringify(r))],
+    );
+  }
+  await writeOrders(runner, s, rows);
+  if (rows.trades.length > 0) {
+    const t = rows.trades;
+    await runner.query(
+      `INSERT INTO ${s}.contract_trades (trade_id, account_id, order_id, symbol, time, record)
+       SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::bigint[], $6::jsonb[]) ON CONFLICT DO NOTHING`,
+      [t.map((r) => r.tradeId), t.map((r) => r.accountId), t.map((r) => r.orderId), t.map((r) => r.symbol), t.map((r) => r.time), t.map((r) => JSON.stringify(r))],
+    );
+  }
+}
+
+async function writeOrders(runner: QueryRunner, s: string, rows: ContractRows): Promise<void> {
+  if (rows.orders.size > 0) {
+    const o = [...rows.orders.values()];
+    await runner.query(
+      `INSERT INTO ${s}.contract_orders (order_id, account_id, user_id, client_order_id, symbol, status, time, update_time, record)
+       SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[], $9::jsonb[])
+       ON CONFLICT (order_id) DO UPDATE SET status = EXCLUDED.status, update_time = EXCLUDED.update_time, record = EXCLUDED.record`,
+      [
+        o.map((r) => r.orderId),
+        o.map((r) => r.accountId),
+        o.map((r) => r.userId),
+        o.map((r) => r.clientOrderId ?? null),
+        o.map((r) => r.symbol),
+        o.map((r) => r.status),
+        o.map((r) => r.time),
+        o.map((r) => r.updateTime),
+        o.map(({ updateTime: _t, ...r }) => JSON.stringify(r)),
+      ],
+    );
+  }
+  if (rows.orderChanges.size > 0) {
+    const c = [...rows.orderChanges.values()];
+    await runner.query(
+      `UPDATE ${s}.contract_orders o SET status = r.status, update_time = r.t,
+         record = o.record || jsonb_build_object('executedQty', r.executed, 'marginLeft', r.margin_left, 'status', r.status)
+       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::bigint[]) AS r(id, executed, margin_left, status, t) WHERE o.order_id = r.id`,
+      [c.map((r) => r.orderId), c.map((r) => r.executedQty), c.map((r) => r.marginLeft), c.map((r) => r.status), c.map((r) => r.updateTime)],
+    );
+  }
+}

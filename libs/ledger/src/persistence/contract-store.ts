@@ -1,0 +1,33 @@
+import type { ContractOrderRecord, PositionAfter } from '@exchange/contracts';
+import type { DataSource } from 'typeorm';
+import { indexClientId } from '../domain/contracts/contract-journal-fold';
+import { setBalance, setOrder, setPosition } from '../domain/contracts/contract-state';
+import type { LedgerState } from '../domain/ledger-state';
+import { forgetContracts } from '../processing/partition-contracts';
+
+/**
+ * Replaces the contracts fold of one partition's accounts with what PostgreSQL holds: their USDT,
+ * positions and open contract orders (and the partition's fee account's USDT), as the fold had them.
+ */
+export async function loadContracts(dataSource: DataSource, schema: string, state: LedgerState, accountIds: ReadonlySet<string>, feeAccountId: string | undefined): Promise<void> {
+  const c = state.contracts;
+  const owned = new Set([...accountIds, ...(feeAccountId ? [feeAccountId] : [])]);
+  forgetContracts(state, owned);
+  const ids = [...owned];
+  const s = `"${schema}"`;
+  const balances: { account_id: string; free: string; locked: string; position_margin: string }[] = await dataSource.query(
+    `SELECT account_id::text, free::text, locked::text, position_margin::text FROM ${s}.contract_balances WHERE account_id = ANY($1::bigint[])`,
+    [ids],
+  );
+  for (const b of balances) setBalance(c, { accountId: b.account_id, free: b.free, locked: b.locked, positionMargin: b.position_margin });
+  const positions: { record: PositionAfter }[] = await dataSource.query(`SELECT record FROM ${s}.contract_positions WHERE account_id = ANY($1::bigint[])`, [ids]);
+  for (const { record } of positions) setPosition(c, record);
+  const orders: { record: ContractOrderRecord }[] = await dataSource.query(
+    `SELECT record FROM ${s}.contract_orders WHERE account_id = ANY($1::bigint[]) AND status IN ('NEW', 'PARTIALLY_FILLED') ORDER BY order_id`,
+    [ids],
+  );
+  for (const { record } of orders) {
+    setOrder(c, record);
+    indexClientId(state, record);
+  }
+}
