@@ -42,13 +42,23 @@ describe('ledger restart from snapshot and journal tail', () => {
       .filter((line) => line.includes('partition restored from snapshot and journal'))
       .map((line) => JSON.parse(line) as Restored);
 
-  it('folds only the events after the snapshot, and recovers to the exactly-once state', async () => {
+  const contractOrder = (user: TestUser, side: string, price: string, clientOrderId: string) =>
+    signedRequest(exchange.baseUrl, 'POST', '/openapi/contract/v1/order', user.key, {
+      query: { symbol: 'BTC-SWAP-USDT', side, price, quantity: '3', clientOrderId, ...(side.endsWith('OPEN') ? { leverage: '10' } : {}) },
+    });
+
+  it('folds only the events after the snapshot, and recovers to the exactly-once state, contracts included', async () => {
     exchange = spawnExchange(env);
     await waitUntilServing(exchange);
     await waitFor(() => exchange.output().includes('demo secret key'), 'the demo user');
     const token = (JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { adminToken: string }).adminToken;
     const users: TestUser[] = [];
     for (let i = 0; i < 3; i++) users.push(await createFundedUser(exchange.baseUrl, token, { USDT: '1000' }));
+    // Contract state for the snapshots to hold: USDT in the contracts accounts, a long and a short, a resting order with a client id.
+    for (const u of users) await signedRequest(exchange.baseUrl, 'POST', '/openapi/v1/transfer', u.key, { query: { tokenId: 'USDT', amount: '100', toAccountType: 3 } });
+    expect((await contractOrder(users[0]!, 'BUY_OPEN', '29000', 'rest-0')).body).toMatchObject({ status: 'NEW' });
+    expect((await contractOrder(users[1]!, 'BUY_OPEN', '30000', 'long-1')).body).toMatchObject({ status: 'NEW' });
+    expect((await contractOrder(users[2]!, 'SELL_OPEN', '30000', 'short-2')).body).toMatchObject({ status: 'FILLED' });
     for (let round = 0; round < 15; round++) {
       await Promise.all(users.map((u) => signedRequest(exchange.baseUrl, 'POST', '/openapi/v1/transfer', u.key, { query: { tokenId: 'USDT', amount: '1', toAccountType: 3 } })));
     }
@@ -58,6 +68,10 @@ describe('ledger restart from snapshot and journal tail', () => {
     exchange = spawnExchange(env);
     await waitUntilServing(exchange);
     await Promise.all(users.map((u) => signedRequest(exchange.baseUrl, 'POST', '/openapi/v1/transfer', u.key, { query: { tokenId: 'USDT', amount: '1', toAccountType: 3 } })));
+    // Decided on the restored contracts: the resting order found by its client id, the positions closed.
+    expect((await signedRequest(exchange.baseUrl, 'DELETE', '/openapi/contract/v1/order/cancel', users[0]!.key, { query: { clientOrderId: 'rest-0' } })).body).toMatchObject({ status: 'CANCELED' });
+    expect((await contractOrder(users[1]!, 'SELL_CLOSE', '30000', 'close-1')).body).toMatchObject({ status: 'NEW' });
+    expect((await contractOrder(users[2]!, 'BUY_CLOSE', '30000', 'close-2')).body).toMatchObject({ status: 'FILLED' });
     const restored = restoredLines(exchange.output());
     const fromSnapshot = restored.filter((r) => r.snapshotInputOffset !== undefined && r.snapshotInputOffset > 0);
     expect(fromSnapshot.length).toBeGreaterThan(0);
