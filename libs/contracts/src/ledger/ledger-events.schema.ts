@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseMessage } from '../envelope/message';
 import { orderTypeField, sideField, timeInForceField } from '../orders/order-fields';
 import { orderOutcomeField } from '../orders/settlement-commands.v1';
 import { FlowType, type FlowTypeName } from './balance-flow-types';
@@ -104,12 +105,5 @@ export const ledgerJournalEventSchema: z.ZodType<LedgerJournalEvent> = z.discrim
 
 /** A record's value as a ledger event, or undefined when it is not JSON or not one. */
 export function parseLedgerEvent(value: string): LedgerJournalEvent | undefined {
-  let json: unknown;
-  try {
-    json = JSON.parse(value);
-  } catch {
-    return undefined;
-  }
-  const parsed = ledgerJournalEventSchema.safeParse(json);
-  return parsed.success ? parsed.data : undefined;
+  return parseMessage(ledgerJournalEventSchema, value);
 }
