@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { contractJournalEventSchemas } from '../contracts/contract-events.schema';
 import { parseMessage } from '../envelope/message';
 import { orderTypeField, sideField, timeInForceField } from '../orders/order-fields';
 import { orderOutcomeField } from '../orders/settlement-commands.v1';
-import { FlowType, type FlowTypeName } from './balance-flow-types';
 import { accountTypeSchema, permissionSchema } from './ledger-commands';
-import type { AccountRecord, BalanceAfter, FlowEntry } from './ledger-events';
+import { flowEntrySchema, id, ledgerEventV1, ms, text } from './ledger-event-fields.schema';
+import type { AccountRecord, BalanceAfter } from './ledger-events';
 import type { LedgerJournalEvent, LedgerOrderRecord, LedgerTradeRecord } from './ledger-trading-events';
 import { withdrawalRequestFields } from './ledger-withdrawal-commands';
 import type { LedgerWithdrawalRecord } from './ledger-withdrawal-events';
@@ -14,19 +15,7 @@ import type { LedgerWithdrawalRecord } from './ledger-withdrawal-events';
  * a consumer. The records are the ledger's own, so the checks are of shape (fields, types,
  * enums), not of the business rules the ledger already applied.
  */
-const text = z.string();
-const id = z.string().min(1);
-const ms = z.number().int().nonnegative();
-
 const accountRecordSchema: z.ZodType<AccountRecord> = z.object({ accountId: id, userId: id, accountType: accountTypeSchema, accountIndex: z.number().int().min(0), accountName: text });
-const flowEntrySchema: z.ZodType<FlowEntry> = z.object({
-  flowId: id,
-  accountId: id,
-  asset: id,
-  flowType: z.enum(Object.keys(FlowType) as [FlowTypeName, ...FlowTypeName[]]),
-  change: text,
-  total: text,
-});
 const balanceAfterSchema: z.ZodType<BalanceAfter> = z.object({ accountId: id, asset: id, free: text, locked: text });
 const moved = { flows: z.array(flowEntrySchema), balances: z.array(balanceAfterSchema) };
 
@@ -70,11 +59,6 @@ const tradeRecordSchema: z.ZodType<LedgerTradeRecord> = z.object({
 });
 const withdrawalRecordSchema: z.ZodType<LedgerWithdrawalRecord> = withdrawalRequestFields.extend({ status: z.enum(['HELD', 'SETTLED', 'RELEASED']), time: ms, updateTime: ms });
 
-/** `{type, v: 1, id, ts, payload}` of a ledger event: its own fields plus userId, seq and commandId. */
-function ledgerEventV1<T extends LedgerJournalEvent['type'], P extends z.ZodRawShape>(type: T, payload: P) {
-  return z.object({ type: z.literal(type), v: z.literal(1), id, ts: ms, payload: z.object({ ...payload, userId: id, seq: z.number().int().positive(), commandId: id }) });
-}
-
 /** One schema per event type: a type added to LedgerJournalEvent without its schema does not compile. */
 const byType = {
   UserCreated: ledgerEventV1('UserCreated', { name: text, accounts: z.array(accountRecordSchema) }),
@@ -99,6 +83,7 @@ const byType = {
   WithdrawalRepeated: ledgerEventV1('WithdrawalRepeated', { withdrawalId: id, accountId: id, clientOrderId: text }),
   WithdrawalSettled: ledgerEventV1('WithdrawalSettled', { withdrawal: withdrawalRecordSchema, feeAccountId: id, ...moved }),
   WithdrawalReleased: ledgerEventV1('WithdrawalReleased', { withdrawal: withdrawalRecordSchema, ...moved }),
+  ...contractJournalEventSchemas,
 } satisfies { [T in LedgerJournalEvent['type']]: z.ZodType<Extract<LedgerJournalEvent, { type: T }>> };
 
 export const ledgerJournalEventSchema: z.ZodType<LedgerJournalEvent> = z.discriminatedUnion('type', Object.values(byType) as [(typeof byType)[keyof typeof byType], ...(typeof byType)[keyof typeof byType][]]);
