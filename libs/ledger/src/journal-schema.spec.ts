@@ -1,5 +1,6 @@
-import { type LedgerInput, ledgerJournalEventSchema, parseLedgerEvent } from '@exchange/contracts';
-import { ledgerCommand as cmd, ledgerJournal } from '../../../test/support/read-model-schema';
+import { type ContractEvent, contractJournalEventSchemas, isContractJournalEvent, type LedgerInput, type LedgerJournalEvent, ledgerJournalEventSchema, parseLedgerEvent } from '@exchange/contracts';
+import { ledgerCommand as cmd, ledgerJournal, T0 } from '../../../test/support/read-model-schema';
+import { everyContractEvent } from './domain/contracts/contract-journal.fixtures';
 
 const ALICE = { userId: '100', accountId: '1001' };
 const BOB = { userId: '200', accountId: '2001' };
@@ -30,14 +31,25 @@ const journal = ledgerJournal([
   cmd('SettleWithdrawal', { ...BOB, withdrawalId: '5001' }),
   withdrawal('5002'),
   cmd('ReleaseWithdrawal', { ...BOB, withdrawalId: '5002' }),
+  // The contract order notices, which only the ledger's routing journals.
+  cmd('TransferFunds', { userId: '100', transferId: '4', fromAccountId: '1001', toAccountId: '1003', asset: 'USDT', amount: '1000' }),
+  cmd('PlaceContractOrder', { userId: '100', accountId: '1003', orderId: '9', symbol: 'BTC-SWAP-USDT', side: 'BUY_OPEN', price: '30000', quantity: '10', leverage: '10', marketsVersion: 1 }),
+  cmd('ApplyOrderOutcome', { userId: '100', accountId: '1003', symbol: 'BTC-SWAP-USDT', orderId: '9', side: 'BUY', outcome: 'RESTED', remainingQty: '10' }),
+  cmd('RequestContractCancel', { userId: '100', accountId: '1003', orderId: '9' }),
 ]);
 
+/** The contracts decider's events in the journal's envelope, as decide wraps them. */
+const enveloped = (events: readonly ContractEvent[]): LedgerJournalEvent[] =>
+  events.map((e, i) => ({ type: e.type, v: 1, id: `s${i}:0`, ts: T0 + i, payload: { ...e.payload, userId: '1', seq: i + 1, commandId: `s${i}` } }) as LedgerJournalEvent);
+const contractJournal = enveloped(everyContractEvent());
+
 describe('the journal against the schema its consumers check it with', () => {
-  it('covers every event type but CommandRejected', () => {
-    expect(new Set(journal.map((e) => e.type)).size).toBe(15);
+  it('covers every spot event type but CommandRejected, and every contracts event type', () => {
+    expect(new Set(journal.filter((e) => !isContractJournalEvent(e)).map((e) => e.type)).size).toBe(15);
+    expect(new Set([...journal, ...contractJournal].filter((e) => isContractJournalEvent(e)).map((e) => e.type))).toEqual(new Set(Object.keys(contractJournalEventSchemas)));
   });
 
-  it.each(journal.map((e) => [e.type, e.id, e] as const))('reads %s %s back as it was written', (_type, _id, event) => {
+  it.each([...journal, ...contractJournal].map((e) => [e.type, e.id, e] as const))('reads %s %s back as it was written', (_type, _id, event) => {
     expect(parseLedgerEvent(JSON.stringify(event))).toEqual(event);
   });
 
@@ -49,5 +61,9 @@ describe('the journal against the schema its consumers check it with', () => {
     expect(ledgerJournalEventSchema.safeParse({ ...rejected, payload: { ...rejected.payload, seq: '2' } }).success).toBe(false);
     const [placed] = journal.filter((e) => e.type === 'OrderPlaced');
     expect(ledgerJournalEventSchema.safeParse({ ...placed, payload: { ...placed!.payload, order: { ...(placed!.payload as { order: object }).order, status: 'LOST' } } }).success).toBe(false);
+    const filled = contractJournal.find((e) => e.type === 'ContractOrderFilled')!;
+    expect(ledgerJournalEventSchema.safeParse({ ...filled, payload: { ...filled.payload, pnl: '-3.75' } }).success).toBe(true);
+    expect(ledgerJournalEventSchema.safeParse({ ...filled, payload: { ...filled.payload, price: '1e-7' } }).success).toBe(false);
+    expect(ledgerJournalEventSchema.safeParse({ ...filled, payload: { ...filled.payload, quantity: 5 } }).success).toBe(false);
   });
 });
