@@ -16,6 +16,7 @@ const usage = `usage: npm run admin -- <command>
   chain confirm <orderId> [--confirmations N]
   chain fail <orderId> [--reason TEXT]
   account <accountId>
+  contracts <accountId>
   flags <accountId> [--can-trade true|false] [--can-withdraw true|false] [--can-deposit true|false]
   symbol-status <symbol> <TRADING|HALT|BREAK>`;
 
@@ -103,6 +104,8 @@ export function toCall(argv: string[]): Call {
       return { method: 'POST', path: onChain('fail'), body: { reason: values.reason } };
     case 'account':
       return { method: 'GET', path: `/admin/v1/accounts/${encodeURIComponent(arg(0, 'accountId'))}` };
+    case 'contracts':
+      return { method: 'GET', path: `/admin/v1/accounts/${encodeURIComponent(arg(0, 'accountId'))}/contracts` };
     case 'flags':
       return {
         method: 'POST',

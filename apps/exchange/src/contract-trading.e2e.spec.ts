@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { ManualClock } from '@exchange/platform';
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
-import { signedRequest } from '../../../test/support/signed-client';
+import { adminCall, signedRequest } from '../../../test/support/signed-client';
 import { checkNamed, replayContextOf } from '../../../test/support/replay-context';
 import { startTestExchange, type TestExchange } from '../../../test/support/test-exchange';
 import { ledgerReplay } from '../../../tools/replay/ledger/ledger-rebuild';
@@ -139,5 +139,19 @@ describe('contract trading through REST', () => {
       expect({ target: target.service, failed: result.checks.filter((c) => !c.ok) }).toEqual({ target: target.service, failed: [] });
       if (target === ledgerReplay) for (const name of ['state hash', 'rows of contract_trades', 'rows of contract_positions']) expect(checkNamed(result.checks, name).ok).toBe(true);
     }
+  });
+
+  it('shows the operator a contracts account as its own key sees it, and refuses a spot account', async () => {
+    const token = exchange.infrastructure.config.ADMIN_TOKEN!;
+    const contractsAccountId = alice.accounts.find((a) => a.accountType === 3 && a.accountIndex === 0)!.accountId;
+    const seen = await adminCall<Json>(exchange.baseUrl, token, 'GET', `/admin/v1/accounts/${contractsAccountId}/contracts`);
+    expect(seen.status).toBe(200);
+    expect(seen.body).toEqual({
+      accountId: contractsAccountId,
+      account: { USDT: await account(alice) },
+      positions: (await call<Json[]>(alice, 'GET', '/openapi/contract/v1/positions')).body,
+    });
+    const spot = await adminCall<Json>(exchange.baseUrl, token, 'GET', `/admin/v1/accounts/${alice.mainAccountId}/contracts`);
+    expect({ status: spot.status, code: spot.body.code }).toEqual({ status: 400, code: -1130 });
   });
 });

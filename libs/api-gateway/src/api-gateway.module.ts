@@ -23,6 +23,7 @@ import { AccountController } from './account/account.controller';
 import { AccountService } from './account/account.service';
 import { AdminController } from './admin/admin.controller';
 import { AdminListingsController } from './admin/admin-listings.controller';
+import { AdminContractsController } from './admin/admin-contracts.controller';
 import { AdminPricesController } from './admin/admin-prices.controller';
 import { AdminService } from './admin/admin.service';
 import { DeadLetterService } from './admin/dead-letters.service';
@@ -50,7 +51,7 @@ const LEDGER_READ_GATE = Symbol('LEDGER_READ_GATE');
 
 /** Signed private REST and the operator API: validation, signatures, rate limits, error mapping. */
 @Module({
-  controllers: [AccountController, AdminController, AdminListingsController, AdminPricesController, OrderController, ContractController, UserDataStreamController, WalletController],
+  controllers: [AccountController, AdminController, AdminListingsController, AdminContractsController, AdminPricesController, OrderController, ContractController, UserDataStreamController, WalletController],
   providers: [
     PendingReplies,
     LedgerClient,

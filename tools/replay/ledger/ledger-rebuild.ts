@@ -1,4 +1,4 @@
-import { type LedgerJournalEvent, Topics } from '@exchange/contracts';
+import { type LedgerJournalEvent, parseLedgerEvent, Topics } from '@exchange/contracts';
 import { feeAccountIdOf, initialLedgerState, ledgerMigrations, LedgerStore, ledgerStateHash, projectionRows, writeProjection } from '@exchange/ledger';
 import { partitionForKey } from '@exchange/messaging';
 import type { DataSource } from 'typeorm';
@@ -58,7 +58,9 @@ export async function foldJournalInto(ctx: ReplayContext, rebuilt: DataSource, t
       0,
       async (records) => {
         for (const record of records) {
-          const event = JSON.parse(record.value) as LedgerJournalEvent;
+          const event = parseLedgerEvent(record.value);
+          // A rebuild that skipped a record would compare as a damaged copy: stop and name it instead.
+          if (!event) throw new Error(`${journal} ${p}@${record.offset} is not a ledger event`);
           // Earlier versions' outbox relay published at least once: a repeated event id is the same event.
           if (seen.has(event.id)) continue;
           seen.add(event.id);

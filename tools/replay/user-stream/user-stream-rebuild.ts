@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type AccountRecord, type LedgerJournalEvent, parseJournalRecord, Topics } from '@exchange/contracts';
+import { type AccountRecord, type LedgerJournalEvent, parseLedgerEvent, Topics } from '@exchange/contracts';
 import { defaultFlags } from '@exchange/ledger';
 import { type AccountStart, StreamStartReader } from '@exchange/ledger-query';
 import { openDataSource, schemaName, schemaQueries } from '@exchange/platform';
@@ -96,8 +96,8 @@ async function foldJournal(ctx: ReplayContext): Promise<Fold> {
       0,
       async (records) => {
         for (const record of records) {
-          const event = parseJournalRecord(record.value);
-          // The outbox relay publishes at least once: a repeated event id is the same event.
+          const event = parseLedgerEvent(record.value); // as the service's feed reads it: anything else is skipped
+          // Earlier versions' outbox relay published at least once: a repeated event id is the same event.
           if (!event || seen.has(event.id)) continue;
           seen.add(event.id);
           const accounts = accountsOpenedBy(event);

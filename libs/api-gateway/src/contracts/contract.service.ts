@@ -99,15 +99,24 @@ export class ContractService {
   }
 
   async positions(ctx: AuthContext): Promise<Record<string, string>[]> {
-    const accountId = await this.contractsAccountOf(ctx);
-    const positions = await this.reader.positions(accountId, optionalContract(this.markets, ctx.params));
+    return this.positionsOf(await this.contractsAccountOf(ctx), optionalContract(this.markets, ctx.params));
+  }
+
+  /** A contracts account's positions as `positions` shows them (the operator's view reads the same). */
+  async positionsOf(accountId: string, symbol?: string): Promise<Record<string, string>[]> {
+    const positions = await this.reader.positions(accountId, symbol);
     const last = new Map<string, string | undefined>();
     for (const symbol of new Set(positions.map((p) => p.symbol))) last.set(symbol, (await this.reader.quotes(symbol)).lastPrice);
     return positions.map((p) => positionView(p, this.markets.contract(p.symbol)!, last.get(p.symbol)));
   }
 
   async account(ctx: AuthContext): Promise<Record<string, Record<string, string>>> {
-    const b = await this.reader.balance(await this.contractsAccountOf(ctx));
+    return this.accountOf(await this.contractsAccountOf(ctx));
+  }
+
+  /** A contracts account's USDT as `account` shows it. */
+  async accountOf(accountId: string): Promise<Record<string, Record<string, string>>> {
+    const b = await this.reader.balance(accountId);
     const total = new Decimal(b.free).plus(b.locked).plus(b.positionMargin);
     return { USDT: { total: total.toFixed(), availableMargin: b.free, positionMargin: b.positionMargin, orderMargin: b.locked } };
   }

@@ -4,16 +4,17 @@ import type { Consumer, EventLog, IncomingRecord, OutgoingRecord } from '@exchan
 import { EVENT_LOG, LOGGER, type Logger, MARKETS, Readiness } from '@exchange/platform';
 import {
   advanceContractPrices,
+  advanceOnEvent,
   ContractPriceBoard,
   contractPriceConfigOf,
   type ContractPriceState,
   type FixedRates,
   initialContractPriceState,
+  type LastInputs,
   type MarketChange,
   noteFixedRates,
   type PriceInput,
   type PriceOutput,
-  priceInputsOf,
   PriceDecimal,
   priceRecordOf,
   restorePriceRecord,
@@ -42,6 +43,7 @@ const parse = <T>(schema: { safeParse(v: unknown): { success: true; data: T } | 
 export class ContractPriceDecider implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly state: ContractPriceState;
   private readonly fixed: FixedRates = new Map();
+  private readonly lastInputs: LastInputs = new Map();
   private readonly indexSymbols: Set<string>;
   /** The second of event time each contract's state was last published at. */
   private readonly published = new Map<string, number>();
@@ -119,11 +121,17 @@ export class ContractPriceDecider implements OnApplicationBootstrap, OnApplicati
   }
 
   private onFolded(partition: number, changes: readonly MarketChange[]): void {
-    if (this.deciding) this.decide(priceInputsOf(this.reader.fold, partition, changes, this.indexSymbols));
+    if (!this.deciding) return;
+    const outputs = advanceOnEvent(this.state, this.lastInputs, this.reader.fold, partition, changes, this.indexSymbols);
+    if (outputs) this.publish(outputs);
   }
 
   private decide(inputs: readonly PriceInput[]): void {
-    const outputs = inputs.flatMap((input) => advanceContractPrices(this.state, input));
+    this.publish(inputs.flatMap((input) => advanceContractPrices(this.state, input)));
+  }
+
+  /** The outputs, and the state of each contract that is due, to their topics (in the order decided). */
+  private publish(outputs: readonly PriceOutput[]): void {
     noteFixedRates(this.fixed, outputs);
     const states = this.stateRecords(outputs);
     if (outputs.length === 0 && states.length === 0) return;

@@ -54,10 +54,13 @@ const decimal = (text: string | undefined) => (text === undefined ? undefined : 
 export function advanceContractPrices(state: ContractPriceState, input: PriceInput): PriceOutput[] {
   const outputs: PriceOutput[] = [];
   const at = Math.max(state.at, input.at);
+  // A new second samples every contract; otherwise only the contracts the input prices can move.
+  const sampled = state.at < 0 || Math.floor(at / 1000) > Math.floor(state.at / 1000);
   for (const prices of state.contracts.values()) sampleUntil(state, prices, at, outputs);
   state.at = at;
   apply(state, input);
   for (const prices of state.contracts.values()) {
+    if (!sampled && !moves(input, prices.config)) continue;
     const index = sourceOf(state, prices.config).indexPrice(prices.config.index);
     if (!index) continue;
     const mark = markPriceOf(index, averageBasis(prices), prices.config.tickSize);
@@ -98,6 +101,24 @@ function apply(state: ContractPriceState, input: PriceInput): void {
   }
 }
 
+/** Whether the input can move the contract's index (its mark moves with the index, or with a second's sample). */
+function moves(input: PriceInput, config: ContractPriceConfig): boolean {
+  switch (input.type) {
+    case 'SpotTop':
+    case 'SpotTrade':
+      return config.indexSource === 'spot' && input.symbol === config.index;
+    case 'ExternalIndex':
+      return config.indexSource === 'external' && input.index === config.index;
+    case 'ContractTop':
+    case 'Clock':
+      return false;
+    default: {
+      const unexpected: never = input;
+      throw new Error(`contract prices: unknown input ${String((unexpected as { type: unknown }).type)}`);
+    }
+  }
+}
+
 function sourceOf(state: ContractPriceState, config: ContractPriceConfig): IndexPriceSource {
   return config.indexSource === 'external' ? new ExternalIndex(state.external) : new SpotMidIndex(state.spot);
 }
@@ -115,6 +136,7 @@ function sampleUntil(state: ContractPriceState, prices: ContractPrices, at: numb
   const interval = prices.config.fundingIntervalMs;
   if (prices.fundingDue === 0) prices.fundingDue = (Math.floor(at / interval) + 1) * interval;
   let second = state.at < 0 ? Math.floor(at / 1000) * 1000 : (Math.floor(state.at / 1000) + 1) * 1000;
+  if (second > at) return;
   const index = sourceOf(state, prices.config).indexPrice(prices.config.index);
   while (second <= at) {
     const until = Math.min(at, prices.fundingDue);

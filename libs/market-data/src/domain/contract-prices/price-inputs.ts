@@ -2,7 +2,8 @@ import type { ContractConfig } from '@exchange/contracts';
 import type { MarketChange } from '../market-change';
 import type { MarketFold } from '../market-fold';
 import type { SymbolMarket } from '../symbol-market';
-import type { ContractPriceConfig, PriceInput } from './index';
+import { advanceContractPrices, type ContractPriceState, type PriceInput, type PriceOutput } from './contract-price-fold';
+import type { ContractPriceConfig } from './contract-price-rules';
 
 /** One minute of one-second basis samples: the mark follows the contract's mid, not its last tick. */
 export const BASIS_WINDOW_SECONDS = 60;
@@ -55,4 +56,38 @@ export function seedInputsOf(fold: MarketFold, symbols: Iterable<string>): Price
     inputs.push({ type: market.kind === 'spot' ? 'SpotTop' : 'ContractTop', symbol, ...top(market), at });
   }
   return inputs;
+}
+
+/** What the prices fold last took of each source (a top's or a trade's text): an input that repeats it changes nothing. */
+export type LastInputs = Map<string, string>;
+
+function isNew(last: LastInputs, input: PriceInput): boolean {
+  if (input.type === 'Clock' || input.type === 'ExternalIndex') return true;
+  const key = `${input.type}|${input.symbol}`;
+  const text = input.type === 'SpotTrade' ? input.price : `${input.bid ?? ''}|${input.ask ?? ''}`;
+  if (last.get(key) === text) return false;
+  last.set(key, text);
+  return true;
+}
+
+/**
+ * The prices fold's step for one folded event: its outputs, or undefined when the event changes
+ * no top or index trade (a level behind the best, another symbol) and stays within the second the
+ * fold has reached, so it samples nothing and moves no price: such events cost a map lookup, not
+ * a pass over every contract in exact decimals.
+ */
+export function advanceOnEvent(
+  state: ContractPriceState,
+  last: LastInputs,
+  fold: MarketFold,
+  partition: number,
+  changes: readonly MarketChange[],
+  indexSymbols: ReadonlySet<string>,
+): PriceOutput[] | undefined {
+  const sameSecond = Math.floor(fold.clock(partition).eventTime / 1000) <= Math.floor(state.at / 1000);
+  const priced = (c: MarketChange) => (c.kind === 'diffDepth' || c.kind === 'trade') && (indexSymbols.has(c.symbol) || state.contracts.has(c.symbol));
+  if (sameSecond && !changes.some(priced)) return undefined;
+  const inputs = priceInputsOf(fold, partition, changes, indexSymbols).filter((input) => isNew(last, input));
+  if (inputs.length === 1 && Math.floor(inputs[0]!.at / 1000) <= Math.floor(state.at / 1000)) return undefined;
+  return inputs.flatMap((input) => advanceContractPrices(state, input));
 }
