@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { type LedgerJournalEvent, ledgerInputSchema, Markets, Topics } from '@exchange/contracts';
+import { type LedgerJournalEvent, ledgerInputSchema, Markets, parseLedgerEvent, Topics } from '@exchange/contracts';
 import { decide, evolve, feeAccountIdOf, flowIdOf, initialLedgerState, LedgerStore, type LedgerState, ledgerStateHash, partitionContextOf } from '@exchange/ledger';
 import { EmbeddedEventLog, type EventLog, partitionForKey } from '@exchange/messaging';
 import type { DataSource } from 'typeorm';
@@ -43,7 +43,8 @@ export async function decideLog(journal: EventLog): Promise<{ state: LedgerState
   for (let p = 0; p < partitions; p++) {
     await journal.read(Topics.ledgerEvents.name, p, 0, async (records) => {
       for (const r of records) {
-        const event = JSON.parse(r.value) as LedgerJournalEvent;
+        const event = parseLedgerEvent(r.value);
+        if (!event) throw new Error(`ledger.events ${p}@${r.offset} is not a ledger event: ${r.value}`);
         journaled.set(event.id, event);
       }
     });

@@ -23,7 +23,7 @@ function describeProcess(name: string, all: Sample[]): string[] {
   if (batches > 0) {
     lines.push(
       `  ledger: ${sum(all, 'ledger_commands_total')} commands in ${batches} batches (mean ${round(sum(all, 'ledger_batch_commands_sum') / batches)}), ` +
-        `commit mean ${ms(sum(all, 'ledger_batch_commit_seconds_sum') / sum(all, 'ledger_batch_commit_seconds_count'))} p99 ${ms(bucketQuantile(all, 'ledger_batch_commit_seconds', 0.99))}`,
+        `projection commit mean ${ms(sum(all, 'ledger_projection_commit_seconds_sum') / sum(all, 'ledger_projection_commit_seconds_count'))} p99 ${ms(bucketQuantile(all, 'ledger_projection_commit_seconds', 0.99))}`,
     );
   }
   for (const s of all) if (s.name.endsWith('_outbox_backlog')) lines.push(`  ${s.name} ${s.value}`);

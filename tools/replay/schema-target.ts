@@ -44,8 +44,8 @@ export async function rebuildSchema(ctx: ReplayContext, options: ReplayOptions, 
 }
 
 /** Switches a schema service to its rebuilt copy (see switchToRebuiltSchema). */
-export async function switchSchema(ctx: ReplayContext, result: ReplayResult, service: string, journal: string): Promise<string> {
-  return withDatabase(ctx, ({ url }) => switchToRebuiltSchema(ctx, result, url, { live: schemaName(ctx.config, service), journal }));
+export async function switchSchema(ctx: ReplayContext, result: ReplayResult, service: string, journal: string, options: { projected?: boolean } = {}): Promise<string> {
+  return withDatabase(ctx, ({ url }) => switchToRebuiltSchema(ctx, result, url, { live: schemaName(ctx.config, service), journal, projected: options.projected ?? false }));
 }
 
 /** One check per table: the same number of rows in both schemas. */
@@ -82,7 +82,7 @@ export async function prepareTarget(url: string, schema: string, replaceable: bo
  * (checkpoints, processed command ids) is copied over. Refused while the outbox holds unpublished
  * events or the journal moved since the rebuild read it: the rebuilt copy would lack them.
  */
-async function switchToRebuiltSchema(ctx: ReplayContext, result: ReplayResult, url: string, { live, journal }: { live: string; journal: string }): Promise<string> {
+async function switchToRebuiltSchema(ctx: ReplayContext, result: ReplayResult, url: string, { live, journal, projected }: { live: string; journal: string; projected: boolean }): Promise<string> {
   const target = result.location;
   return switchSchemas(url, live, target, async (m) => {
     await m.query(`LOCK TABLE "${live}".checkpoints, "${live}".outbox IN ACCESS EXCLUSIVE MODE`);
@@ -92,6 +92,11 @@ async function switchToRebuiltSchema(ctx: ReplayContext, result: ReplayResult, u
     if (ends.some((end, p) => end !== result.position[journal]?.[p])) throw new Error(`${journal} grew since the rebuild read it; stop the service and rebuild again`);
     await m.query(`INSERT INTO "${target}".checkpoints SELECT * FROM "${live}".checkpoints`);
     await m.query(`INSERT INTO "${target}".processed_commands SELECT * FROM "${live}".processed_commands ON CONFLICT DO NOTHING`);
+    // A projection's own position (the ledger's tables): the rebuilt copy holds the journal up to where the rebuild read it.
+    if (projected) {
+      const position = result.position[journal] ?? [];
+      await m.query(`INSERT INTO "${target}".projection_checkpoints SELECT $1, p - 1, o FROM unnest($2::bigint[]) WITH ORDINALITY AS t(o, p)`, [journal, position]);
+    }
   });
 }
 

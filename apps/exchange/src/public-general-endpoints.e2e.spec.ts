@@ -71,7 +71,9 @@ describe('public general endpoints on the embedded exchange', () => {
     const answer = await http<string>(exchange.metricsUrl, 'GET', '/metrics');
     expect(answer.status).toBe(200);
     expect(answer.body).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/openapi\/v1\/time"[^}]*status="200"/);
-    expect(answer.body).toContain('ledger_outbox_backlog');
+    expect(answer.body).toContain('ledger_batch_commands');
+    expect(answer.body).toContain('ledger_projection_commit_seconds');
+    expect(answer.body).toContain('wallet_outbox_backlog');
     expect(answer.body).toContain('process_cpu_seconds_total');
   });
 

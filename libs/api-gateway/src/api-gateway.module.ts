@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import type { Markets } from '@exchange/contracts';
-import type { EventLog } from '@exchange/messaging';
+import { LEDGER_PROJECTION_GROUP, type Markets, Topics } from '@exchange/contracts';
+import { type EventLog, projectionReadGateProvider } from '@exchange/messaging';
 import {
   CLOCK,
   type Clock,
@@ -47,6 +47,9 @@ import { WalletClient } from './wallet/wallet-client';
 import { WalletController } from './wallet/wallet.controller';
 import { WalletService } from './wallet/wallet.service';
 
+/** The ledger's readers wait for its projection to pass what was journaled when a read came (read-your-writes). */
+const LEDGER_READ_GATE = Symbol('LEDGER_READ_GATE');
+
 /** Signed private REST and the operator API: validation, signatures, rate limits, error mapping. */
 @Module({
   controllers: [AccountController, AdminController, AdminInsuranceController, AdminListingsController, AdminContractsController, AdminPricesController, OrderController, ContractController, UserDataStreamController, WalletController],
@@ -56,7 +59,8 @@ import { WalletService } from './wallet/wallet.service';
     AdminTokenGuard,
     OperatorAuditInterceptor,
     // The ledger's and the wallet's read models: their services create, migrate and write the schemas; the gateway only reads them.
-    ...ledgerQueryProviders('LEDGER_READ_SOURCE'),
+    projectionReadGateProvider(LEDGER_READ_GATE, LEDGER_PROJECTION_GROUP, Topics.ledgerEvents.name),
+    ...ledgerQueryProviders('LEDGER_READ_SOURCE', LEDGER_READ_GATE),
     ...walletQueryProviders('WALLET_READ_SOURCE'),
     {
       provide: OrderService,

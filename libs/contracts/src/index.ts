@@ -6,6 +6,8 @@ export * from './topics';
 export * from './ledger/balance-flow-types';
 export * from './ledger/ledger-commands';
 export * from './ledger/ledger-events';
+export * from './ledger/journal-record';
+export * from './ledger/ledger-events.schema';
 export * from './orders';
 export * from './ledger/ledger-trading-commands';
 export * from './ledger/ledger-trading-events';

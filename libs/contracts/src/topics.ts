@@ -14,7 +14,7 @@ export interface TopicDefinition {
   name: string;
   partitions: number;
   /** What the record key is; documented so producers cannot disagree. */
-  key: 'userId' | 'symbol' | 'withdrawalId' | 'actor' | 'index';
+  key: 'userId' | 'symbol' | 'withdrawalId' | 'actor' | 'partition' | 'index';
   config: Record<string, string>;
 }
 
@@ -24,6 +24,8 @@ const compacted = { 'cleanup.policy': 'compact', 'segment.bytes': String(16 * 10
 export const Topics = {
   ledgerCommands: { name: 'ledger.commands', partitions: 8, key: 'userId', config: keepForever },
   ledgerEvents: { name: 'ledger.events', partitions: 8, key: 'userId', config: keepForever },
+  /** The ledger's hot state of one ledger.commands partition, in chunks keyed `<partition>/<chunk>`, on that same partition. */
+  ledgerSnapshots: { name: 'ledger.snapshots', partitions: 8, key: 'partition', config: compacted },
   operatorAudit: { name: 'operator.audit', partitions: 1, key: 'actor', config: keepForever },
   orderCommands: { name: 'order.commands', partitions: 4, key: 'symbol', config: keepForever },
   orderEvents: { name: 'order.events', partitions: 4, key: 'symbol', config: keepForever },
@@ -44,6 +46,12 @@ export const Topics = {
   /** Records a consumer could not apply nor reject, parked for an operator (README, Poison records). */
   deadLetters: { name: 'operator.dead-letters', partitions: 1, key: 'userId', config: keepForever },
 } as const satisfies Record<string, TopicDefinition>;
+
+/**
+ * The consumer group that writes the ledger's query tables from ledger.events: a read that must
+ * reflect a reply waits until this group's committed offsets pass the events the reply followed.
+ */
+export const LEDGER_PROJECTION_GROUP = 'ledger-projection';
 
 export type TopicName = (typeof Topics)[keyof typeof Topics]['name'];
 

@@ -35,6 +35,12 @@ export interface IncomingBatch {
   records: IncomingRecord[];
   /** The offset after the last record of the batch: what a commit of this batch stores. */
   nextOffset: number;
+  /**
+   * Set when everything between the previous batch this consumer handed over for the partition
+   * (committed) and this one's first record was transaction markers or aborted records (Kafka):
+   * that batch's nextOffset. A handler whose state stands there continues without catching up.
+   */
+  fromOffset?: number;
 }
 
 export interface BatchOutcome {

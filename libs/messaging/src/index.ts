@@ -13,3 +13,5 @@ export * from './outbox/processed-ids';
 export * from './outbox/outbox-relay';
 export * from './metrics/metered-event-log';
 export * from './outbox/poison-records';
+export * from './fence/offset-fence';
+export * from './fence/projection-read-gate';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import type { Markets } from '@exchange/contracts';
-import type { EventLog } from '@exchange/messaging';
+import { LEDGER_PROJECTION_GROUP, type Markets, Topics } from '@exchange/contracts';
+import { type EventLog, projectionReadGateProvider } from '@exchange/messaging';
 import {
   CLOCK,
   type Clock,
@@ -20,10 +20,14 @@ import { AccountStreams } from './streaming/account-streams';
 import { LedgerEventFeed } from './streaming/ledger-event-feed';
 import { UserStreamLifecycle } from './user-stream.lifecycle';
 
+const LEDGER_READ_GATE = Symbol('USER_STREAM_LEDGER_READ_GATE');
+
 /** The user data stream: WebSocket /openapi/ws/<listenKey> with the spot and contract events of spec 6 from ledger.events. */
 @Module({
   providers: [
-    ...ledgerQueryProviders('USER_STREAM_LEDGER_READ_SOURCE'),
+    // A socket's stream starts where the ledger's projection stands: it waits for it to pass what was journaled when the socket came.
+    projectionReadGateProvider(LEDGER_READ_GATE, LEDGER_PROJECTION_GROUP, Topics.ledgerEvents.name),
+    ...ledgerQueryProviders('USER_STREAM_LEDGER_READ_SOURCE', LEDGER_READ_GATE),
     {
       provide: AccountStreams,
       inject: [StreamStartReader, MARKETS, Metrics],

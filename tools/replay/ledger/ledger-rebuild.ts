@@ -1,4 +1,4 @@
-import { type LedgerJournalEvent, Topics } from '@exchange/contracts';
+import { type LedgerJournalEvent, parseLedgerEvent, Topics } from '@exchange/contracts';
 import { feeAccountIdOf, initialLedgerState, ledgerMigrations, LedgerStore, ledgerStateHash, projectionRows, writeProjection } from '@exchange/ledger';
 import { partitionForKey } from '@exchange/messaging';
 import type { DataSource } from 'typeorm';
@@ -29,7 +29,7 @@ export const ledgerReplay: ReplayTarget = {
       compare: async (rebuilt, target, live, liveSchema) => compare(rebuilt, target, live, liveSchema, partitions),
     });
   },
-  switchTo: async (ctx, result) => switchSchema(ctx, result, 'ledger', journal),
+  switchTo: async (ctx, result) => switchSchema(ctx, result, 'ledger', journal, { projected: true }),
 };
 
 /** Events written per transaction: large enough that commits do not bound the rate. */
@@ -58,8 +58,10 @@ export async function foldJournalInto(ctx: ReplayContext, rebuilt: DataSource, t
       0,
       async (records) => {
         for (const record of records) {
-          const event = JSON.parse(record.value) as LedgerJournalEvent;
-          // The outbox relay publishes at least once: a repeated event id is the same event.
+          const event = parseLedgerEvent(record.value);
+          // A rebuild that skipped a record would compare as a damaged copy: stop and name it instead.
+          if (!event) throw new Error(`${journal} ${p}@${record.offset} is not a ledger event`);
+          // Earlier versions' outbox relay published at least once: a repeated event id is the same event.
           if (seen.has(event.id)) continue;
           seen.add(event.id);
           pending.push(event);

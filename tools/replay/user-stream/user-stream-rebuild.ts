@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type AccountRecord, type LedgerJournalEvent, Topics } from '@exchange/contracts';
+import { type AccountRecord, type LedgerJournalEvent, parseLedgerEvent, Topics } from '@exchange/contracts';
 import { defaultFlags } from '@exchange/ledger';
 import { type AccountStart, StreamStartReader } from '@exchange/ledger-query';
 import { openDataSource, schemaName, schemaQueries } from '@exchange/platform';
@@ -96,8 +96,8 @@ async function foldJournal(ctx: ReplayContext): Promise<Fold> {
       0,
       async (records) => {
         for (const record of records) {
-          const event = parseEvent(record.value);
-          // The outbox relay publishes at least once: a repeated event id is the same event.
+          const event = parseLedgerEvent(record.value); // as the service's feed reads it: anything else is skipped
+          // Earlier versions' outbox relay published at least once: a repeated event id is the same event.
           if (!event || seen.has(event.id)) continue;
           seen.add(event.id);
           const accounts = accountsOpenedBy(event);
@@ -117,16 +117,6 @@ async function foldJournal(ctx: ReplayContext): Promise<Fold> {
     );
   }
   return { streams, frames, ends, ...progress.finish() };
-}
-
-/** What the service's feed hands on: JSON with a user and a sequence (it skips anything else too). */
-function parseEvent(value: string): LedgerJournalEvent | undefined {
-  try {
-    const event = JSON.parse(value) as LedgerJournalEvent;
-    return typeof event?.payload?.userId === 'string' && typeof event.payload.seq === 'number' ? event : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function accountsOpenedBy(event: LedgerJournalEvent): readonly AccountRecord[] {

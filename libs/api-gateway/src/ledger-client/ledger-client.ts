@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { type LedgerInput, type LedgerJournalEvent, Topics, toRecord } from '@exchange/contracts';
+import { type LedgerInput, type LedgerJournalEvent, parseLedgerEvent, Topics, toRecord } from '@exchange/contracts';
 import type { Consumer, EventLog, IncomingBatch, OutgoingRecord } from '@exchange/messaging';
 import { ApiError, CONFIG, type Config, currentCorrelationId, ErrorCode, EVENT_LOG, LOGGER, type Logger, Metrics } from '@exchange/platform';
 import type { Counter } from 'prom-client';
@@ -103,10 +103,9 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
 
   private onEvents(batch: IncomingBatch): void {
     for (const record of batch.records) {
-      let event: LedgerJournalEvent;
-      try {
-        event = JSON.parse(record.value) as LedgerJournalEvent;
-      } catch {
+      const event = parseLedgerEvent(record.value);
+      if (!event) {
+        this.logger.error({ topic: record.topic, partition: record.partition, offset: record.offset }, 'not a ledger event: skipped');
         continue;
       }
       for (const listener of this.listeners) listener(event);

@@ -39,6 +39,8 @@ export const HeaderNames = {
   messageType: 'x-message-type',
   correlationId: 'x-correlation-id',
   causationId: 'x-causation-id',
+  /** On ledger.events: the ledger.commands offset after the batch whose atomic step wrote the event. */
+  ledgerInputNext: 'x-ledger-input-next',
 } as const;
 
 /** The `{ type, v: 1, id, ts, payload }` envelope of a first version. */
@@ -49,4 +51,16 @@ export function messageV1<TType extends string, TPayload extends z.ZodType>(type
 /** The same envelope for a second version. */
 export function messageV2<TType extends string, TPayload extends z.ZodType>(type: TType, payload: TPayload) {
   return z.object({ type: z.literal(type), v: z.literal(2), id: z.string().min(1).max(200), ts: z.number().int().nonnegative(), payload });
+}
+
+/** A record's value parsed with `schema`, or undefined when it is not JSON or not what the schema accepts. */
+export function parseMessage<T>(schema: z.ZodType<T>, value: string): T | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+  const parsed = schema.safeParse(json);
+  return parsed.success ? parsed.data : undefined;
 }

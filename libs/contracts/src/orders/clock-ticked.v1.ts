@@ -8,6 +8,9 @@ import { messageV1, symbolField } from './order-fields';
  * the record key that places the tick in its partition; the tick moves the time of every symbol
  * of that partition. It changes no book and carries no id a consumer must remember.
  */
+/** Market data cuts merged depth at these event-time boundaries; the engine's tick schedule ticks past one after a book change. */
+export const MERGED_DEPTH_CUT_MS = 300;
+
 export const clockTickedV1 = messageV1('ClockTicked', z.object({ symbol: symbolField }));
 
 export type ClockTicked = z.infer<typeof clockTickedV1>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseMessage } from '../envelope/message';
 import type { DepositRecord, WithdrawalAddressEntry, WithdrawalRecord, WithdrawalTransition } from './wallet-records';
 import { depositRecordSchema, withdrawalAddressEntrySchema, withdrawalRecordSchema, withdrawalTransitionSchema } from './wallet-records.schema';
 
@@ -65,12 +66,5 @@ export const walletEventSchema: z.ZodType<WalletEvent> = z.discriminatedUnion('t
 
 /** A record's value as a wallet event, or undefined when it is not JSON or not one. */
 export function parseWalletEvent(value: string): WalletEvent | undefined {
-  let json: unknown;
-  try {
-    json = JSON.parse(value);
-  } catch {
-    return undefined;
-  }
-  const parsed = walletEventSchema.safeParse(json);
-  return parsed.success ? parsed.data : undefined;
+  return parseMessage(walletEventSchema, value);
 }

@@ -1,8 +1,9 @@
 import type { ContractOrderRecord, PositionAfter } from '@exchange/contracts';
 import type { DataSource } from 'typeorm';
 import { indexClientId } from '../domain/contracts/contract-journal-fold';
-import { fundingKey, positionKey, setBalance, setOrder, setPosition } from '../domain/contracts/contract-state';
+import { fundingKey, setBalance, setOrder, setPosition } from '../domain/contracts/contract-state';
 import type { LedgerState } from '../domain/ledger-state';
+import { forgetContracts } from '../processing/partition-contracts';
 
 /**
  * Replaces the contracts fold of one partition's accounts with what PostgreSQL holds: their USDT,
@@ -12,13 +13,7 @@ import type { LedgerState } from '../domain/ledger-state';
 export async function loadContracts(dataSource: DataSource, schema: string, state: LedgerState, accountIds: ReadonlySet<string>, systemAccountIds: readonly string[]): Promise<void> {
   const c = state.contracts;
   const owned = new Set([...accountIds, ...systemAccountIds]);
-  for (const id of owned) {
-    c.balances.delete(id);
-    for (const key of c.fundings.keys()) if (key.endsWith(`|${id}`)) c.fundings.delete(key);
-    state.contractClientIds.delete(id);
-  }
-  for (const [key, p] of c.positions) if (owned.has(p.accountId)) forgetPosition(state, key, p.symbol, p.side);
-  for (const [orderId, o] of c.orders) if (owned.has(o.accountId)) forgetOrder(state, orderId);
+  forgetContracts(state, owned);
   const ids = [...owned];
   const s = `"${schema}"`;
   const balances: { account_id: string; free: string; locked: string; position_margin: string }[] = await dataSource.query(
@@ -41,17 +36,4 @@ export async function loadContracts(dataSource: DataSource, schema: string, stat
     [ids],
   );
   for (const f of fundings) c.fundings.set(fundingKey(f.symbol, f.fund_account_id), Number(f.funding_time));
-}
-
-function forgetPosition(state: LedgerState, key: string, symbol: string, side: string): void {
-  state.contracts.positions.delete(key);
-  state.contracts.liquidation.get(`${symbol}|${side}`)?.remove(key);
-}
-
-function forgetOrder(state: LedgerState, orderId: string): void {
-  const o = state.contracts.orders.get(orderId)!;
-  const key = positionKey(o.accountId, o.symbol, o.side === 'BUY_OPEN' || o.side === 'SELL_CLOSE' ? 'LONG' : 'SHORT');
-  state.contracts.positionOrders.delete(key);
-  for (const heap of state.contracts.stops.values()) heap.remove(orderId);
-  state.contracts.orders.delete(orderId);
 }

@@ -1,10 +1,9 @@
 import { Money } from '../domain/ledger-money';
-import { type AccountType, type LedgerJournalEvent, type LedgerOrderRecord, type LedgerWithdrawalRecord, type Permission, Topics } from '@exchange/contracts';
+import type { AccountType, LedgerOrderRecord, LedgerWithdrawalRecord, Permission } from '@exchange/contracts';
 import { clearingAccountIdOf, insuranceAccountIdOf } from '../domain/ledger-ids';
-import { type BatchBookkeeping, ProcessedIds, readCheckpoint, writeBookkeeping } from '@exchange/messaging';
+import { ProcessedIds, readCheckpoint } from '@exchange/messaging';
 import type { DataSource } from 'typeorm';
 import { defaultFlags, feeAccountRecord, type LedgerState, putWithdrawal } from '../domain/ledger-state';
-import { projectionRows, writeProjection } from './ledger-projection';
 import { loadContracts } from './contract-store';
 
 
@@ -13,18 +12,16 @@ export interface LoadedPartition {
   processedCommandIds: ProcessedIds;
 }
 
-export interface BatchCommit extends BatchBookkeeping {
-  events: LedgerJournalEvent[];
-}
-
-/** The ledger's PostgreSQL side: partition state loads, and the one transaction per batch. */
+/**
+ * The ledger's state as its query tables hold it, loaded per partition: what the replay tool and
+ * the recovery tests compare against the fold of the journal. (The running ledger restores from
+ * ledger.snapshots and ledger.events, never from these tables: see LedgerRecovery.)
+ */
 export class LedgerStore {
   constructor(
     private readonly dataSource: DataSource,
     readonly schema: string,
-    readonly partitionOf: (userId: string) => number,
-    /** ledger.commands' partition count (the partitioner's modulus). */
-    readonly partitions: number = Topics.ledgerCommands.partitions,
+    private readonly partitionOf: (userId: string) => number,
   ) {}
 
   /**
@@ -133,19 +130,6 @@ export class LedgerStore {
     );
     const balances = new Map(rows.map((b) => [b.asset, { free: new Money(b.free), locked: new Money(b.locked) }]));
     state.accounts.set(feeAccountId, { record: feeAccountRecord(feeAccountId), flags: { ...defaultFlags }, balances });
-  }
-
-  /**
-   * Projection rows, processed command ids, outbox records and the advanced checkpoint, in one
-   * transaction. The checkpoint moves by compare-and-set, so a second instance that took the
-   * partition over can never have its progress overwritten by this one.
-   */
-  async commitBatch(commit: BatchCommit): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      const runner = manager.queryRunner!;
-      await writeBookkeeping(runner, this.schema, commit);
-      await writeProjection(runner, this.schema, projectionRows(commit.events, this.partitionOf));
-    });
   }
 }
 

@@ -3,7 +3,7 @@ import { contractPriceMessageSchema, HeaderNames, type Markets, type OrderEvent,
 import { type BatchOutcome, ConsumeBatches, type IncomingBatch, type OutgoingRecord } from '@exchange/messaging';
 import { LOGGER, type Logger, MARKETS } from '@exchange/platform';
 import { partitionCommandOf, stopCommandsOf } from '../domain/contracts/price-commands';
-import { LedgerStore } from '../persistence/ledger-store';
+import { LEDGER_PARTITIONS } from './ledger.tokens';
 
 export const PRICE_RELAY_GROUP = 'ledger-price-relay';
 export const STOP_RELAY_GROUP = 'ledger-stop-relay';
@@ -18,7 +18,7 @@ export const STOP_RELAY_GROUP = 'ledger-stop-relay';
 @Controller()
 export class ContractPriceRelay {
   constructor(
-    private readonly store: LedgerStore,
+    @Inject(LEDGER_PARTITIONS) private readonly partitions: number,
     @Inject(MARKETS) private readonly markets: Markets,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -34,7 +34,7 @@ export class ContractPriceRelay {
       }
       // A symbol this configuration does not know (an old record) has no positions to act on.
       if (this.markets.contract(parsed.data.payload.symbol) === undefined) continue;
-      for (let partition = 0; partition < this.store.partitions; partition++) {
+      for (let partition = 0; partition < this.partitions; partition++) {
         const command = partitionCommandOf(parsed.data, partition, this.markets.version);
         emit.push(commandRecord(command, partition));
       }
@@ -59,7 +59,7 @@ export class ContractPriceRelay {
     }
     const emit: OutgoingRecord[] = [];
     for (const [symbol, seen] of prices) {
-      for (let partition = 0; partition < this.store.partitions; partition++) {
+      for (let partition = 0; partition < this.partitions; partition++) {
         for (const command of stopCommandsOf(symbol, seen.prices, { partition: batch.partition, offset: seen.offset, ts: seen.ts }, partition)) emit.push(commandRecord(command, partition));
       }
     }

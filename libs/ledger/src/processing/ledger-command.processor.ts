@@ -1,26 +1,16 @@
-import { Controller, Inject } from '@nestjs/common';
-import { HeaderNames, type LedgerInput, ledgerInputSchema, type LedgerJournalEvent, type Markets, type OrderCommand, type TrackWithdrawal, Topics } from '@exchange/contracts';
-import {
-  applyIsolatingPoison,
-  ConsumeBatches,
-  deadLetterOf,
-  describeFailure,
-  type IncomingBatch,
-  type IncomingRecord,
-  type OutgoingRecord,
-  PoisonRecord,
-  sqlStateOf,
-} from '@exchange/messaging';
-import { CLOCK, type Clock, CONFIG, type Config, LOGGER, type Logger, MARKETS, Metrics } from '@exchange/platform';
+import { Controller, Inject, type OnApplicationShutdown } from '@nestjs/common';
+import { HeaderNames, type LedgerInput, ledgerInputSchema, type LedgerJournalEvent, type Markets, Topics } from '@exchange/contracts';
+import { type BatchOutcome, ConsumeBatches, deadLetterOf, describeFailure, type EventLog, type IncomingBatch, type IncomingRecord, type OutgoingRecord, PoisonRecord, type ProcessedIds, sqlStateOf } from '@exchange/messaging';
+import { CLOCK, type Clock, CONFIG, type Config, EVENT_LOG, LOGGER, type Logger, MARKETS, Metrics } from '@exchange/platform';
 import type { Counter, Histogram } from 'prom-client';
 import { decide, rejectionOf } from '../domain/decide';
 import { feeAccountIdOf, flowIdOf } from '../domain/ledger-ids';
 import { RejectCode } from '../domain/ledger-rejection';
-import { orderCommandsFor } from '../domain/engine-commands';
-import { walletCommandsFor } from '../domain/wallet-commands';
 import { evolve, initialLedgerState } from '../domain/ledger-state';
-import { type LoadedPartition, LedgerStore } from '../persistence/ledger-store';
-import { OutboxRelay } from './outbox-relay';
+import { decisionRecords, unstorableText } from './ledger-records';
+import { LedgerRecovery } from './ledger-recovery';
+import { LEDGER_PARTITION_OF, LEDGER_PARTITIONS } from './ledger.tokens';
+import { LedgerSnapshots } from './ledger-snapshots';
 import { partitionContextOf } from './partition-context';
 
 export const LEDGER_GROUP = 'ledger';
@@ -32,24 +22,40 @@ export const LEDGER_GROUP = 'ledger';
  */
 const REQUESTS: ReadonlySet<string> = new Set(['CreateUser', 'CreateSubAccount', 'CreateApiKey', 'RevokeApiKey', 'TransferFunds', 'SetAccountFlags', 'PlaceOrder', 'RequestCancel', 'RequestWithdrawal', 'PlaceContractOrder', 'RequestContractCancel', 'ModifyPositionMargin', 'SeedInsuranceFund']);
 
+/** Text the projection could not store, refused as PostgreSQL would refuse it (SQLSTATE 22021). */
+class UnstorableText extends PoisonRecord {
+  readonly code = '22021';
+}
+
+interface PartitionProgress {
+  /** The hot state includes exactly the commands of the partition below this offset. */
+  nextOffset: number;
+  processed: ProcessedIds;
+}
+
 /**
- * The ledger's input: each batch of `ledger.commands` of one partition is decided in order,
- * folded into the hot state, and committed with its events and checkpoint in one PostgreSQL
- * transaction. Records below the checkpoint were applied before a crash and are skipped. A record
- * that cannot be applied never blocks its partition (applyIsolatingPoison): it is rejected or parked.
+ * The ledger's input. Each batch of one `ledger.commands` partition is decided in order and folded
+ * into the hot state; its ledger.events, the engine's and the wallet's commands, its dead letters,
+ * any snapshot it triggers and its input offset are committed as one atomic step of the event log
+ * (ARCHITECTURE rule 5): one journal entry embedded, one Kafka transaction distributed. No
+ * database is on this path: PostgreSQL is a projection of ledger.events (LedgerProjector). A
+ * batch that does not start where the partition's state stands (the first after a start or a
+ * rebalance, a redelivery after a failed commit) first restores it from snapshot and journal.
  */
 @Controller()
-export class LedgerCommandProcessor {
+export class LedgerCommandProcessor implements OnApplicationShutdown {
   private readonly state: ReturnType<typeof initialLedgerState>;
-  private readonly partitions = new Map<number, LoadedPartition>();
-  private readonly commitSeconds: Histogram<string>;
+  private readonly partitions = new Map<number, PartitionProgress>();
   private readonly batchSize: Histogram<string>;
   private readonly decided: Counter<'type' | 'outcome'>;
   private readonly poisoned: Counter<'outcome'>;
 
   constructor(
-    private readonly store: LedgerStore,
-    private readonly relay: OutboxRelay,
+    private readonly recovery: LedgerRecovery,
+    private readonly snapshots: LedgerSnapshots,
+    @Inject(LEDGER_PARTITION_OF) private readonly partitionOf: (userId: string) => number,
+    @Inject(LEDGER_PARTITIONS) private readonly partitionCount: number,
+    @Inject(EVENT_LOG) private readonly log: EventLog,
     @Inject(MARKETS) private readonly markets: Markets,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -57,88 +63,92 @@ export class LedgerCommandProcessor {
     @Inject(CONFIG) config: Config,
   ) {
     this.state = initialLedgerState(config.RETRY_WINDOW_MS);
-    this.commitSeconds = metrics.histogram('ledger_batch_commit_seconds', 'One PostgreSQL transaction per consumed batch', [], [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1]);
     this.batchSize = metrics.histogram('ledger_batch_commands', 'Commands per committed batch', [], [1, 2, 5, 10, 50, 100, 500, 1000, 5000]);
     this.decided = metrics.counter('ledger_commands_total', 'Commands decided, by type and outcome', ['type', 'outcome']);
     this.poisoned = metrics.counter('ledger_poison_records_total', 'Records that could not be applied: rejected, or parked in operator.dead-letters', ['outcome']);
   }
 
   @ConsumeBatches({ topic: Topics.ledgerCommands.name, groupId: LEDGER_GROUP, fromBeginning: true })
-  async onCommands(batch: IncomingBatch): Promise<void> {
-    const loaded = await this.partition(batch.partition);
-    const fresh = batch.records.filter((r) => r.offset >= loaded.nextOffset);
-    if (fresh.length === 0) return;
+  async onCommands(batch: IncomingBatch): Promise<BatchOutcome> {
+    const start = batch.records[0]?.offset;
+    if (start === undefined) return {};
     try {
-      await applyIsolatingPoison(batch, fresh, {
-        apply: (records, nextOffset) => this.applyRecords(batch, records, nextOffset, (command, record) => this.decideOne(command, record)),
-        reject: (record, nextOffset, failure) => this.reject(batch, record, nextOffset, failure),
-        park: (record, nextOffset, failure) => this.park(batch, record, nextOffset, failure),
-        decided: (outcome, record, failure) => {
-          this.poisoned.inc({ outcome });
-          this.logger.error({ partition: record.partition, offset: record.offset, commandId: record.headers[HeaderNames.messageId], outcome, error: describeFailure(failure) }, `ledger: poison record ${outcome}`);
-        },
-      });
+      const progress = await this.catchUp(batch.partition, start, batch.fromOffset);
+      const emit: OutgoingRecord[] = await this.snapshots.dueRecords(this.state, this.scopeOf(batch.partition), start, progress.processed, batch.records.length);
+      const decidedAt = this.clock.now();
+      for (const record of batch.records) emit.push(...this.decideRecord(record, progress, decidedAt, batch.nextOffset));
+      progress.processed.expire(decidedAt - this.state.clientIdWindowMs);
+      progress.nextOffset = batch.nextOffset;
+      this.batchSize.observe(batch.records.length);
+      return { emit };
     } catch (error) {
-      this.logger.error({ partition: batch.partition, fromOffset: fresh[0]!.offset, error: describeFailure(error) }, 'ledger: batch failed; its partition is retried after a back-off');
+      // The state may hold part of this batch, which was not committed: the retry restores it.
+      this.partitions.delete(batch.partition);
+      this.logger.error({ partition: batch.partition, fromOffset: start, error: describeFailure(error) }, 'ledger: batch failed; its partition is retried after a back-off');
       throw error;
     }
-    this.relay.wake();
   }
 
   /**
-   * Decides `records` in order, folds them into the hot state and commits their events with the
-   * checkpoint `nextOffset` in one transaction. On any failure the partition's hot state, which
-   * ran ahead of what was committed, is forgotten and reloaded on the next attempt.
+   * On a graceful stop, after the consumers have stopped: snapshot each partition whose state
+   * matches its committed offset exactly (a batch decided but not committed must not be captured).
    */
-  private async applyRecords(batch: IncomingBatch, records: IncomingRecord[], nextOffset: number, decideFor: (command: LedgerInput, record: IncomingRecord) => LedgerJournalEvent[]): Promise<void> {
-    const loaded = await this.partition(batch.partition);
-    const events: LedgerJournalEvent[] = [];
-    const processed: { commandId: string; offset: number }[] = [];
-    const correlationOf = new Map<string, string>();
-    const outcomes: { type: string; outcome: string }[] = [];
-    const decidedAt = this.clock.now();
-    let stopTimer: () => number;
+  async onApplicationShutdown(): Promise<void> {
     try {
-      for (const record of records) {
-        if (record.offset < loaded.nextOffset) continue;
-        const command = this.parse(record);
-        if (loaded.processedCommandIds.has(command.id)) continue;
-        const decided = decideFor(command, record);
-        for (const event of decided) evolve(this.state, event);
-        const correlationId = record.headers[HeaderNames.correlationId];
-        if (correlationId !== undefined) for (const event of decided) correlationOf.set(event.id, correlationId);
-        this.logger.debug({ correlationId, commandId: command.id, type: command.type, events: decided.map((e) => e.type) }, 'ledger: decided');
-        events.push(...decided);
-        outcomes.push({ type: command.type, outcome: decided[0]?.type === 'CommandRejected' ? 'rejected' : 'applied' });
-        processed.push({ commandId: command.id, offset: record.offset });
-        loaded.processedCommandIds.add(command.id, decidedAt);
+      const committed = await this.log.committedOffsets(LEDGER_GROUP, Topics.ledgerCommands.name);
+      const records: OutgoingRecord[] = [];
+      for (const [partition, progress] of this.partitions) {
+        if (committed[partition] !== progress.nextOffset) continue;
+        records.push(...(await this.snapshots.finalRecords(this.state, this.scopeOf(partition), progress.nextOffset, progress.processed)));
       }
-      loaded.processedCommandIds.expire(this.forgetProcessedBefore(decidedAt));
-      stopTimer = this.commitSeconds.startTimer();
-      await this.store.commitBatch({
-        topic: batch.topic,
-        partition: batch.partition,
-        expectedOffset: loaded.nextOffset,
-        nextOffset,
-        events,
-        processed,
-        decidedAt,
-        forgetProcessedBefore: this.forgetProcessedBefore(decidedAt),
-        // The engine's commands leave with the events that decided them: same transaction.
-        outbox: [
-          ...events.map((e) => toOutgoing(e, correlationOf.get(e.id))),
-          ...orderCommandsFor(events).map((c) => toEngineCommand(c, correlationOf.get(c.id))),
-          ...walletCommandsFor(events).map((c) => toWalletCommand(c, correlationOf.get(c.id))),
-        ],
-      });
+      await this.log.publish(records);
     } catch (error) {
-      this.partitions.delete(batch.partition);
-      throw error;
+      // Only a shortcut is lost: the next start folds from the previous snapshot.
+      this.logger.warn({ error: describeFailure(error) }, 'ledger: shutdown snapshot not written');
     }
-    stopTimer();
-    this.batchSize.observe(processed.length);
-    for (const o of outcomes) this.decided.inc(o);
-    loaded.nextOffset = nextOffset;
+  }
+
+  /** The records of one command's decision, its poison handling included; none for a command decided before. */
+  private decideRecord(record: IncomingRecord, progress: PartitionProgress, decidedAt: number, inputNext: number): OutgoingRecord[] {
+    let command: LedgerInput | undefined;
+    try {
+      command = this.parse(record);
+      if (progress.processed.has(command.id)) return [];
+      const events = this.decideOne(command, record);
+      const correlationId = record.headers[HeaderNames.correlationId];
+      const records = decisionRecords(events, correlationId, inputNext);
+      if (unstorableText(records.map((r) => r.value))) throw new UnstorableText(`ledger: ${command.type} ${command.id} holds a NUL, which the projection cannot store`);
+      this.apply(command, events, progress, decidedAt);
+      this.logger.debug({ correlationId, commandId: command.id, type: command.type, events: events.map((e) => e.type) }, 'ledger: decided');
+      return records;
+    } catch (failure) {
+      if (!(failure instanceof PoisonRecord)) throw failure;
+      return this.poison(record, command, failure, progress, decidedAt, inputNext);
+    }
+  }
+
+  private apply(command: LedgerInput, events: LedgerJournalEvent[], progress: PartitionProgress, decidedAt: number): void {
+    for (const event of events) evolve(this.state, event);
+    progress.processed.add(command.id, decidedAt);
+    this.decided.inc({ type: command.type, outcome: events[0]?.type === 'CommandRejected' ? 'rejected' : 'applied' });
+  }
+
+  /**
+   * A record that cannot be applied never blocks its partition: a request (someone waits for its
+   * answer) is refused with a CommandRejected; anything else is parked in the dead letters, its id
+   * left unprocessed so it can be published again once its cause is fixed.
+   */
+  private poison(record: IncomingRecord, command: LedgerInput | undefined, failure: PoisonRecord, progress: PartitionProgress, decidedAt: number, inputNext: number): OutgoingRecord[] {
+    const outcome = command && REQUESTS.has(command.type) ? 'rejected' : 'parked';
+    this.poisoned.inc({ outcome });
+    this.logger.error({ partition: record.partition, offset: record.offset, commandId: record.headers[HeaderNames.messageId], outcome, error: describeFailure(failure) }, `ledger: poison record ${outcome}`);
+    if (!command || outcome === 'parked') return [deadLetterOf('ledger', record, failure)];
+    const state = sqlStateOf(failure);
+    const code = state === '22021' || state === '22P05' ? RejectCode.ILLEGAL_CHARS : RejectCode.INVALID_VALUE;
+    const msg = `The ${command.type} command holds a value the ledger cannot apply or store; nothing was changed.`;
+    const events = rejectionOf(command, this.state, this.clock.now(), code, msg, partitionContextOf(this.state, record.partition, this.partitionCount, record.offset));
+    this.apply(command, events, progress, decidedAt);
+    return decisionRecords(events, record.headers[HeaderNames.correlationId], inputNext);
   }
 
   private decideOne(command: LedgerInput, record: IncomingRecord): LedgerJournalEvent[] {
@@ -150,7 +160,7 @@ export class LedgerCommandProcessor {
         symbol: (name) => this.markets.symbol(name),
         contract: (name) => this.markets.contract(name),
         feeAccountId: feeAccountIdOf(record.partition),
-        partition: partitionContextOf(this.state, record.partition, this.store.partitions, record.offset),
+        partition: partitionContextOf(this.state, record.partition, this.partitionCount, record.offset),
       });
     } catch (error) {
       // decide is a pure function of the command and the state: what throws here throws on every retry.
@@ -158,97 +168,30 @@ export class LedgerCommandProcessor {
     }
   }
 
-  /** A request (someone waits for its answer) is refused with a CommandRejected; facts decided elsewhere are parked instead. */
-  private async reject(batch: IncomingBatch, record: IncomingRecord, nextOffset: number, failure: unknown): Promise<boolean> {
-    const command = this.tryParse(record);
-    if (!command || !REQUESTS.has(command.type)) return false;
-    const state = sqlStateOf(failure);
-    const code = state === '22021' || state === '22P05' ? RejectCode.ILLEGAL_CHARS : RejectCode.INVALID_VALUE;
-    const msg = `The ${command.type} command holds a value the ledger cannot apply or store; nothing was changed.`;
-    await this.applyRecords(batch, [record], nextOffset, (c) => rejectionOf(c, this.state, this.clock.now(), code, msg, partitionContextOf(this.state, record.partition, this.store.partitions, record.offset)));
-    return true;
+  /** The partition's progress, its state first restored when it does not stand at `start` (or where the batch continues from: see IncomingBatch.fromOffset). */
+  private async catchUp(partition: number, start: number, continuesFrom: number | undefined): Promise<PartitionProgress> {
+    const known = this.partitions.get(partition);
+    if (known && (known.nextOffset === start || known.nextOffset === continuesFrom)) return known;
+    const processed = await this.recovery.rebuild(this.state, this.scopeOf(partition), start);
+    const progress = { nextOffset: start, processed };
+    this.partitions.set(partition, progress);
+    this.snapshots.restored(partition);
+    return progress;
   }
 
-  /** Moves the checkpoint past the record and puts it in the dead letters, in one transaction; its id stays unprocessed, so it can be published again. */
-  private async park(batch: IncomingBatch, record: IncomingRecord, nextOffset: number, failure: unknown): Promise<void> {
-    const loaded = await this.partition(batch.partition);
-    const decidedAt = this.clock.now();
-    await this.store.commitBatch({
-      topic: batch.topic,
-      partition: batch.partition,
-      expectedOffset: loaded.nextOffset,
-      nextOffset,
-      events: [],
-      processed: [],
-      decidedAt,
-      forgetProcessedBefore: this.forgetProcessedBefore(decidedAt),
-      outbox: [deadLetterOf('ledger', record, failure)],
-    });
-    loaded.nextOffset = nextOffset;
-  }
-
-  /** Processed ids older than the retry window are forgotten, in memory and in the batch's transaction. */
-  private forgetProcessedBefore(decidedAt: number): number {
-    return decidedAt - this.state.clientIdWindowMs;
-  }
-
-  private async partition(partition: number): Promise<LoadedPartition> {
-    return this.partitions.get(partition) ?? (await this.loadPartition(partition));
-  }
-
-  private async loadPartition(partition: number): Promise<LoadedPartition> {
-    const loaded = await this.store.loadPartition(this.state, Topics.ledgerCommands.name, partition, this.clock.now(), feeAccountIdOf(partition));
-    this.partitions.set(partition, loaded);
-    this.logger.info({ partition, nextOffset: loaded.nextOffset }, 'ledger partition loaded');
-    return loaded;
+  private scopeOf(partition: number) {
+    return { partition, partitionOf: this.partitionOf, feeAccountId: feeAccountIdOf(partition) };
   }
 
   private parse(record: IncomingRecord): LedgerInput {
-    const command = this.tryParse(record);
-    if (!command) throw new PoisonRecord(`ledger: the record at ${record.partition}/${record.offset} is not a ledger command`);
-    return command;
-  }
-
-  private tryParse(record: IncomingRecord): LedgerInput | undefined {
     let json: unknown;
     try {
       json = JSON.parse(record.value);
     } catch {
-      return undefined;
+      json = undefined;
     }
     const parsed = ledgerInputSchema.safeParse(json);
-    return parsed.success ? parsed.data : undefined;
+    if (!parsed.success) throw new PoisonRecord(`ledger: the record at ${record.partition}/${record.offset} is not a ledger command`);
+    return parsed.data;
   }
-}
-
-/** An engine command's id is the id of the event that asked for it (see engine-commands.ts). */
-function toEngineCommand(command: OrderCommand, correlationId: string | undefined): OutgoingRecord {
-  return {
-    topic: Topics.orderCommands.name,
-    key: command.payload.symbol,
-    value: JSON.stringify(command),
-    headers: { [HeaderNames.messageId]: command.id, [HeaderNames.messageType]: command.type, ...correlation(correlationId) },
-  };
-}
-
-function toWalletCommand(command: TrackWithdrawal, correlationId: string | undefined): OutgoingRecord {
-  return {
-    topic: Topics.walletCommands.name,
-    key: command.payload.userId,
-    value: JSON.stringify(command),
-    headers: { [HeaderNames.messageId]: command.id, [HeaderNames.messageType]: command.type, ...correlation(correlationId) },
-  };
-}
-
-function toOutgoing(event: LedgerJournalEvent, correlationId: string | undefined): OutgoingRecord {
-  return {
-    topic: Topics.ledgerEvents.name,
-    key: event.payload.userId,
-    value: JSON.stringify(event),
-    headers: { [HeaderNames.messageId]: event.id, [HeaderNames.messageType]: event.type, [HeaderNames.causationId]: event.payload.commandId, ...correlation(correlationId) },
-  };
-}
-
-function correlation(correlationId: string | undefined): Record<string, string> {
-  return correlationId === undefined ? {} : { [HeaderNames.correlationId]: correlationId };
 }

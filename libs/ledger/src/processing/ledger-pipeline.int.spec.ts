@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { type LedgerCommand, Topics } from '@exchange/contracts';
+import { LEDGER_PROJECTION_GROUP, type LedgerCommand, Topics } from '@exchange/contracts';
 import { publishLedgerCommands, readLedgerEvents } from '../../../../test/support/ledger-events';
 import { startTestExchange, type TestExchange } from '../../../../test/support/test-exchange';
 import { waitFor } from '../../../../test/support/wait-for';
@@ -12,7 +12,7 @@ import { LEDGER_DATA_SOURCE, LEDGER_SCHEMA } from './ledger.tokens';
 import type { DataSource } from 'typeorm';
 import { openDataSource } from '@exchange/platform';
 import { ledgerMigrations } from '../ledger.module';
-import { partitionForKey } from '@exchange/messaging';
+import { OffsetFence, partitionForKey } from '@exchange/messaging';
 
 let n = 0;
 function cmd<T extends LedgerCommand['type']>(type: T, payload: Extract<LedgerCommand, { type: T }>['payload'], id = `it-${randomUUID()}-${++n}`): LedgerCommand {
@@ -51,6 +51,8 @@ describe('ledger pipeline on the event log and PostgreSQL', () => {
     await publishLedgerCommands(exchange.infrastructure.eventLog, [last]);
 
     await waitFor(async () => (await readLedgerEvents(exchange.infrastructure.eventLog)).some((e) => e.payload.commandId === last.id), 'the last command\'s event');
+    // The tables are a projection written off the order path: a read waits until it passed what was journaled.
+    await new OffsetFence(exchange.infrastructure.eventLog, { groupId: LEDGER_PROJECTION_GROUP, topic: Topics.ledgerEvents.name, timeoutMs: 30_000 }).passed();
     const events = (await readLedgerEvents(exchange.infrastructure.eventLog)).filter((e) => e.payload.userId === '11');
     expect(events.map((e) => e.type)).toEqual(['UserCreated', 'DepositCredited', 'FundsTransferred', 'CommandRejected', 'AccountFlagsSet']);
     expect(events.map((e) => e.payload.seq)).toEqual([1, 2, 3, 4, 5]);

@@ -1,4 +1,4 @@
-import type { Markets, OrderEvent } from '@exchange/contracts';
+import { type Markets, MERGED_DEPTH_CUT_MS, type OrderEvent } from '@exchange/contracts';
 import { klineIntervals } from './kline-intervals';
 import type { MarketChange } from './market-change';
 import type { PublicTrade } from './recent-trades';
@@ -6,7 +6,6 @@ import { SymbolScale } from './scaled-decimal';
 import { type MarketSymbolConfig, type PartitionClock, SymbolMarket } from './symbol-market';
 import { TICKER_WINDOW_MS } from './ticker-window';
 
-export const MERGED_DEPTH_CUT_MS = 300;
 
 /**
  * The fold of order.events into market data. Deterministic: the same events from the same

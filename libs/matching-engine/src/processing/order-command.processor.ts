@@ -38,7 +38,7 @@ export class OrderCommandProcessor implements OnApplicationShutdown {
     const start = batch.records[0]?.offset;
     if (start === undefined) return {};
     try {
-      await this.catchUp(batch.partition, start);
+      await this.catchUp(batch.partition, start, batch.fromOffset);
       const emit: OutgoingRecord[] = [];
       for (const record of batch.records) emit.push(...this.decide(record));
       this.positions.set(batch.partition, batch.nextOffset);
@@ -57,14 +57,15 @@ export class OrderCommandProcessor implements OnApplicationShutdown {
 
   /**
    * On a graceful stop, after the consumers have stopped: snapshot each partition whose books
-   * match its committed offset exactly (a batch decided but not committed must not be captured).
+   * stand at or below its committed offset (a batch decided but not committed must not be captured).
    */
   async onApplicationShutdown(): Promise<void> {
     try {
       const committed = await this.log.committedOffsets(MATCHING_ENGINE_GROUP, Topics.orderCommands.name);
       const records: OutgoingRecord[] = [];
       for (const [partition, position] of this.positions) {
-        if (committed[partition] !== position || this.snapshotAt.get(partition) === position) continue;
+        // Committed past `position` means the batch ending there was committed too (the rest: transaction markers, or another owner's deterministic replay of the same commands).
+        if (!((committed[partition] ?? 0) >= position) || this.snapshotAt.get(partition) === position) continue;
         records.push(...this.snapshots.records(this.engines.booksOf(partition), partition, position));
       }
       await this.log.publish(records);
@@ -74,9 +75,10 @@ export class OrderCommandProcessor implements OnApplicationShutdown {
     }
   }
 
-  private async catchUp(partition: number, start: number): Promise<void> {
+  private async catchUp(partition: number, start: number, continuesFrom: number | undefined): Promise<void> {
     const position = this.positions.get(partition);
-    if (position === start) return;
+    // Only transaction markers between the last batch and this one (Kafka): nothing to fold in.
+    if (position === start || (position !== undefined && position === continuesFrom)) return;
     // Ahead (redelivery) or unknown: rebuild. Behind: another owner decided [position, start); fold it in.
     if (position === undefined || position > start) await this.recovery.rebuild(partition, start);
     else await this.recovery.replay(partition, position, start);

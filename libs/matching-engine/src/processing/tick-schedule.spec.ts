@@ -23,6 +23,17 @@ describe('tick schedule', () => {
     expect(ticks(schedule, 11_000, 59_000)).toEqual([11_000]);
   });
 
+  it('keeps a movement pending through a tick in its own cut, and ticks once the cut has passed', () => {
+    const schedule = new TickSchedule(1000, 60_000);
+    schedule.due('BTCUSDT', 0);
+    schedule.noteEvents('BTCUSDT', [rested(10_500)]);
+    // The interval fired in the same 300 ms cut as the event: no tick, and the movement still waits.
+    expect(schedule.due('BTCUSDT', 10_550)).toBe(false);
+    expect(schedule.due('BTCUSDT', 10_700)).toBe(false);
+    expect(schedule.due('BTCUSDT', 10_800)).toBe(true);
+    expect(ticks(schedule, 11_800, 59_800)).toEqual([]);
+  });
+
   it('ticks when a minute of trades it saw leaves the 24 h window (market data rolls by the minute), once per minute', () => {
     const schedule = new TickSchedule(1000, 10 * TICKER_WINDOW_MS);
     schedule.due('BTCUSDT', 0);

@@ -1,10 +1,11 @@
+import { MERGED_DEPTH_CUT_MS } from '@exchange/contracts';
 /** Market data's rolling ticker window (libs/market-data ticker-window.ts): a trade leaves it 24 h after the start of its minute. */
 export const TICKER_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const TICKER_BUCKET_MS = 60_000;
 
 interface PartitionTicks {
-  /** An event other than a tick was emitted since the last tick: a merged-depth cut may be waiting. */
-  moved: boolean;
+  /** The time of the latest event other than a tick not yet followed by a tick past its merged-depth cut. */
+  movedAt: number | undefined;
   /** When a minute of trades seen here leaves the 24 h window, rounded up to the tick step, ascending: at most a day's minutes. */
   expiries: number[];
   head: number;
@@ -32,7 +33,7 @@ export class TickSchedule {
     const state = this.state(key);
     for (const event of events) {
       if (event.type === 'ClockTicked') continue;
-      state.moved = true;
+      state.movedAt = Math.max(state.movedAt ?? event.ts, event.ts);
       if (event.type !== 'TradeExecuted') continue;
       const minute = Math.floor(event.ts / TICKER_BUCKET_MS) * TICKER_BUCKET_MS;
       const expiry = Math.ceil((minute + TICKER_WINDOW_MS) / this.stepMs) * this.stepMs;
@@ -53,15 +54,18 @@ export class TickSchedule {
       state.expiries = state.expiries.slice(state.head);
       state.head = 0;
     }
-    if (!state.moved && !expired && now - state.lastTick < this.idleEveryMs) return false;
-    state.moved = false;
+    // Only a tick in a later cut than the movement closes its cut: one in the same cut (the interval
+    // firing right after the event) leaves the movement pending, or the cut would wait for the idle tick.
+    const cutPassed = state.movedAt !== undefined && Math.floor(now / MERGED_DEPTH_CUT_MS) > Math.floor(state.movedAt / MERGED_DEPTH_CUT_MS);
+    if (!cutPassed && !expired && now - state.lastTick < this.idleEveryMs) return false;
+    if (cutPassed) state.movedAt = undefined;
     state.lastTick = now;
     return true;
   }
 
   private state(key: string): PartitionTicks {
     let state = this.partitions.get(key);
-    if (!state) this.partitions.set(key, (state = { moved: false, expiries: [], head: 0, lastTick: Number.NEGATIVE_INFINITY }));
+    if (!state) this.partitions.set(key, (state = { movedAt: undefined, expiries: [], head: 0, lastTick: Number.NEGATIVE_INFINITY }));
     return state;
   }
 }

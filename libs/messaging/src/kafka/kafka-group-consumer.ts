@@ -27,6 +27,11 @@ export class KafkaGroupConsumer implements Consumer {
   /** Consecutive failed batches per `topic:partition`: each partition backs off on its own. */
   private readonly failures = new Map<string, number>();
   private readonly retryTimers = new Set<NodeJS.Timeout>();
+  /**
+   * Per `topic:partition`: the nextOffset of the last batch this member handed over and committed,
+   * and how far past it only markers or aborted records were seen since (see commitPastMarkers).
+   */
+  private readonly spans = new Map<string, { delivered: number; scanned: number }>();
 
   constructor(
     private readonly kafka: Kafka,
@@ -47,6 +52,7 @@ export class KafkaGroupConsumer implements Consumer {
   async start(): Promise<void> {
     await this.consumer.connect();
     for (const topic of this.options.topics) await this.consumer.subscribe({ topic, fromBeginning: this.options.fromBeginning ?? false });
+    if (!this.options.ephemeral) this.consumer.on(this.consumer.events.END_BATCH_PROCESS, (event) => void this.commitPastMarkers(event.payload));
     await this.consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
@@ -71,14 +77,26 @@ export class KafkaGroupConsumer implements Consumer {
   private async onBatch(payload: EachBatchPayload): Promise<void> {
     const { batch, resolveOffset, heartbeat, isRunning, isStale } = payload;
     const all = toIncomingRecords(payload);
+    const key = `${batch.topic}:${batch.partition}`;
+    // Only markers (or aborted records) between the last batch handed over and this fetch: it continues that batch.
+    const span = this.spans.get(key);
+    const fromOffset = span && span.scanned === Number(batch.firstOffset()) ? span.delivered : undefined;
     // Kafka's fetch already sizes batches (maxBytesPerPartition); split only when asked to.
     const size = this.options.maxBatchSize ?? all.length;
     for (let start = 0; start < all.length; start += size) {
       if (!isRunning() || isStale()) return;
       const slice = toIncomingBatch(all.slice(start, start + size), batch.topic, batch.partition);
+      if (start === 0 && fromOffset !== undefined) slice.fromOffset = fromOffset;
       if (!(await this.handleUntilCommitted(slice, payload))) return;
+      this.spans.set(key, { delivered: slice.nextOffset, scanned: slice.nextOffset });
       resolveOffset(String(slice.nextOffset - 1));
       await heartbeat();
+    }
+    // The fetch may end on a commit marker after its last record: step past it too (see commitPastMarkers).
+    const last = Number(batch.lastOffset());
+    if (all.length > 0 && last > all[all.length - 1]!.offset) {
+      await this.commitPastMarkers({ topic: batch.topic, partition: batch.partition, firstOffset: String(all[all.length - 1]!.offset + 1), lastOffset: String(last) });
+      resolveOffset(String(last));
     }
   }
 
@@ -132,6 +150,26 @@ export class KafkaGroupConsumer implements Consumer {
       await transaction.abort().catch(() => undefined);
       throw error;
     }
+  }
+
+  /**
+   * Transaction markers (and aborted records) are never handed to eachBatch. Without committing
+   * past them the group's committed offset would stop one short of the end after every
+   * transactional write, and nothing downstream could tell "consumed everything" from "one
+   * behind" (a read waiting for a projection to pass the end would wait forever). Nothing in such
+   * a stretch is to be handled, so committing past it is safe; it is done only right after what
+   * this member handed over or skipped before (`spans`), and the next batch then names, as its
+   * `fromOffset`, where the last one handed over ended, so a handler tracking its position knows
+   * it continues from there. Called for a fetch of markers only (batchSize 0, from kafkajs's
+   * END_BATCH_PROCESS) and for the markers a fetch ends on (from onBatch).
+   */
+  private async commitPastMarkers(stretch: { topic: string; partition: number; batchSize?: number; firstOffset: string | null; lastOffset: string }): Promise<void> {
+    if ((stretch.batchSize ?? 0) > 0 || this.stopping || this.options.ephemeral) return;
+    const key = `${stretch.topic}:${stretch.partition}`;
+    const span = this.spans.get(key);
+    if (!span || span.scanned !== Number(stretch.firstOffset)) return;
+    span.scanned = Number(stretch.lastOffset) + 1;
+    await this.consumer.commitOffsets([{ topic: stretch.topic, partition: stretch.partition, offset: String(span.scanned) }]).catch(() => undefined);
   }
 
   /** One per input partition: a new owner's init fences the old one's unfinished transaction. */

@@ -14,6 +14,11 @@ export class ProcessedIds {
     this.decidedAt.set(id, at);
   }
 
+  /** The ids with their decision time, oldest first: what a snapshot keeps of the window. */
+  entries(): [string, number][] {
+    return [...this.decidedAt];
+  }
+
   get size(): number {
     return this.decidedAt.size;
   }

@@ -52,6 +52,12 @@ export const configSchema = z.object({
    * is skipped). Memory and PostgreSQL hold what this window covers, not the whole history.
    */
   RETRY_WINDOW_MS: z.coerce.number().int().min(60_000).default(10 * 60 * 1000),
+  /** ledger: a partition's hot state goes to ledger.snapshots after this many commands; a restart folds only the events after it. */
+  LEDGER_SNAPSHOT_EVERY: z.coerce.number().int().positive().default(20_000),
+  /** ledger: ...and at the first batch this long (ms; 0: never) after the last snapshot, if anything was decided since. */
+  LEDGER_SNAPSHOT_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
+  /** api-gateway, user-stream: how long a read waits for the ledger's projection to reach what was journaled when it arrived, before 503 / -1016. */
+  READ_AFTER_WRITE_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   /** api-gateway: accounts and API keys each cached per replica, least recently used out first. */
   GATEWAY_CACHE_MAX_ENTRIES: z.coerce.number().int().min(100).default(100_000),
   /** A signed POST, PUT or DELETE is accepted once: the same signature again within its recvWindow is refused (-1022). */

@@ -13,6 +13,20 @@ export interface SchemaQueries {
   query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;
 }
 
+/** What a read waits for before it runs (e.g. a projection passing what its topic held when the read came). */
+export type ReadGate = () => Promise<void>;
+
+/** The same statements, each run once `gate` lets it through. */
+export function gatedQueries(queries: SchemaQueries, gate: ReadGate): SchemaQueries {
+  return {
+    s: queries.s,
+    query: async (sql, params) => {
+      await gate();
+      return queries.query(sql, params);
+    },
+  };
+}
+
 export function schemaQueries(dataSource: DataSource, schema: string): SchemaQueries {
   return { s: `"${schema}"`, query: (sql, params) => dataSource.query(sql, params) };
 }

@@ -14,7 +14,14 @@ const brokers = realServiceAddress('KAFKA_BROKERS', 'ledger event feed on Kafka'
 const record = (userId: string, seq: number) => ({
   topic: Topics.ledgerEvents.name,
   key: userId,
-  value: JSON.stringify({ type: 'DepositCredited', v: 1, id: `c${userId}-${seq}:0`, ts: seq, payload: { userId, seq, commandId: `c${userId}-${seq}`, balances: [] } }),
+  // A whole event: the feed checks each against the journal's schema and skips what is not one.
+  value: JSON.stringify({
+    type: 'DepositCredited',
+    v: 1,
+    id: `c${userId}-${seq}:0`,
+    ts: seq,
+    payload: { userId, seq, commandId: `c${userId}-${seq}`, depositId: String(seq), accountId: `${userId}01`, asset: 'BTC', amount: '1', flows: [], balances: [] },
+  }),
 });
 
 function describeFeed(name: string, available: boolean, open: () => Promise<EventLog>): void {

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { LedgerJournalEvent } from '@exchange/contracts';
-import { Topics } from '@exchange/contracts';
+import { type LedgerJournalEvent, parseLedgerEvent, Topics } from '@exchange/contracts';
 import type { Consumer, EventLog, IncomingRecord } from '@exchange/messaging';
 import type { Logger } from '@exchange/platform';
 
@@ -48,14 +47,11 @@ export class LedgerEventFeed {
     for (const record of records) {
       if (record.offset < (next[record.partition] ?? 0)) continue;
       next[record.partition] = record.offset + 1;
-      let event: LedgerJournalEvent;
-      try {
-        event = JSON.parse(record.value) as LedgerJournalEvent;
-      } catch {
-        this.logger.warn({ partition: record.partition, offset: record.offset }, 'user-stream: a ledger event that is not JSON was skipped');
+      const event = parseLedgerEvent(record.value);
+      if (!event) {
+        this.logger.warn({ partition: record.partition, offset: record.offset }, 'user-stream: a record that is not a ledger event was skipped');
         continue;
       }
-      if (typeof event?.payload?.userId !== 'string' || typeof event.payload.seq !== 'number') continue;
       try {
         this.handle(event);
       } catch (error) {

@@ -1,0 +1,115 @@
+// bench/order-entry/cpu-per-order: what one order costs in CPU, measured as CPU seconds of the
+// exchange's process tree (Node and the embedded PostgreSQL it runs), not as wall time, so the
+// figure holds on a machine shared with other jobs; plus one order at a time from one client
+// (p50/p99). The same orders as bench:order-entry (IOC BUY below the market, ends CANCELED).
+// Run: `node scripts/run.js bench/order-entry/cpu-per-order.bench.ts` (BENCH_ORDERS, 10000).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+
+const ORDERS = Number(process.env.BENCH_ORDERS ?? 10_000);
+const PORT = 47_600;
+const TICKS = 100; // USER_HZ: /proc stat times are in clock ticks
+
+function cpuSecondsOfTree(root: number): { node: number; others: number } {
+  const stats = new Map<number, { ppid: number; ticks: number }>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const fields = readFileSync(`/proc/${name}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+      stats.set(Number(name), { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const inTree = (pid: number): boolean => {
+    for (let p: number | undefined = pid; p !== undefined && p > 1; p = stats.get(p)?.ppid) if (p === root) return true;
+    return false;
+  };
+  let node = 0;
+  let others = 0;
+  for (const [pid, s] of stats) {
+    if (!inTree(pid)) continue;
+    if (pid === root) node += s.ticks;
+    else others += s.ticks;
+  }
+  return { node: node / TICKS, others: others / TICKS };
+}
+
+async function startExchange(dir: string): Promise<ChildProcess> {
+  const env = {
+    ...process.env,
+    PORT: String(PORT),
+    DATA_DIR: join(dir, 'data'),
+    EMBEDDED_PG_PORT: String(PORT + 1),
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: '',
+    KAFKA_BROKERS: '',
+    REDIS_URL: '',
+    METRICS_PORT: '0',
+    RATE_LIMIT_WEIGHT_PER_MINUTE: '1000000000',
+    RATE_LIMIT_ORDERS_PER_SECOND: '1000000000',
+    RATE_LIMIT_ORDERS_PER_DAY: '1000000000',
+    REPLAY_GUARD: 'off',
+  };
+  const child = spawn(process.execPath, ['scripts/run.js', 'apps/exchange/src/main.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((ready, fail) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('demo secret key')) ready();
+    });
+    child.once('exit', (code) => fail(new Error(`exchange exited (${code}) before serving`)));
+  });
+  return child;
+}
+
+/** Signed requests, made just before use (each is valid for recvWindow, 60 s). */
+function presigned(dir: string, method: 'GET' | 'POST', path: string, params: string): autocannon.Request[] {
+  const { apiKey, secretKey } = JSON.parse(readFileSync(join(dir, 'data', 'demo.json'), 'utf8')) as { apiKey: string; secretKey: string };
+  const start = Date.now();
+  return Array.from({ length: 500 }, (_, i) => {
+    const query = `${params}recvWindow=60000&timestamp=${start - i}`;
+    const signature = createHmac('sha256', secretKey).update(query).digest('hex');
+    return { method, path: `${path}?${query}&signature=${signature}`, headers: { 'X-SERVICE-KEY': apiKey } };
+  });
+}
+
+const orders = (dir: string): autocannon.Request[] => presigned(dir, 'POST', '/openapi/v1/order', 'symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=IOC&price=1000&quantity=0.01&');
+
+async function load(requests: autocannon.Request[], connections: number, amount: number): Promise<autocannon.Result> {
+  return autocannon({ url: `http://127.0.0.1:${PORT}`, connections, amount, requests });
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-cpu-per-order-'));
+  const child = await startExchange(dir);
+  try {
+    await load(orders(dir), 100, 2_000);
+    const before = cpuSecondsOfTree(child.pid!);
+    const started = Date.now();
+    const burst = await load(orders(dir), 100, ORDERS);
+    const wall = (Date.now() - started) / 1000;
+    const after = cpuSecondsOfTree(child.pid!);
+    const single = await load(orders(dir), 1, 500);
+    // Reads while orders stream: what a read that must reflect every reply (read-your-writes) waits.
+    const [reads] = await Promise.all([load(presigned(dir, 'GET', '/openapi/v1/account', ''), 10, 2_000), load(orders(dir), 90, 3_000)]);
+    const us = (seconds: number): string => `${Math.round((seconds / ORDERS) * 1e6)} µs`;
+    console.log(`bench/cpu-per-order: ${ORDERS} orders from 100 connections in ${wall.toFixed(1)} s wall (${Math.round(ORDERS / wall)} orders/s on this machine as loaded now)`);
+    console.log(`  CPU per order: ${us(after.node - before.node + after.others - before.others)} (Node ${us(after.node - before.node)}, embedded PostgreSQL ${us(after.others - before.others)})`);
+    console.log(`  100 connections: p50 ${burst.latency.p50} ms, p99 ${burst.latency.p99} ms; non-2xx ${burst.non2xx}`);
+    console.log(`  GET /openapi/v1/account from 10 connections while 90 send orders: p50 ${reads.latency.p50} ms, p99 ${reads.latency.p99} ms; non-2xx ${reads.non2xx}`);
+    console.log(`  one at a time (1 connection, 500 orders): p50 ${single.latency.p50} ms, p99 ${single.latency.p99} ms, mean ${single.latency.average} ms; non-2xx ${single.non2xx}, errors ${single.errors}`);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

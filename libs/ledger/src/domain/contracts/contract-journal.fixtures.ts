@@ -1,0 +1,46 @@
+import type { ContractEvent } from '@exchange/contracts';
+import { ContractScenario } from './contract-scenario.fixtures';
+
+const [ALICE, BOB, CAROL, DAVE] = ['1001', '2001', '3001', '4001'];
+const SYMBOL = 'BTC-SWAP-USDT';
+const mark = (s: ContractScenario, markPrice: string) => s.apply('MarkContractPrice', { symbol: SYMBOL, markPrice, indexPrice: markPrice, marketsVersion: 1 });
+
+/** Credits, a debit, a seeded fund, a trade at a loss, a margin removal, an ended order, a stop, funding and a liquidation. */
+function liquidation(): ContractEvent[] {
+  const s = new ContractScenario().credit(ALICE, '10000').credit(BOB, '10000').credit(CAROL, '100000');
+  s.apply('SeedInsuranceFund', { seedId: '1', amount: '1000' });
+  s.given('DebitContractAccount', { accountId: CAROL, debitId: '2', amount: '1.5' });
+  s.order(BOB, '21', 'SELL_OPEN', '1000', '50000', '10');
+  s.order(ALICE, '11', 'BUY_OPEN', '1000', '50000', '20');
+  s.trade({ accountId: BOB, orderId: '21' }, { accountId: ALICE, orderId: '11' }, '1000', '50000', '1');
+  s.given('ModifyPositionMargin', { accountId: BOB, symbol: SYMBOL, side: 'SHORT', amount: '200', markPrice: '50000' });
+  s.given('ModifyPositionMargin', { accountId: BOB, symbol: SYMBOL, side: 'SHORT', amount: '-100', markPrice: '50000' });
+  // Bob closes 100 contracts above his entry: a negative realised PnL.
+  s.order(CAROL, '31', 'SELL_OPEN', '100', '50500', '10');
+  s.order(BOB, '22', 'BUY_CLOSE', '100', '50500');
+  s.trade({ accountId: CAROL, orderId: '31' }, { accountId: BOB, orderId: '22' }, '100', '50500', '2');
+  s.order(CAROL, '32', 'BUY_OPEN', '10', '40000', '10');
+  s.given('EndContractOrder', { accountId: CAROL, orderId: '32', symbol: SYMBOL, status: 'CANCELED' });
+  s.when('PlaceContractOrder', { accountId: CAROL, orderId: '33', symbol: SYMBOL, side: 'SELL_OPEN', price: '40000', quantity: '10', leverage: '10', marketsVersion: 1, orderType: 'STOP', triggerPrice: '49000' });
+  s.apply('TriggerContractStops', { symbol: SYMBOL, lastPrice: '48900' });
+  s.apply('SettleFunding', { symbol: SYMBOL, fundingTime: 8 * 3_600_000, rate: '-0.0003', markPrice: '50000' });
+  mark(s, '47000');
+  return s.journal;
+}
+
+/** An empty fund and a gap past the bankruptcy price: opposite positions are deleveraged. */
+function deleveraging(): ContractEvent[] {
+  const s = new ContractScenario().credit(ALICE, '10000').credit(BOB, '10000').credit(DAVE, '10000');
+  s.order(BOB, '21', 'SELL_OPEN', '600', '50000', '10');
+  s.order(DAVE, '41', 'SELL_OPEN', '400', '50000', '20');
+  s.order(ALICE, '11', 'BUY_OPEN', '1000', '50000', '20');
+  s.trade({ accountId: BOB, orderId: '21' }, { accountId: ALICE, orderId: '11' }, '600', '50000', '1');
+  s.trade({ accountId: DAVE, orderId: '41' }, { accountId: ALICE, orderId: '11' }, '400', '50000', '2');
+  mark(s, '47000');
+  return s.journal;
+}
+
+/** Every kind of event the contracts decider journals, from the scenarios its specs run. */
+export function everyContractEvent(): ContractEvent[] {
+  return [...liquidation(), ...deleveraging()];
+}

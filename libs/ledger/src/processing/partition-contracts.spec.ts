@@ -1,0 +1,87 @@
+import { type LedgerInput, ledgerInputSchema } from '@exchange/contracts';
+import { shippedMarkets as markets } from '../domain/contracts/contract-scenario.fixtures';
+import type { ContractsState } from '../domain/contracts/contract-state';
+import { decide, type TradingContext } from '../domain/decide';
+import { evolve, initialLedgerState, type LedgerState } from '../domain/ledger-state';
+import { ledgerStateHash } from '../domain/ledger-state-hash';
+import { capturePartition, forgetPartition, type PartitionScope, restorePartition } from './partition-state';
+
+const SWAP = 'BTC-SWAP-USDT';
+/** Two partitions by the parity of the user id, each with its fee account. */
+const partitionOf = (userId: string): number => Number(userId) % 2;
+const scopeOf = (partition: number): PartitionScope => ({ partition, partitionOf, feeAccountId: `900000000${partition}` });
+const ALICE = { userId: '100', spot: '1001', contracts: '1003' };
+const BOB = { userId: '201', spot: '2011', contracts: '2013' };
+
+/** Both users trade the swap: a partly filled long and short (liquidation prices), resting rests with client ids (stop and per-position indexes). */
+function trading(): LedgerState {
+  const state = initialLedgerState();
+  let n = 0;
+  const send = (type: LedgerInput['type'], payload: Record<string, unknown>): void => {
+    const command = ledgerInputSchema.parse({ type, v: type === 'ApplyOrderOutcome' ? 2 : 1, id: `c${++n}`, ts: 1_700_000_000_000 + n, payload });
+    const userId = String(payload['userId']);
+    const ctx: TradingContext = {
+      now: command.ts,
+      flowId: (k) => String(n * 16 + k + 1),
+      asset: (a) => markets.asset(a),
+      symbol: (s) => markets.symbol(s),
+      contract: (s) => markets.contract(s),
+      feeAccountId: scopeOf(partitionOf(userId)).feeAccountId,
+    };
+    const events = decide(command, state, ctx);
+    if (events[0]?.type === 'CommandRejected') throw new Error(`${type} rejected: ${events[0].payload.msg}`);
+    for (const e of events) evolve(state, e);
+  };
+  const place = (who: typeof ALICE, orderId: string, side: string, quantity: string, price: string): void =>
+    send('PlaceContractOrder', { userId: who.userId, accountId: who.contracts, orderId, symbol: SWAP, side, price, quantity, leverage: '20', marketsVersion: markets.version, clientOrderId: `c${orderId}` });
+  const leg = (who: typeof ALICE, orderId: string, side: 'BUY' | 'SELL', isMaker: boolean): void =>
+    send('SettleTradeLeg', { tradeId: '7', symbol: SWAP, orderId, accountId: who.contracts, userId: who.userId, side, price: '30000', qty: '4', quoteQty: '0', isMaker });
+  for (const u of [ALICE, BOB]) {
+    send('CreateUser', { userId: u.userId, name: u.userId, accountIds: [u.spot, `${u.userId}2`, u.contracts] });
+    send('CreditDeposit', { userId: u.userId, accountId: u.spot, depositId: `${u.userId}9`, asset: 'USDT', amount: '10000' });
+    send('TransferFunds', { userId: u.userId, transferId: `${u.userId}8`, fromAccountId: u.spot, toAccountId: u.contracts, asset: 'USDT', amount: '5000' });
+  }
+  place(ALICE, '11', 'BUY_OPEN', '10', '30000');
+  place(BOB, '12', 'SELL_OPEN', '10', '30000');
+  leg(ALICE, '11', 'BUY', true);
+  leg(BOB, '12', 'SELL', false);
+  place(ALICE, '13', 'BUY_OPEN', '2', '29000');
+  return state;
+}
+
+/** The derived indexes a hash does not cover: liquidation prices per position, open orders per position. */
+function indexes(c: ContractsState): unknown {
+  const liquidation = [...c.positions.keys()].sort().map((key) => {
+    const p = c.positions.get(key)!;
+    return [key, c.liquidation.get(`${p.symbol}|${p.side}`)?.priceOf(key)?.toFixed()];
+  });
+  const perPosition = [...c.positionOrders].map(([key, orders]) => [key, [...orders]]).sort();
+  return { liquidation, perPosition };
+}
+
+describe("a partition's contracts, as a snapshot holds them", () => {
+  it('restores USDT, positions, open orders, client ids and the derived indexes through JSON', () => {
+    const live = trading();
+    expect(indexes(live.contracts)).toMatchObject({ liquidation: [[expect.any(String), expect.stringMatching(/^[1-9]/)], [expect.any(String), expect.stringMatching(/^[1-9]/)]] });
+    const restored = initialLedgerState();
+    for (const partition of [0, 1]) restorePartition(restored, JSON.parse(JSON.stringify(capturePartition(live, scopeOf(partition), []))));
+    expect(ledgerStateHash(restored)).toBe(ledgerStateHash(live));
+    expect(indexes(restored.contracts)).toEqual(indexes(live.contracts));
+    expect(restored.contractClientIds).toEqual(live.contractClientIds);
+    expect(restored.contracts.balances.get('9000000000')?.free.toFixed()).toBe(live.contracts.balances.get('9000000000')?.free.toFixed());
+  });
+
+  it('forgets one partition\'s contracts and nothing else, and puts them back exactly', () => {
+    const live = trading();
+    const before = { hash: ledgerStateHash(live), indexes: indexes(live.contracts) };
+    const captured = capturePartition(live, scopeOf(1), []);
+    forgetPartition(live, scopeOf(1));
+    expect([...live.contracts.orders.keys()].sort()).toEqual(['11', '13']);
+    expect([...live.contracts.positions.values()].map((p) => p.accountId)).toEqual([ALICE.contracts]);
+    expect(live.contracts.balances.has(BOB.contracts) || live.contracts.balances.has('9000000001')).toBe(false);
+    expect(live.contractClientIds.has(BOB.contracts)).toBe(false);
+    expect([...live.contracts.liquidation.values()].reduce((n, heap) => n + heap.size, 0)).toBe(1);
+    restorePartition(live, captured);
+    expect({ hash: ledgerStateHash(live), indexes: indexes(live.contracts) }).toEqual(before);
+  });
+});

@@ -1,0 +1,94 @@
+import type { ContractBalanceAfter, ContractOrderRecord, PositionAfter } from '@exchange/contracts';
+import { fundingKey, setBalance, setOrder, setPosition } from '../domain/contracts/contract-state';
+import type { LedgerState } from '../domain/ledger-state';
+
+/**
+ * The contracts fold's share of one partition: the USDT, positions, open contract orders and
+ * client-id index of the accounts it owns. The price heaps and the orders-per-position index are
+ * derived and not captured: restoring goes through the fold's own setters, which rebuild them.
+ */
+export interface PartitionContracts {
+  balances: ContractBalanceAfter[];
+  /** A position as the fold keeps it (avgPrice is the projection's, not the fold's). */
+  positions: Omit<PositionAfter, 'avgPrice'>[];
+  /** In the fold's order, so the orders of a position come back in placement order. */
+  orders: ContractOrderRecord[];
+  clientIds: [accountId: string, entries: [clientOrderId: string, orderId: string][]][];
+  /** The last funding time settled per fund account (the partition's insurance share) and symbol. Absent from snapshots taken before funding. */
+  fundings?: [fundAccountId: string, symbol: string, fundingTime: number][];
+}
+
+export function captureContracts(state: LedgerState, accountIds: ReadonlySet<string>): PartitionContracts {
+  const c = state.contracts;
+  const balances = [...c.balances]
+    .filter(([accountId]) => accountIds.has(accountId))
+    .map(([accountId, b]) => ({ accountId, free: b.free.toFixed(), locked: b.locked.toFixed(), positionMargin: b.positionMargin.toFixed() }));
+  const positions = [...c.positions.values()]
+    .filter((p) => accountIds.has(p.accountId))
+    .map((p) => ({
+      accountId: p.accountId,
+      symbol: p.symbol,
+      side: p.side,
+      size: p.size.toFixed(),
+      available: p.size.minus(p.closing).toFixed(),
+      opening: p.opening.toFixed(),
+      entryValue: p.entryValue.toFixed(),
+      margin: p.margin.toFixed(),
+      realizedPnl: p.realizedPnl.toFixed(),
+      leverage: p.leverage.toFixed(),
+      flp: p.flp.toFixed(),
+    }));
+  return {
+    balances,
+    positions,
+    orders: [...c.orders.values()].filter((o) => accountIds.has(o.accountId)),
+    clientIds: [...state.contractClientIds].filter(([accountId]) => accountIds.has(accountId)).map(([accountId, entries]) => [accountId, [...entries]]),
+    fundings: fundingsOf(state, accountIds).map(({ key, fundAccountId }) => {
+      const symbol = key.slice(0, key.length - fundAccountId.length - 1);
+      return [fundAccountId, symbol, c.fundings.get(key)!];
+    }),
+  };
+}
+
+/** Removes the accounts' contract state, derived indexes included. */
+export function forgetContracts(state: LedgerState, accountIds: ReadonlySet<string>): void {
+  const c = state.contracts;
+  for (const accountId of accountIds) {
+    c.balances.delete(accountId);
+    state.contractClientIds.delete(accountId);
+  }
+  for (const [key, p] of c.positions) {
+    if (!accountIds.has(p.accountId)) continue;
+    c.positions.delete(key);
+    c.liquidation.get(`${p.symbol}|${p.side}`)?.remove(key);
+  }
+  for (const [orderId, o] of c.orders) {
+    if (!accountIds.has(o.accountId)) continue;
+    for (const heap of c.stops.values()) heap.remove(orderId);
+    c.orders.delete(orderId);
+  }
+  for (const { key } of fundingsOf(state, accountIds)) c.fundings.delete(key);
+  // Keyed `accountId|symbol|side`, with or without a position set under that key.
+  for (const key of c.positionOrders.keys()) if (accountIds.has(key.slice(0, key.indexOf('|')))) c.positionOrders.delete(key);
+}
+
+/** Puts captured contract state back into a state that holds nothing of its accounts (see forgetContracts). */
+export function restoreContracts(state: LedgerState, captured: PartitionContracts): void {
+  const c = state.contracts;
+  for (const b of captured.balances) setBalance(c, b);
+  // setPosition reads no avgPrice; the empty one only satisfies the event's shape.
+  for (const p of captured.positions) setPosition(c, { ...p, avgPrice: '' });
+  for (const o of captured.orders) setOrder(c, o);
+  for (const [accountId, entries] of captured.clientIds) state.contractClientIds.set(accountId, new Map(entries));
+  for (const [fundAccountId, symbol, fundingTime] of captured.fundings ?? []) c.fundings.set(fundingKey(symbol, fundAccountId), fundingTime);
+}
+
+/** The funding entries of the accounts, keyed `symbol|fundAccountId` (see fundingKey). */
+function fundingsOf(state: LedgerState, accountIds: ReadonlySet<string>): { key: string; fundAccountId: string }[] {
+  const found: { key: string; fundAccountId: string }[] = [];
+  for (const key of state.contracts.fundings.keys()) {
+    const fundAccountId = key.slice(key.lastIndexOf('|') + 1);
+    if (accountIds.has(fundAccountId)) found.push({ key, fundAccountId });
+  }
+  return found;
+}
