@@ -36,6 +36,7 @@ import { ReplayGuard } from './auth/replay-guard';
 import { SignedRequestAuthenticator } from './auth/signed-request-authenticator';
 import { LedgerClient } from './ledger-client/ledger-client';
 import { ContractController } from './contracts/contract.controller';
+import { ContractPublicController } from './contracts/contract-public.controller';
 import { ContractService } from './contracts/contract.service';
 import { OrderController } from './orders/order.controller';
 import { OrderService } from './orders/order.service';
@@ -52,7 +53,7 @@ const LEDGER_READ_GATE = Symbol('LEDGER_READ_GATE');
 
 /** Signed private REST and the operator API: validation, signatures, rate limits, error mapping. */
 @Module({
-  controllers: [AccountController, AdminController, AdminInsuranceController, AdminListingsController, AdminContractsController, AdminPricesController, OrderController, ContractController, UserDataStreamController, WalletController],
+  controllers: [AccountController, AdminController, AdminInsuranceController, AdminListingsController, AdminContractsController, AdminPricesController, OrderController, ContractController, ContractPublicController, UserDataStreamController, WalletController],
   providers: [
     PendingReplies,
     LedgerClient,

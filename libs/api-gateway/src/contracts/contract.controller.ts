@@ -97,12 +97,6 @@ export class ContractController {
     return this.endpoints.run(request, reply, { weight: 5, permission: 'read' }, (ctx) => this.contracts.positions(ctx));
   }
 
-  @Get('insurance')
-  @ApiEndpoint({ summary: 'The insurance fund\'s USDT (the sum of every ledger partition\'s fund account); public', weight: 1, ok: z.object({ token: z.string(), balance: z.string(), time: z.number() }) })
-  insurance() {
-    return this.contracts.insurance();
-  }
-
   @Get('account')
   @ApiEndpoint({ summary: 'The contracts account\'s USDT: total, availableMargin, positionMargin, orderMargin', weight: 5, ok: anyObject, query: signed })
   account(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
