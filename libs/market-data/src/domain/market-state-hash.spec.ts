@@ -65,8 +65,8 @@ describe('marketStateHash', () => {
     for (const [symbol, market] of live.symbols) {
       restoreHistory(started.symbols.get(symbol)!, {
         recentTrades: market.trades.last(MEMORY_DEPTH),
-        // Every trade of the session is inside the 24 h window at its end.
-        windowTrades: market.trades.last(MEMORY_DEPTH),
+        // Every minute of the session is inside the 24 h window at its end.
+        windowMinutes: market.series('1m').query({ limit: MEMORY_DEPTH })!,
         klines: new Map(klineIntervals.map((i) => [i, { klines: market.series(i).query({ limit: MEMORY_DEPTH })!, holdsAll: true }])),
         lastTradeId: market.lastTradeId,
       });

@@ -66,8 +66,8 @@ export function restoreCut(fold: MarketFold, cut: PartitionCut): void {
 export interface SymbolHistory {
   /** The newest trades, oldest first (up to the memory depth). */
   recentTrades: PublicTrade[];
-  /** Trades inside the 24 h window at the stored event time, oldest first. */
-  windowTrades: PublicTrade[];
+  /** The 1m candles inside the 24 h window at the stored event time, oldest first: the window by the minute, whatever the trade rate. */
+  windowMinutes: Kline[];
   /** The newest candles per interval, ascending, and whether older ones exist. */
   klines: Map<KlineInterval, { klines: Kline[]; holdsAll: boolean }>;
   lastTradeId: number;
@@ -75,7 +75,7 @@ export interface SymbolHistory {
 
 export function restoreHistory(market: SymbolMarket, history: SymbolHistory): void {
   for (const trade of history.recentTrades) market.trades.add(trade);
-  for (const trade of history.windowTrades) market.ticker.add(trade);
+  for (const minute of history.windowMinutes) market.ticker.addMinute(minute);
   market.ticker.seedLastPrice(history.recentTrades[history.recentTrades.length - 1]?.price);
   for (const [interval, stored] of history.klines) market.series(interval).load(stored.klines, stored.holdsAll);
   market.lastTradeId = history.lastTradeId;

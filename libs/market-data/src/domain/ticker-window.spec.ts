@@ -1,3 +1,4 @@
+import { KlineSeries } from './kline-series';
 import type { PublicTrade } from './recent-trades';
 import { firstTimeInWindow, TICKER_BUCKET_MS, TICKER_WINDOW_MS, TickerWindow } from './ticker-window';
 
@@ -63,5 +64,35 @@ describe('TickerWindow', () => {
     expect(window.stats().trades).toBe(1);
     window.roll(DAY);
     expect(window.stats().trades).toBe(0);
+  });
+
+  it('started from the 1m candles of the window, it rolls and answers as the window that folded every trade', () => {
+    const folded = new TickerWindow();
+    const minutes = new KlineSeries('1m', 10_000);
+    let seed = 11;
+    const random = (n: number): number => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) % n;
+    let time = 5_000_000;
+    for (let i = 1; i <= 3000; i++) {
+      time += random(TICKER_BUCKET_MS);
+      const t = trade(i, time, BigInt(1000 + random(200)), BigInt(1 + random(5)));
+      folded.roll(time);
+      folded.add(t);
+      minutes.add(t);
+    }
+    const started = new TickerWindow();
+    for (const minute of minutes.query({ limit: 10_000 })!.filter((k) => k.openTime >= firstTimeInWindow(time))) started.addMinute(minute);
+    expect(started.stats()).toEqual(folded.stats());
+    const next = trade(3001, time + 1, 999n, 2n);
+    for (const w of [folded, started]) w.add(next);
+    for (const now of [time + DAY / 2, time + DAY - 5 * TICKER_BUCKET_MS, time + DAY]) {
+      for (const w of [folded, started]) w.roll(now);
+      expect(started.stats()).toEqual(folded.stats());
+    }
+  });
+
+  it('refuses a minute that is not after the newest one', () => {
+    const window = new TickerWindow();
+    window.add(trade(1, 120_000, 10n));
+    expect(() => window.addMinute({ openTime: 120_000, open: 10n, high: 10n, low: 10n, close: 10n, volume: 1n, quoteVolume: 10n, trades: 1 })).toThrow(/not after/);
   });
 });

@@ -1,3 +1,4 @@
+import type { Kline } from './kline-series';
 import type { PublicTrade } from './recent-trades';
 
 export const TICKER_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -8,7 +9,7 @@ export const TICKER_WINDOW_MS = 24 * 60 * 60 * 1000;
  */
 export const TICKER_BUCKET_MS = 60_000;
 
-/** The earliest trade time whose minute is inside the window at `now`: what a start loads from the store. */
+/** The earliest minute inside the window at `now`: the first 1m candle a start loads from the store. */
 export function firstTimeInWindow(now: number): number {
   return Math.floor((now - TICKER_WINDOW_MS) / TICKER_BUCKET_MS) * TICKER_BUCKET_MS + TICKER_BUCKET_MS;
 }
@@ -23,6 +24,9 @@ export interface TickerStats {
   quoteVolume: bigint;
   trades: number;
 }
+
+/** One minute of trades as its 1m candle holds it. */
+export type WindowMinute = Pick<Kline, 'openTime' | 'open' | 'high' | 'low' | 'close' | 'volume' | 'quoteVolume' | 'trades'>;
 
 /** The trades of one minute, summed. */
 interface Bucket {
@@ -58,19 +62,38 @@ export class TickerWindow {
   constructor(private readonly quoteOf: (price: bigint, qty: bigint) => bigint = (price, qty) => price * qty) {}
 
   add(trade: PublicTrade): void {
-    const bucket = this.bucketOf(trade);
+    const quote = this.quoteOf(trade.price, trade.qty);
+    this.merge(this.bucketOf(trade), { high: trade.price, low: trade.price, volume: trade.qty, quoteVolume: quote, trades: 1 });
+    this.lastPrice = trade.price;
+  }
+
+  /**
+   * A whole minute at once, as its 1m candle sums it (a start from the history store): the same
+   * bucket its trades would have made, so a replica started from candles answers as one that
+   * folded every trade. Minutes come in time order, after any trade already added.
+   */
+  addMinute(minute: WindowMinute): void {
+    const newest = this.buckets.length > this.head ? this.buckets[this.buckets.length - 1] : undefined;
+    if (newest && newest.start >= minute.openTime) throw new Error(`ticker window: minute ${minute.openTime} is not after ${newest.start}`);
+    const bucket: Bucket = { start: minute.openTime, open: minute.open, high: minute.high, low: minute.low, volume: 0n, quoteVolume: 0n, trades: 0 };
+    this.buckets.push(bucket);
+    this.merge(bucket, minute);
+    this.lastPrice = minute.close;
+  }
+
+  /** Adds trades' sums to the newest bucket and to the window's totals. */
+  private merge(bucket: Bucket, add: Pick<Bucket, 'high' | 'low' | 'volume' | 'quoteVolume' | 'trades'>): void {
     const index = this.buckets.length - 1;
-    if (trade.price > bucket.high) bucket.high = trade.price;
-    if (trade.price < bucket.low) bucket.low = trade.price;
-    bucket.volume += trade.qty;
-    bucket.quoteVolume += this.quoteOf(trade.price, trade.qty);
-    bucket.trades += 1;
+    if (add.high > bucket.high) bucket.high = add.high;
+    if (add.low < bucket.low) bucket.low = add.low;
+    bucket.volume += add.volume;
+    bucket.quoteVolume += add.quoteVolume;
+    bucket.trades += add.trades;
     this.pushExtreme(this.highs, this.highHead, index, (other) => other.high <= bucket.high);
     this.pushExtreme(this.lows, this.lowHead, index, (other) => other.low >= bucket.low);
-    this.volume += trade.qty;
-    this.quoteVolume += this.quoteOf(trade.price, trade.qty);
-    this.trades += 1;
-    this.lastPrice = trade.price;
+    this.volume += add.volume;
+    this.quoteVolume += add.quoteVolume;
+    this.trades += add.trades;
   }
 
   /** Drops the minutes that started at or before `now − 24 h`; true when any left. */

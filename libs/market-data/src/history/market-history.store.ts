@@ -120,7 +120,7 @@ export class MarketHistoryStore {
     return ascending ? klines : klines.reverse();
   }
 
-  /** Recent trades, the 24 h window (trades from `since` on) and the newest candles of each symbol, by index lookups per symbol. */
+  /** Recent trades, the 24 h window (1m candles from `since` on: at most 1,440 rows a symbol) and the newest candles of each symbol, by index lookups per symbol. */
   private async histories(manager: EntityManager, markets: { market: SymbolMarket; since: number }[]): Promise<Map<string, SymbolHistory>> {
     const symbols = markets.map((m) => m.market.symbol);
     const tradeColumns = 't.trade_id, t.time, t.price::text AS price, t.qty::text AS qty, t.is_buyer_maker';
@@ -129,9 +129,9 @@ export class MarketHistoryStore {
        CROSS JOIN LATERAL (SELECT * FROM ${this.s}.trades WHERE symbol = s.symbol ORDER BY trade_id DESC LIMIT $2) t ORDER BY s.symbol, t.trade_id`,
       [symbols, MEMORY_DEPTH],
     );
-    const window: (TradeRowDb & { symbol: string })[] = await manager.query(
-      `SELECT s.symbol, ${tradeColumns} FROM unnest($1::text[], $2::bigint[]) AS s(symbol, since)
-       JOIN ${this.s}.trades t ON t.symbol = s.symbol AND t.time >= s.since ORDER BY s.symbol, t.trade_id`,
+    const window: (KlineRowDb & { symbol: string })[] = await manager.query(
+      `SELECT s.symbol, ${klineColumnsOf('k')} FROM unnest($1::text[], $2::bigint[]) AS s(symbol, since)
+       JOIN ${this.s}.klines k ON k.symbol = s.symbol AND k.interval = '1m' AND k.open_time >= s.since ORDER BY s.symbol, k.open_time`,
       [symbols, markets.map((m) => m.since)],
     );
     const klines: (KlineRowDb & { symbol: string; interval: KlineInterval })[] = await manager.query(
@@ -152,7 +152,7 @@ export class MarketHistoryStore {
       }
       out.set(market.symbol, {
         recentTrades,
-        windowTrades: window.filter((r) => r.symbol === market.symbol).map((r) => toTrade(market, r)),
+        windowMinutes: window.filter((r) => r.symbol === market.symbol).map((r) => toKline(market, r)),
         klines: series,
         lastTradeId: recentTrades[recentTrades.length - 1]?.tradeId ?? 0,
       });

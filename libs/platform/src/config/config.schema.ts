@@ -93,14 +93,9 @@ export const configSchema = z.object({
   MARKET_DATA_ANSWER_CACHE_BYTES: z.coerce.number().int().min(1024 * 1024).default(32 * 1024 * 1024),
   /**
    * Market data: stored trades older than this are deleted (ms; 0: kept forever). Each symbol keeps
-   * its newest 1,000 whatever their age; at least 25 h, since a start reads the 24 h window from them.
+   * its newest 1,000 whatever their age: a start reads only those (its 24 h window comes from the 1m candles).
    */
-  MARKET_DATA_TRADE_RETENTION_MS: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .refine((ms) => ms === 0 || ms >= 25 * 3_600_000, 'at least 25 hours (90000000), or 0 to keep every trade')
-    .default(7 * 24 * 3_600_000),
+  MARKET_DATA_TRADE_RETENTION_MS: z.coerce.number().int().min(0).default(3_600_000),
   /** Market data stores each partition's book cut at least this often (ms; also every 1000 book updates): new replicas start from it. */
   MARKET_DATA_CUT_INTERVAL_MS: z.coerce.number().int().min(0).default(10_000),
 });
