@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { allTopics, type LedgerCommand, type LedgerJournalEvent, Markets, Topics } from '@exchange/contracts';
+import { allTopics, type LedgerAccountCommand, type LedgerJournalEvent, Markets, Topics } from '@exchange/contracts';
 import { decide, evolve, feeAccountIdOf, flowIdOf, initialLedgerState, ledgerMigrations } from '@exchange/ledger';
 import { EmbeddedEventLog, type EventLog, partitionForKey } from '@exchange/messaging';
 import { createLogger, loadConfig, openDataSource } from '@exchange/platform';
@@ -30,7 +30,7 @@ async function generateJournal(log: EventLog, markets: Markets): Promise<number>
   for (let u = 0; written < EVENTS; u++) {
     const userId = String(1_000_000 + u);
     const accounts = [`${userId}1`, `${userId}2`, `${userId}3`] as [string, string, string];
-    const commands: LedgerCommand[] = [
+    const commands: LedgerAccountCommand[] = [
       { type: 'CreateUser', v: 1, id: `c${u}`, ts: 1, payload: { userId, name: `user ${u}`, accountIds: accounts } },
       { type: 'CreditDeposit', v: 1, id: `d${u}`, ts: 2, payload: { userId, accountId: accounts[0], depositId: String(u + 1), asset: 'USDT', amount: '1000000' } },
     ];

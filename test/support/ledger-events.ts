@@ -1,4 +1,4 @@
-import { type LedgerCommand, type LedgerEvent, parseLedgerEvent, Topics } from '@exchange/contracts';
+import { type LedgerAccountCommand, type LedgerEvent, parseLedgerEvent, Topics } from '@exchange/contracts';
 import type { EventLog } from '@exchange/messaging';
 
 /** Reads every event of `ledger.events`, in partition order (per-user order is what matters). */
@@ -18,6 +18,6 @@ export async function readLedgerEvents(log: EventLog): Promise<LedgerEvent[]> {
   return events;
 }
 
-export async function publishLedgerCommands(log: EventLog, commands: LedgerCommand[]): Promise<void> {
+export async function publishLedgerCommands(log: EventLog, commands: LedgerAccountCommand[]): Promise<void> {
   await log.publish(commands.map((c) => ({ topic: Topics.ledgerCommands.name, key: c.payload.userId, value: JSON.stringify(c) })));
 }

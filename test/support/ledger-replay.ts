@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { type LedgerJournalEvent, ledgerInputSchema, Markets, parseLedgerEvent, Topics } from '@exchange/contracts';
+import { type LedgerJournalEvent, ledgerCommandSchema, Markets, parseLedgerEvent, Topics } from '@exchange/contracts';
 import { decide, evolve, feeAccountIdOf, flowIdOf, initialLedgerState, LedgerStore, type LedgerState, ledgerStateHash, partitionContextOf } from '@exchange/ledger';
 import { EmbeddedEventLog, type EventLog, partitionForKey } from '@exchange/messaging';
 import type { DataSource } from 'typeorm';
@@ -28,7 +28,7 @@ export async function decideLog(journal: EventLog): Promise<{ state: LedgerState
     const seen = new Set<string>();
     await journal.read(Topics.ledgerCommands.name, p, 0, async (records) => {
       for (const record of records) {
-        const parsed = ledgerInputSchema.safeParse(JSON.parse(record.value));
+        const parsed = ledgerCommandSchema.safeParse(JSON.parse(record.value));
         if (!parsed.success || seen.has(parsed.data.id)) continue;
         seen.add(parsed.data.id);
         const ctx = { now: 0, flowId: (k: number) => flowIdOf(record.offset, p, k), asset: (a: string) => markets.asset(a), symbol: (s: string) => markets.symbol(s), contract: (s: string) => markets.contract(s), feeAccountId: feeAccountIdOf(p), partition: partitionContextOf(state, p, partitions, record.offset) };

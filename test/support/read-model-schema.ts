@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { type AssetConfig, type LedgerInput, type LedgerJournalEvent, Markets, type SymbolConfig, type WalletEvent } from '@exchange/contracts';
+import { type AssetConfig, type LedgerCommand, type LedgerJournalEvent, Markets, type SymbolConfig, type WalletEvent } from '@exchange/contracts';
 import { decide, evolve, initialLedgerState, ledgerMigrations, projectionRows, writeProjection as writeLedgerProjection } from '@exchange/ledger';
 import { openDataSource, type SchemaQueries, schemaQueries } from '@exchange/platform';
 import { walletMigrations, writeProjection as writeWalletProjection } from '@exchange/wallet';
@@ -54,18 +54,18 @@ const btcusdt: SymbolConfig = {
 /** The shipped contract symbols (BTC-SWAP-USDT, ETH-SWAP-USDT), for specs that trade contracts. */
 const shipped = Markets.fromFile(resolve(__dirname, '../../config/markets.json'));
 
-type Payload<T extends LedgerInput['type']> = Extract<LedgerInput, { type: T }>['payload'];
+type Payload<T extends LedgerCommand['type']> = Extract<LedgerCommand, { type: T }>['payload'];
 let ids = 0;
 
-export function ledgerCommand<T extends LedgerInput['type']>(type: T, payload: Payload<T>): LedgerInput {
-  return { type, v: type === 'ApplyOrderOutcome' ? 2 : 1, id: `rm${++ids}`, ts: T0, payload } as LedgerInput;
+export function ledgerCommand<T extends LedgerCommand['type']>(type: T, payload: Payload<T>): LedgerCommand {
+  return { type, v: type === 'ApplyOrderOutcome' ? 2 : 1, id: `rm${++ids}`, ts: T0, payload } as LedgerCommand;
 }
 
 /**
  * The events the ledger journals for `commands`, decided one after the other by its decider
  * (command i at T0 + i ms). Every command must be accepted: a read-model spec reads what happened.
  */
-export function ledgerJournal(commands: readonly LedgerInput[]): LedgerJournalEvent[] {
+export function ledgerJournal(commands: readonly LedgerCommand[]): LedgerJournalEvent[] {
   const state = initialLedgerState();
   return commands.flatMap((command, i) => {
     const ctx = { now: T0 + i, flowId: (k: number) => String(i * 16 + k + 1), asset: (n: string) => assets[n], symbol: (s: string) => (s === 'BTCUSDT' ? btcusdt : undefined), contract: (s: string) => shipped.contract(s), feeAccountId: FEES };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type LedgerInput, Topics, type WalletEvent } from '@exchange/contracts';
+import { type LedgerCommand, Topics, type WalletEvent } from '@exchange/contracts';
 import type { EventLog } from '@exchange/messaging';
 import { publishLedgerCommands } from './ledger-events';
 
@@ -26,7 +26,7 @@ export async function requestHeldWithdrawal(log: EventLog, user: { userId: strin
     { type: 'CreateUser', v: 1, id: id(), ts: 1, payload: { userId: user.userId, name: 'w', accountIds: [user.accountId, `${user.accountId}2`, `${user.accountId}3`] } },
     { type: 'CreditDeposit', v: 1, id: id(), ts: 1, payload: { ...user, depositId: '1', asset: 'ETH', amount: '10' } },
   ]);
-  const request: LedgerInput = {
+  const request: LedgerCommand = {
     type: 'RequestWithdrawal',
     v: 1,
     id: id(),

@@ -10,7 +10,7 @@ export * from './processing/partition-state';
 export * from './processing/ledger-snapshot-store';
 export * from './processing/ledger-command.processor';
 export * from './processing/ledger.tokens';
-export * from './domain/engine-commands';
+export * from './domain/order-commands-from-events';
 export * from './domain/ledger-decision';
 export * from './domain/ledger-money';
 export * from './domain/ledger-rejection';

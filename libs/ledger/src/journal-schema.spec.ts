@@ -1,10 +1,10 @@
-import { type ContractEvent, contractJournalEventSchemas, isContractJournalEvent, type LedgerInput, type LedgerJournalEvent, ledgerJournalEventSchema, parseLedgerEvent } from '@exchange/contracts';
+import { type ContractEvent, contractJournalEventSchemas, isContractJournalEvent, type LedgerCommand, type LedgerJournalEvent, ledgerJournalEventSchema, parseLedgerEvent } from '@exchange/contracts';
 import { ledgerCommand as cmd, ledgerJournal, T0 } from '../../../test/support/read-model-schema';
 import { everyContractEvent } from './domain/contracts/contract-journal.fixtures';
 
 const ALICE = { userId: '100', accountId: '1001' };
 const BOB = { userId: '200', accountId: '2001' };
-const withdrawal = (withdrawalId: string): LedgerInput =>
+const withdrawal = (withdrawalId: string): LedgerCommand =>
   cmd('RequestWithdrawal', { ...BOB, withdrawalId, clientOrderId: `w${withdrawalId}`, asset: 'BTC', chainType: 'BTC', address: 'bc1qdest', addressExt: '', quantity: '0.1', fee: '0.0005' });
 
 /** Every kind of event the decider journals, from accepted commands. */

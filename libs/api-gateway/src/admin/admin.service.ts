@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type LedgerCommand, type Markets, type MessageDraft, type Permission, Topics } from '@exchange/contracts';
+import { type LedgerAccountCommand, type Markets, type MessageDraft, type Permission, Topics } from '@exchange/contracts';
 import type { EventLog } from '@exchange/messaging';
 import { ApiError, type Clock, ErrorCode, type IdGenerator, type SecretBox } from '@exchange/platform';
 import type { AccountService, BalanceView } from '../account/account.service';
@@ -115,7 +115,7 @@ export class AdminService {
     return account;
   }
 
-  private command(draft: MessageDraft<LedgerCommand>): LedgerCommand {
+  private command(draft: MessageDraft<LedgerAccountCommand>): LedgerAccountCommand {
     return { ...draft, v: 1, id: this.ids.next(), ts: this.clock.now() };
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { LedgerInput } from '@exchange/contracts';
+import type { LedgerCommand } from '@exchange/contracts';
 import type { Consumer, EventLog, OutgoingRecord } from '@exchange/messaging';
 import { ApiError, type Config, createLogger, loadConfig, Metrics } from '@exchange/platform';
 import { PendingReplies } from '../replies/pending-replies';
@@ -26,8 +26,8 @@ class StalledLog {
 }
 
 const logger = createLogger('test', 'silent');
-const transfer = (): LedgerInput =>
-  ({ type: 'TransferFunds', v: 1, id: randomUUID(), ts: 1, payload: { userId: '1', transferId: '1', fromAccountId: '11', toAccountId: '13', asset: 'USDT', amount: '1' } }) as LedgerInput;
+const transfer = (): LedgerCommand =>
+  ({ type: 'TransferFunds', v: 1, id: randomUUID(), ts: 1, payload: { userId: '1', transferId: '1', fromAccountId: '11', toAccountId: '13', asset: 'USDT', amount: '1' } }) as LedgerCommand;
 const clientOf = (log: StalledLog, config: Config): LedgerClient => new LedgerClient(log as unknown as EventLog, config, logger, new Metrics('test'), new PendingReplies(config));
 const refusal = async (promise: Promise<unknown>): Promise<unknown> => promise.then(() => 'answered', (error: unknown) => (error instanceof ApiError ? { code: error.code, status: error.httpStatus } : error));
 

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { type LedgerInput, type LedgerJournalEvent, parseLedgerEvent, Topics, toRecord } from '@exchange/contracts';
+import { type LedgerCommand, type LedgerJournalEvent, parseLedgerEvent, Topics, toRecord } from '@exchange/contracts';
 import type { Consumer, EventLog, IncomingBatch, OutgoingRecord } from '@exchange/messaging';
 import { ApiError, CONFIG, type Config, currentCorrelationId, ErrorCode, EVENT_LOG, LOGGER, type Logger, Metrics } from '@exchange/platform';
 import type { Counter } from 'prom-client';
@@ -74,7 +74,7 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
    * Publishes the command and resolves once `gather` has found its outcome among the events the
    * command caused (routed by its id) and, with `alsoKeys`, the events about the order it names.
    */
-  async request<V>(command: LedgerInput, gather: Gather<Reply, V>, options: { alsoKeys?: readonly string[]; timeoutMs?: number; partition?: number } = {}): Promise<V> {
+  async request<V>(command: LedgerCommand, gather: Gather<Reply, V>, options: { alsoKeys?: readonly string[]; timeoutMs?: number; partition?: number } = {}): Promise<V> {
     this.refuseWhenOverloaded();
     const reply = this.replies.wait(command.id, gather, options);
     try {
@@ -89,12 +89,12 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   /** Publishes the command and resolves with the ledger's own answer to it (CommandRejected included). */
-  send(command: LedgerInput, timeoutMs?: number, partition?: number): Promise<LedgerJournalEvent> {
+  send(command: LedgerCommand, timeoutMs?: number, partition?: number): Promise<LedgerJournalEvent> {
     return this.request(command, (reply) => (reply.from === 'ledger' && reply.event.payload.commandId === command.id ? reply.event : undefined), { timeoutMs, partition });
   }
 
   /** Sends and turns a CommandRejected into the ApiError of its code. */
-  async execute<T extends LedgerJournalEvent['type']>(command: LedgerInput, expected: T, partition?: number): Promise<Extract<LedgerJournalEvent, { type: T }>> {
+  async execute<T extends LedgerJournalEvent['type']>(command: LedgerCommand, expected: T, partition?: number): Promise<Extract<LedgerJournalEvent, { type: T }>> {
     const event = await this.send(command, undefined, partition);
     if (event.type === 'CommandRejected') throw rejectedBy(event);
     if (event.type !== expected) throw new Error(`ledger answered ${command.type} with ${event.type}`);
@@ -120,7 +120,7 @@ export function rejectedBy(event: Extract<LedgerJournalEvent, { type: 'CommandRe
 }
 
 /** A user's command is keyed by its user; a command of no user (the operator's insurance seeding) goes to the partition it names. */
-function recordOf(command: LedgerInput, correlation: string | undefined, partition = 0): OutgoingRecord {
-  if ('userId' in command.payload) return toRecord(Topics.ledgerCommands, command as Extract<LedgerInput, { payload: { userId: string } }>, { correlation });
+function recordOf(command: LedgerCommand, correlation: string | undefined, partition = 0): OutgoingRecord {
+  if ('userId' in command.payload) return toRecord(Topics.ledgerCommands, command as Extract<LedgerCommand, { payload: { userId: string } }>, { correlation });
   return { ...toRecord(Topics.ledgerCommands, { ...command, payload: { userId: command.type } }, { correlation }), value: JSON.stringify(command), partition };
 }

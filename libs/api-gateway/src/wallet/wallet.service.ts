@@ -1,4 +1,4 @@
-import { internalRecipientOf, type LedgerInput, type Markets, walletSettingsOf, type WithdrawalRecord } from '@exchange/contracts';
+import { internalRecipientOf, type LedgerCommand, type Markets, walletSettingsOf, type WithdrawalRecord } from '@exchange/contracts';
 import { ApiError, type Clock, ErrorCode, type IdGenerator } from '@exchange/platform';
 import type { SignedRequest } from '../auth/private-route';
 import type { LedgerClient } from '../ledger-client/ledger-client';
@@ -32,7 +32,7 @@ export class WalletService {
     }
     const internalTo = internalRecipientOf(r.address, r.asset.asset, r.chainType);
     const withdrawalId = this.ids.next();
-    const command: LedgerInput = {
+    const command: LedgerCommand = {
       type: 'RequestWithdrawal',
       v: 1,
       id: this.ids.next(),

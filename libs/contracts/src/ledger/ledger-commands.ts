@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { messageV1 } from '../envelope/message';
 
 /**
- * Commands on `ledger.commands`, keyed by the userId of the main account (a user's sub-accounts
+ * Account commands on `ledger.commands` (one family of LedgerCommand), keyed by the userId of the main account (a user's sub-accounts
  * share its partition). Ids are strings of positive integers below 2^53, assigned by the sender.
  */
 const id = z.string().regex(/^[1-9]\d{0,15}$/);
@@ -39,7 +39,7 @@ export const transferFundsV1 = messageV1('TransferFunds', z.object({ userId: id,
 
 export const setAccountFlagsV1 = messageV1('SetAccountFlags', z.object({ userId: id, accountId: id, canTrade: z.boolean().optional(), canWithdraw: z.boolean().optional(), canDeposit: z.boolean().optional() }));
 
-export const ledgerCommandSchema = z.discriminatedUnion('type', [
+export const ledgerAccountCommandSchema = z.discriminatedUnion('type', [
   createUserV1,
   createSubAccountV1,
   createApiKeyV1,
@@ -49,7 +49,7 @@ export const ledgerCommandSchema = z.discriminatedUnion('type', [
   setAccountFlagsV1,
 ]);
 
-export type LedgerCommand = z.infer<typeof ledgerCommandSchema>;
+export type LedgerAccountCommand = z.infer<typeof ledgerAccountCommandSchema>;
 export type CreateUser = z.infer<typeof createUserV1>;
 export type CreateSubAccount = z.infer<typeof createSubAccountV1>;
 export type CreateApiKey = z.infer<typeof createApiKeyV1>;

@@ -3,7 +3,7 @@ import { messageV1 } from '../envelope/message';
 import { decimalField, orderIdField, orderTypeField, sideField, symbolField, timeInForceField } from '../orders/order-fields';
 import { applyOrderOutcomeV1, settleTradeLegV1 } from '../orders/settlement-commands.v1';
 import { applyOrderOutcomeV2, upcastApplyOrderOutcomeV1 } from '../orders/settlement-commands.v2';
-import { ledgerCommandSchema } from './ledger-commands';
+import { ledgerAccountCommandSchema } from './ledger-commands';
 import { ledgerWithdrawalCommandSchema } from './ledger-withdrawal-commands';
 import { modifyPositionMarginV1, placeContractOrderV1, requestContractCancelV1 } from '../contracts/contract-commands.v1';
 import { markContractPriceV1, seedInsuranceFundV1, settleFundingV1, triggerContractStopsV1 } from '../contracts/contract-risk-commands.v1';
@@ -12,10 +12,7 @@ import { markContractPriceV1, seedInsuranceFundV1, settleFundingV1, triggerContr
  * Trading commands on `ledger.commands`, keyed by userId. The gateway sends PlaceOrder and
  * RequestCancel after checking formats and filters; the matching engine sends the settlement
  * commands of contracts/orders (ApplyOrderOutcome, SettleTradeLeg), accepted here unchanged.
- *
- * They form their own union rather than joining `ledgerCommandSchema` yet: the ledger's processor
- * and projection switch exhaustively over the existing unions, so the trading family is switched
- * on by moving the processor to `ledgerInputSchema` once they handle its events.
+ * They form their own union, joined with the other families in `ledgerCommandSchema` below.
  */
 const clientOrderIdField = z.string().min(1).max(64);
 
@@ -70,13 +67,13 @@ export const ledgerPartitionCommandSchema = z.discriminatedUnion('type', [markCo
  * Everything the ledger decides: the account commands, the trading family and the withdrawal
  * family, in their current versions; an ApplyOrderOutcome v1 (journals before v2) is upcast.
  */
-export const ledgerInputSchema = z.union([
-  z.discriminatedUnion('type', [...ledgerCommandSchema.options, ...ledgerTradingCommandSchema.options, ...ledgerWithdrawalCommandSchema.options, ...ledgerContractCommandSchema.options, ...ledgerPartitionCommandSchema.options]),
+export const ledgerCommandSchema = z.union([
+  z.discriminatedUnion('type', [...ledgerAccountCommandSchema.options, ...ledgerTradingCommandSchema.options, ...ledgerWithdrawalCommandSchema.options, ...ledgerContractCommandSchema.options, ...ledgerPartitionCommandSchema.options]),
   applyOrderOutcomeV1.transform(upcastApplyOrderOutcomeV1),
 ]);
 
 export type PlaceOrder = z.infer<typeof placeOrderV1>;
 export type RequestCancel = z.infer<typeof requestCancelV1>;
 export type LedgerTradingCommand = z.infer<typeof ledgerTradingCommandSchema>;
-export type LedgerInput = z.infer<typeof ledgerInputSchema>;
+export type LedgerCommand = z.infer<typeof ledgerCommandSchema>;
 export type LedgerPartitionCommand = z.infer<typeof ledgerPartitionCommandSchema>;

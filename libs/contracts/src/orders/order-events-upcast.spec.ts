@@ -1,4 +1,4 @@
-import { ledgerInputSchema } from '../ledger/ledger-trading-commands';
+import { ledgerCommandSchema } from '../ledger/ledger-trading-commands';
 import { orderEventSchema } from './order-events.v2';
 import { settlementCommandSchema } from './settlement-commands.v2';
 
@@ -59,14 +59,14 @@ describe('ApplyOrderOutcome: v1 records read through the ledger\'s input path', 
       type: 'ApplyOrderOutcome', v: 2, id: '374903566827523:0:s1', ts: 1795596391609,
       payload: { symbol: 'BTCUSDT', orderId: '374903566827522', accountId: '374903539359745', userId: '374903539359744', side: 'BUY', outcome: 'CANCELED', reason: 'SELF_TRADE_PREVENTION', remainingQty: '0.001' },
     };
-    expect(ledgerInputSchema.parse(outcome({}))).toEqual(expected);
+    expect(ledgerCommandSchema.parse(outcome({}))).toEqual(expected);
     expect(settlementCommandSchema.parse(outcome({}))).toEqual(expected);
   });
 
   it('keeps the ACCEPTED steps old journals hold, and a v2 record as it is', () => {
-    const accepted = ledgerInputSchema.parse(outcome({ outcome: 'ACCEPTED', reason: undefined, remainingQty: '0.001' }));
+    const accepted = ledgerCommandSchema.parse(outcome({ outcome: 'ACCEPTED', reason: undefined, remainingQty: '0.001' }));
     expect(accepted).toMatchObject({ v: 2, payload: { outcome: 'ACCEPTED', remainingQty: '0.001' } });
     const v2 = { type: 'ApplyOrderOutcome', v: 2, id: 'c:s0', ts: 1, payload: { symbol: 'BTCUSDT', orderId: '9', accountId: '7', userId: '3', side: 'SELL', outcome: 'FILLED' } };
-    expect(ledgerInputSchema.parse(v2)).toEqual(v2);
+    expect(ledgerCommandSchema.parse(v2)).toEqual(v2);
   });
 });

@@ -5,9 +5,9 @@ import type {
   CreateUser,
   CreditDeposit,
   FlowTypeName,
-  LedgerCommand,
+  LedgerAccountCommand,
   LedgerEvent,
-  LedgerInput,
+  LedgerCommand,
   LedgerJournalEvent,
   SetAccountFlags,
   TransferFunds,
@@ -26,11 +26,11 @@ export { type DecisionContext, parseAmount, type TradingContext } from './ledger
 /**
  * What the ledger decides for one command, given its state: the events to journal, or a single
  * CommandRejected with the family's error code. Pure: it reads the state and changes nothing.
- * The account commands need a DecisionContext; the trading family (LedgerInput) a TradingContext.
+ * The account commands need a DecisionContext; any other LedgerCommand a TradingContext.
  */
-export function decide(command: LedgerCommand, state: LedgerState, ctx: DecisionContext): LedgerEvent[];
-export function decide(command: LedgerInput, state: LedgerState, ctx: TradingContext): LedgerJournalEvent[];
-export function decide(command: LedgerInput, state: LedgerState, ctx: DecisionContext): LedgerJournalEvent[] {
+export function decide(command: LedgerAccountCommand, state: LedgerState, ctx: DecisionContext): LedgerEvent[];
+export function decide(command: LedgerCommand, state: LedgerState, ctx: TradingContext): LedgerJournalEvent[];
+export function decide(command: LedgerCommand, state: LedgerState, ctx: DecisionContext): LedgerJournalEvent[] {
   let drafts: Draft[];
   try {
     drafts = decideDrafts(command, state, ctx);
@@ -46,11 +46,11 @@ export function decide(command: LedgerInput, state: LedgerState, ctx: DecisionCo
  * when its batch failed to commit): journaled as any CommandRejected, so a replay folds the same
  * state and the requester gets its answer.
  */
-export function rejectionOf(command: LedgerInput, state: LedgerState, now: number, code: number, msg: string, partition?: PartitionContext): LedgerJournalEvent[] {
+export function rejectionOf(command: LedgerCommand, state: LedgerState, now: number, code: number, msg: string, partition?: PartitionContext): LedgerJournalEvent[] {
   return journaled(command, state, now, [{ type: 'CommandRejected', payload: { commandType: command.type, code, msg } }], partition);
 }
 
-function journaled(command: LedgerInput, state: LedgerState, now: number, drafts: Draft[], partition?: PartitionContext): LedgerJournalEvent[] {
+function journaled(command: LedgerCommand, state: LedgerState, now: number, drafts: Draft[], partition?: PartitionContext): LedgerJournalEvent[] {
   const userId = 'userId' in command.payload ? command.payload.userId : partition?.userId;
   if (userId === undefined) throw new Error(`ledger: ${command.type} needs ctx.partition`);
   // The partition's system user has no state to count in: its sequence comes from the log position.
@@ -68,7 +68,7 @@ function journaled(command: LedgerInput, state: LedgerState, now: number, drafts
   );
 }
 
-function decideDrafts(command: LedgerInput, state: LedgerState, ctx: DecisionContext): Draft[] {
+function decideDrafts(command: LedgerCommand, state: LedgerState, ctx: DecisionContext): Draft[] {
   switch (command.type) {
     case 'CreateUser':
       return createUser(command, state);
@@ -115,7 +115,7 @@ function decideDrafts(command: LedgerInput, state: LedgerState, ctx: DecisionCon
       return releaseWithdrawal(command, state, ctx);
     default: {
       const unexpected: never = command;
-      throw new Error(`ledger: unknown command ${(unexpected as LedgerInput).type}`);
+      throw new Error(`ledger: unknown command ${(unexpected as LedgerCommand).type}`);
     }
   }
 }

@@ -1,4 +1,4 @@
-import type { AssetConfig, LedgerCommand, LedgerEvent } from '@exchange/contracts';
+import type { AssetConfig, LedgerAccountCommand, LedgerEvent } from '@exchange/contracts';
 import { type DecisionContext, decide } from './decide';
 import { evolve, initialLedgerState, type LedgerState } from './ledger-state';
 import { ledgerStateHash } from './ledger-state-hash';
@@ -10,12 +10,12 @@ function ctx(offset: number): DecisionContext {
   return { now: 1_700_000_000_000 + offset, flowId: (k) => String(offset * 16 + k + 1), asset: (name) => assets[name] };
 }
 
-function command<T extends LedgerCommand['type']>(type: T, payload: Extract<LedgerCommand, { type: T }>['payload']): LedgerCommand {
-  return { type, v: 1, id: `c${++commandCounter}`, ts: 0, payload } as LedgerCommand;
+function command<T extends LedgerAccountCommand['type']>(type: T, payload: Extract<LedgerAccountCommand, { type: T }>['payload']): LedgerAccountCommand {
+  return { type, v: 1, id: `c${++commandCounter}`, ts: 0, payload } as LedgerAccountCommand;
 }
 
 /** Given/When/Then over the decider: the state is the fold of the given events, no mocks. */
-function run(commands: LedgerCommand[], state: LedgerState = initialLedgerState()): { state: LedgerState; events: LedgerEvent[] } {
+function run(commands: LedgerAccountCommand[], state: LedgerState = initialLedgerState()): { state: LedgerState; events: LedgerEvent[] } {
   const events: LedgerEvent[] = [];
   commands.forEach((c, i) => {
     for (const e of decide(c, state, ctx(i))) {

@@ -1,7 +1,7 @@
-import type { AssetConfig, LedgerInput, LedgerJournalEvent, SymbolConfig } from '@exchange/contracts';
-import { ledgerInputSchema, orderCommandSchema } from '@exchange/contracts';
+import type { AssetConfig, LedgerCommand, LedgerJournalEvent, SymbolConfig } from '@exchange/contracts';
+import { ledgerCommandSchema, orderCommandSchema } from '@exchange/contracts';
 import { decide, type TradingContext } from './decide';
-import { cancelOrderFor, submitOrderFor } from './engine-commands';
+import { cancelOrderFor, submitOrderFor } from './order-commands-from-events';
 import { Money } from './ledger-money';
 import { DEFAULT_CLIENT_ID_WINDOW_MS, evolve, initialLedgerState } from './ledger-state';
 
@@ -15,10 +15,10 @@ const btcusdt: SymbolConfig = {
 const ALICE = { userId: '100', accountId: '1001' };
 const BOB = { userId: '200', accountId: '2001' };
 
-type Payload<T extends LedgerInput['type']> = Extract<LedgerInput, { type: T }>['payload'];
+type Payload<T extends LedgerCommand['type']> = Extract<LedgerCommand, { type: T }>['payload'];
 let ids = 0;
-function cmd<T extends LedgerInput['type']>(type: T, payload: Payload<T>, ts = T0): LedgerInput {
-  return { type, v: type === 'ApplyOrderOutcome' ? 2 : 1, id: `t${++ids}`, ts, payload } as LedgerInput;
+function cmd<T extends LedgerCommand['type']>(type: T, payload: Payload<T>, ts = T0): LedgerCommand {
+  return { type, v: type === 'ApplyOrderOutcome' ? 2 : 1, id: `t${++ids}`, ts, payload } as LedgerCommand;
 }
 
 /** Given/When/Then over the decider: the state is the fold of what it decided, no mocks. */
@@ -28,7 +28,7 @@ class Scenario {
   now = T0;
   private offset = 0;
 
-  when(command: LedgerInput, at = this.now): LedgerJournalEvent[] {
+  when(command: LedgerCommand, at = this.now): LedgerJournalEvent[] {
     this.now = at;
     const offset = this.offset++;
     const ctx: TradingContext = { now: at, flowId: (k) => String(offset * 16 + k + 1), asset: (n) => assets[n], symbol: (s) => (s === 'BTCUSDT' ? btcusdt : undefined), feeAccountId: FEES };
@@ -38,7 +38,7 @@ class Scenario {
     return events;
   }
 
-  given(...commands: LedgerInput[]): this {
+  given(...commands: LedgerCommand[]): this {
     for (const c of commands) {
       const [event] = this.when(c);
       if (event?.type === 'CommandRejected') throw new Error(`given ${c.type} was rejected: ${event.payload.msg}`);
@@ -70,13 +70,13 @@ const users = [
 ];
 
 type Terms = Partial<Payload<'PlaceOrder'>> & Pick<Payload<'PlaceOrder'>, 'orderId' | 'side'>;
-function place(who: { userId: string; accountId: string }, terms: Terms): LedgerInput {
+function place(who: { userId: string; accountId: string }, terms: Terms): LedgerCommand {
   return cmd('PlaceOrder', { ...who, clientOrderId: `c${terms.orderId}`, symbol: 'BTCUSDT', type: 'LIMIT', timeInForce: 'GTC', marketsVersion: 1, ...terms });
 }
-function outcome(who: { userId: string; accountId: string }, orderId: string, side: 'BUY' | 'SELL', out: Payload<'ApplyOrderOutcome'>['outcome'], extra: Partial<Payload<'ApplyOrderOutcome'>> = {}): LedgerInput {
+function outcome(who: { userId: string; accountId: string }, orderId: string, side: 'BUY' | 'SELL', out: Payload<'ApplyOrderOutcome'>['outcome'], extra: Partial<Payload<'ApplyOrderOutcome'>> = {}): LedgerCommand {
   return cmd('ApplyOrderOutcome', { ...who, symbol: 'BTCUSDT', orderId, side, outcome: out, ...extra });
 }
-function leg(who: { userId: string; accountId: string }, orderId: string, side: 'BUY' | 'SELL', t: { tradeId: string; price: string; qty: string; isMaker: boolean }): LedgerInput {
+function leg(who: { userId: string; accountId: string }, orderId: string, side: 'BUY' | 'SELL', t: { tradeId: string; price: string; qty: string; isMaker: boolean }): LedgerCommand {
   const quoteQty = new Money(t.price).times(t.qty).toFixed();
   return cmd('SettleTradeLeg', { ...who, symbol: 'BTCUSDT', orderId, side, quoteQty, ...t });
 }
@@ -268,7 +268,7 @@ describe('ledger trading: market and maker-only orders', () => {
   });
 
   it('accepts a RequestCancel only with an orderId or a clientOrderId', () => {
-    expect(ledgerInputSchema.safeParse(cmd('RequestCancel', { ...ALICE, orderId: '8' })).success).toBe(true);
-    expect(ledgerInputSchema.safeParse(cmd('RequestCancel', { ...ALICE })).success).toBe(false);
+    expect(ledgerCommandSchema.safeParse(cmd('RequestCancel', { ...ALICE, orderId: '8' })).success).toBe(true);
+    expect(ledgerCommandSchema.safeParse(cmd('RequestCancel', { ...ALICE })).success).toBe(false);
   });
 });

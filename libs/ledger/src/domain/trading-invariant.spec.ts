@@ -1,4 +1,4 @@
-import type { AssetConfig, LedgerInput, LedgerJournalEvent, LedgerOrderRecord, SymbolConfig } from '@exchange/contracts';
+import type { AssetConfig, LedgerCommand, LedgerJournalEvent, LedgerOrderRecord, SymbolConfig } from '@exchange/contracts';
 import { decide, type TradingContext } from './decide';
 import { Money } from './ledger-money';
 import { evolve, initialLedgerState, isFinal, type LedgerState } from './ledger-state';
@@ -26,9 +26,9 @@ class Simulation {
 
   constructor(private readonly rnd: () => number) {}
 
-  send(type: LedgerInput['type'], payload: object): LedgerJournalEvent[] {
+  send(type: LedgerCommand['type'], payload: object): LedgerJournalEvent[] {
     const n = ++this.n;
-    const command = { type, v: 1, id: `r${n}`, ts: 1_700_000_000_000 + n, payload } as LedgerInput;
+    const command = { type, v: 1, id: `r${n}`, ts: 1_700_000_000_000 + n, payload } as LedgerCommand;
     const ctx: TradingContext = { now: command.ts, flowId: (k) => String(n * 16 + k + 1), asset: (a) => assets[a], symbol: () => btcusdt, feeAccountId: `90000000${this.partitionOf(payload)}` };
     const events = decide(command, this.state, ctx);
     for (const e of events) evolve(this.state, e);

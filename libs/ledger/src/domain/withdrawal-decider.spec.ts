@@ -1,5 +1,5 @@
-import type { AssetConfig, LedgerInput, LedgerJournalEvent, WithdrawalRequestFields } from '@exchange/contracts';
-import { ledgerInputSchema, walletCommandSchema } from '@exchange/contracts';
+import type { AssetConfig, LedgerCommand, LedgerJournalEvent, WithdrawalRequestFields } from '@exchange/contracts';
+import { ledgerCommandSchema, walletCommandSchema } from '@exchange/contracts';
 import { decide, type TradingContext } from './decide';
 import { Money } from './ledger-money';
 import { evolve, initialLedgerState, type LedgerState } from './ledger-state';
@@ -11,19 +11,19 @@ const assets: Record<string, AssetConfig> = { BTC: { asset: 'BTC', precision: 8 
 const USER = { userId: '100', accountId: '1001' };
 let n = 0;
 
-function request(overrides: Partial<WithdrawalRequestFields> = {}): LedgerInput {
+function request(overrides: Partial<WithdrawalRequestFields> = {}): LedgerCommand {
   const payload: WithdrawalRequestFields = { ...USER, withdrawalId: String(5000 + ++n), clientOrderId: `w-${n}`, asset: 'BTC', chainType: 'BTC', address: 'bc1qdest', addressExt: '', quantity: '1', fee: '0.0005', ...overrides };
-  return ledgerInputSchema.parse({ type: 'RequestWithdrawal', v: 1, id: `c${++n}`, ts: 1, payload });
+  return ledgerCommandSchema.parse({ type: 'RequestWithdrawal', v: 1, id: `c${++n}`, ts: 1, payload });
 }
-const settle = (withdrawalId: string): LedgerInput => ({ type: 'SettleWithdrawal', v: 1, id: `c${++n}`, ts: 1, payload: { ...USER, withdrawalId } });
-const release = (withdrawalId: string): LedgerInput => ({ type: 'ReleaseWithdrawal', v: 1, id: `c${++n}`, ts: 1, payload: { ...USER, withdrawalId } });
+const settle = (withdrawalId: string): LedgerCommand => ({ type: 'SettleWithdrawal', v: 1, id: `c${++n}`, ts: 1, payload: { ...USER, withdrawalId } });
+const release = (withdrawalId: string): LedgerCommand => ({ type: 'ReleaseWithdrawal', v: 1, id: `c${++n}`, ts: 1, payload: { ...USER, withdrawalId } });
 
 /** The ledger's withdrawal family over its decider and fold: holds, settlements, releases. */
 describe('ledger withdrawals', () => {
   let state: LedgerState;
   let journal: LedgerJournalEvent[];
   let offset = 0;
-  const run = (command: LedgerInput): LedgerJournalEvent[] => {
+  const run = (command: LedgerCommand): LedgerJournalEvent[] => {
     const at = offset++;
     const ctx: TradingContext = { now: 1_700_000_000_000, flowId: (k) => String(at * 16 + k + 1), asset: (a) => assets[a], symbol: () => undefined, feeAccountId: FEES };
     const events = decide(command, state, ctx);

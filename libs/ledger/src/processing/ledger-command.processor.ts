@@ -1,5 +1,5 @@
 import { Controller, Inject, type OnApplicationShutdown } from '@nestjs/common';
-import { HeaderNames, type LedgerInput, ledgerInputSchema, type LedgerJournalEvent, type Markets, Topics } from '@exchange/contracts';
+import { HeaderNames, type LedgerCommand, ledgerCommandSchema, type LedgerJournalEvent, type Markets, Topics } from '@exchange/contracts';
 import { type BatchOutcome, ConsumeBatches, deadLetterOf, describeFailure, type EventLog, type IncomingBatch, type IncomingRecord, type OutgoingRecord, PoisonRecord, type ProcessedIds, sqlStateOf } from '@exchange/messaging';
 import { CLOCK, type Clock, CONFIG, type Config, EVENT_LOG, LOGGER, type Logger, MARKETS, Metrics } from '@exchange/platform';
 import type { Counter, Histogram } from 'prom-client';
@@ -110,7 +110,7 @@ export class LedgerCommandProcessor implements OnApplicationShutdown {
 
   /** The records of one command's decision, its poison handling included; none for a command decided before. */
   private decideRecord(record: IncomingRecord, progress: PartitionProgress, decidedAt: number, inputNext: number): OutgoingRecord[] {
-    let command: LedgerInput | undefined;
+    let command: LedgerCommand | undefined;
     try {
       command = this.parse(record);
       if (progress.processed.has(command.id)) return [];
@@ -127,7 +127,7 @@ export class LedgerCommandProcessor implements OnApplicationShutdown {
     }
   }
 
-  private apply(command: LedgerInput, events: LedgerJournalEvent[], progress: PartitionProgress, decidedAt: number): void {
+  private apply(command: LedgerCommand, events: LedgerJournalEvent[], progress: PartitionProgress, decidedAt: number): void {
     for (const event of events) evolve(this.state, event);
     progress.processed.add(command.id, decidedAt);
     this.decided.inc({ type: command.type, outcome: events[0]?.type === 'CommandRejected' ? 'rejected' : 'applied' });
@@ -138,7 +138,7 @@ export class LedgerCommandProcessor implements OnApplicationShutdown {
    * answer) is refused with a CommandRejected; anything else is parked in the dead letters, its id
    * left unprocessed so it can be published again once its cause is fixed.
    */
-  private poison(record: IncomingRecord, command: LedgerInput | undefined, failure: PoisonRecord, progress: PartitionProgress, decidedAt: number, inputNext: number): OutgoingRecord[] {
+  private poison(record: IncomingRecord, command: LedgerCommand | undefined, failure: PoisonRecord, progress: PartitionProgress, decidedAt: number, inputNext: number): OutgoingRecord[] {
     const outcome = command && REQUESTS.has(command.type) ? 'rejected' : 'parked';
     this.poisoned.inc({ outcome });
     this.logger.error({ partition: record.partition, offset: record.offset, commandId: record.headers[HeaderNames.messageId], outcome, error: describeFailure(failure) }, `ledger: poison record ${outcome}`);
@@ -151,7 +151,7 @@ export class LedgerCommandProcessor implements OnApplicationShutdown {
     return decisionRecords(events, record.headers[HeaderNames.correlationId], inputNext);
   }
 
-  private decideOne(command: LedgerInput, record: IncomingRecord): LedgerJournalEvent[] {
+  private decideOne(command: LedgerCommand, record: IncomingRecord): LedgerJournalEvent[] {
     try {
       return decide(command, this.state, {
         now: this.clock.now(),
@@ -183,14 +183,14 @@ export class LedgerCommandProcessor implements OnApplicationShutdown {
     return { partition, partitionOf: this.partitionOf, feeAccountId: feeAccountIdOf(partition) };
   }
 
-  private parse(record: IncomingRecord): LedgerInput {
+  private parse(record: IncomingRecord): LedgerCommand {
     let json: unknown;
     try {
       json = JSON.parse(record.value);
     } catch {
       json = undefined;
     }
-    const parsed = ledgerInputSchema.safeParse(json);
+    const parsed = ledgerCommandSchema.safeParse(json);
     if (!parsed.success) throw new PoisonRecord(`ledger: the record at ${record.partition}/${record.offset} is not a ledger command`);
     return parsed.data;
   }

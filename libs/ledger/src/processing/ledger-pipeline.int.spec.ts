@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { LEDGER_PROJECTION_GROUP, type LedgerCommand, Topics } from '@exchange/contracts';
+import { LEDGER_PROJECTION_GROUP, type LedgerAccountCommand, Topics } from '@exchange/contracts';
 import { publishLedgerCommands, readLedgerEvents } from '../../../../test/support/ledger-events';
 import { startTestExchange, type TestExchange } from '../../../../test/support/test-exchange';
 import { waitFor } from '../../../../test/support/wait-for';
@@ -15,8 +15,8 @@ import { ledgerMigrations } from '../ledger.module';
 import { OffsetFence, partitionForKey } from '@exchange/messaging';
 
 let n = 0;
-function cmd<T extends LedgerCommand['type']>(type: T, payload: Extract<LedgerCommand, { type: T }>['payload'], id = `it-${randomUUID()}-${++n}`): LedgerCommand {
-  return { type, v: 1, id, ts: Date.now(), payload } as LedgerCommand;
+function cmd<T extends LedgerAccountCommand['type']>(type: T, payload: Extract<LedgerAccountCommand, { type: T }>['payload'], id = `it-${randomUUID()}-${++n}`): LedgerAccountCommand {
+  return { type, v: 1, id, ts: Date.now(), payload } as LedgerAccountCommand;
 }
 
 describe('ledger pipeline on the event log and PostgreSQL', () => {

@@ -1,6 +1,6 @@
 import { HeaderNames, type LedgerJournalEvent, type OrderCommand, type TrackWithdrawal, Topics } from '@exchange/contracts';
 import type { OutgoingRecord } from '@exchange/messaging';
-import { orderCommandsFor } from '../domain/engine-commands';
+import { orderCommandsFor } from '../domain/order-commands-from-events';
 import { walletCommandsFor } from '../domain/wallet-commands';
 
 /**
@@ -31,7 +31,7 @@ function journalRecord(event: LedgerJournalEvent, correlationId: string | undefi
   };
 }
 
-/** An engine command's id is the id of the event that asked for it (see engine-commands.ts). */
+/** An engine command's id is the id of the event that asked for it (see order-commands-from-events.ts). */
 function engineCommandRecord(command: OrderCommand, correlationId: string | undefined): OutgoingRecord {
   return {
     topic: Topics.orderCommands.name,

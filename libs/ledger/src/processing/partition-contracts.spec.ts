@@ -1,4 +1,4 @@
-import { type LedgerInput, ledgerInputSchema } from '@exchange/contracts';
+import { type LedgerCommand, ledgerCommandSchema } from '@exchange/contracts';
 import { shippedMarkets as markets } from '../domain/contracts/contract-scenario.fixtures';
 import { type ContractsState, fundingKey, setBalance } from '../domain/contracts/contract-state';
 import { clearingAccountIdOf, insuranceAccountIdOf } from '../domain/ledger-ids';
@@ -18,8 +18,8 @@ const BOB = { userId: '201', spot: '2011', contracts: '2013' };
 function trading(): LedgerState {
   const state = initialLedgerState();
   let n = 0;
-  const send = (type: LedgerInput['type'], payload: Record<string, unknown>): void => {
-    const command = ledgerInputSchema.parse({ type, v: type === 'ApplyOrderOutcome' ? 2 : 1, id: `c${++n}`, ts: 1_700_000_000_000 + n, payload });
+  const send = (type: LedgerCommand['type'], payload: Record<string, unknown>): void => {
+    const command = ledgerCommandSchema.parse({ type, v: type === 'ApplyOrderOutcome' ? 2 : 1, id: `c${++n}`, ts: 1_700_000_000_000 + n, payload });
     const userId = String(payload['userId']);
     const ctx: TradingContext = {
       now: command.ts,

@@ -1,4 +1,4 @@
-import type { AssetConfig, LedgerInput, SymbolConfig } from '@exchange/contracts';
+import type { AssetConfig, LedgerCommand, SymbolConfig } from '@exchange/contracts';
 import { ProcessedIds } from '@exchange/messaging';
 import { decide, type TradingContext } from '../domain/decide';
 import { evolve, initialLedgerState, type LedgerState } from '../domain/ledger-state';
@@ -17,8 +17,8 @@ const scopeOf = (partition: number): PartitionScope => ({ partition, partitionOf
 function journaled(): LedgerState {
   const state = initialLedgerState();
   let n = 0;
-  const send = (type: LedgerInput['type'], payload: object): void => {
-    const command = { type, v: 1, id: `c${++n}`, ts: 1_700_000_000_000 + n, payload } as LedgerInput;
+  const send = (type: LedgerCommand['type'], payload: object): void => {
+    const command = { type, v: 1, id: `c${++n}`, ts: 1_700_000_000_000 + n, payload } as LedgerCommand;
     const userId = (payload as { userId: string }).userId;
     const ctx: TradingContext = { now: command.ts, flowId: (k) => String(n * 16 + k + 1), asset: (a) => assets[a], symbol: () => btcusdt, feeAccountId: scopeOf(partitionOf(userId)).feeAccountId };
     for (const e of decide(command, state, ctx)) evolve(state, e);

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import type { LedgerCommand } from '@exchange/contracts';
+import type { LedgerAccountCommand } from '@exchange/contracts';
 import { ManualClock } from '@exchange/platform';
 import { publishLedgerCommands, readLedgerEvents } from '../../../../test/support/ledger-events';
 import { startTestExchange, type TestExchange } from '../../../../test/support/test-exchange';
@@ -8,8 +8,8 @@ import { waitFor } from '../../../../test/support/wait-for';
 
 const WINDOW_MS = 60_000;
 
-function cmd<T extends LedgerCommand['type']>(type: T, payload: Extract<LedgerCommand, { type: T }>['payload']): LedgerCommand {
-  return { type, v: 1, id: `rw-${randomUUID()}`, ts: Date.now(), payload } as LedgerCommand;
+function cmd<T extends LedgerAccountCommand['type']>(type: T, payload: Extract<LedgerAccountCommand, { type: T }>['payload']): LedgerAccountCommand {
+  return { type, v: 1, id: `rw-${randomUUID()}`, ts: Date.now(), payload } as LedgerAccountCommand;
 }
 
 /** The ledger's state holds the processed command ids of the retry window, not of the history. */
@@ -22,7 +22,7 @@ describe('the ledger forgets processed command ids after the retry window', () =
   });
   afterAll(async () => exchange.close());
 
-  const applied = async (command: LedgerCommand): Promise<void> => {
+  const applied = async (command: LedgerAccountCommand): Promise<void> => {
     await publishLedgerCommands(exchange.infrastructure.eventLog, [command]);
     await waitFor(async () => (await readLedgerEvents(exchange.infrastructure.eventLog)).some((e) => e.payload.commandId === command.id), `${command.type} decided`);
   };

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { type LedgerInput, type LedgerJournalEvent } from '@exchange/contracts';
+import { type LedgerCommand, type LedgerJournalEvent } from '@exchange/contracts';
 import type { DataSource } from 'typeorm';
 import { publishLedgerCommands, readLedgerEvents } from '../../../../test/support/ledger-events';
 import { startTestExchange, type TestExchange } from '../../../../test/support/test-exchange';
@@ -8,8 +8,8 @@ import { waitFor } from '../../../../test/support/wait-for';
 import { LEDGER_DATA_SOURCE, LEDGER_SCHEMA } from './ledger.tokens';
 
 let n = 0;
-function cmd(type: LedgerInput['type'], payload: Record<string, unknown>): LedgerInput {
-  return { type, v: 1, id: `tp-${randomUUID()}-${++n}`, ts: Date.now(), payload } as LedgerInput;
+function cmd(type: LedgerCommand['type'], payload: Record<string, unknown>): LedgerCommand {
+  return { type, v: 1, id: `tp-${randomUUID()}-${++n}`, ts: Date.now(), payload } as LedgerCommand;
 }
 
 /**

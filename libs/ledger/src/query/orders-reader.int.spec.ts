@@ -1,4 +1,4 @@
-import type { LedgerInput } from '@exchange/contracts';
+import type { LedgerCommand } from '@exchange/contracts';
 import { ledgerCommand as cmd, ledgerJournal, ReadModelSchema, T0 } from '../../../../test/support/read-model-schema';
 import { OrdersReader } from './orders-reader';
 
@@ -7,11 +7,11 @@ const BOB = { userId: '200', accountId: '2001' };
 type Who = typeof ALICE;
 type Terms = { orderId: string; side: 'BUY' | 'SELL'; price: string; quantity: string };
 
-const place = (who: Who, terms: Terms): LedgerInput =>
+const place = (who: Who, terms: Terms): LedgerCommand =>
   cmd('PlaceOrder', { ...who, clientOrderId: `c${terms.orderId}`, symbol: 'BTCUSDT', type: 'LIMIT', timeInForce: 'GTC', marketsVersion: 1, ...terms });
-const outcome = (who: Who, orderId: string, side: 'BUY' | 'SELL', out: 'ACCEPTED' | 'RESTED' | 'FILLED' | 'CANCELED', remainingQty?: string): LedgerInput =>
+const outcome = (who: Who, orderId: string, side: 'BUY' | 'SELL', out: 'ACCEPTED' | 'RESTED' | 'FILLED' | 'CANCELED', remainingQty?: string): LedgerCommand =>
   cmd('ApplyOrderOutcome', { ...who, symbol: 'BTCUSDT', orderId, side, outcome: out, ...(remainingQty ? { remainingQty } : {}), ...(out === 'CANCELED' ? { reason: 'USER' } : {}) });
-const leg = (who: Who, orderId: string, side: 'BUY' | 'SELL', tradeId: string, isMaker: boolean): LedgerInput =>
+const leg = (who: Who, orderId: string, side: 'BUY' | 'SELL', tradeId: string, isMaker: boolean): LedgerCommand =>
   cmd('SettleTradeLeg', { ...who, symbol: 'BTCUSDT', orderId, side, tradeId, price: '29500', qty: '0.1', quoteQty: '2950', isMaker });
 
 /** The ledger's migrations, its projection of decided events and OrdersReader, together on PostgreSQL. */

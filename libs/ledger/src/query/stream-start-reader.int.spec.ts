@@ -1,9 +1,9 @@
 import { FEES, lastSeqOf, ledgerCommand as cmd, ledgerJournal, ReadModelSchema } from '../../../../test/support/read-model-schema';
-import type { LedgerInput, LedgerJournalEvent } from '@exchange/contracts';
+import type { LedgerCommand, LedgerJournalEvent } from '@exchange/contracts';
 import { StreamStartReader } from './stream-start-reader';
 
 /** bob's SELL rests, alice's BUY takes it in one trade. */
-function trade(sell: string, buy: string): LedgerInput[] {
+function trade(sell: string, buy: string): LedgerCommand[] {
   const order = { symbol: 'BTCUSDT', type: 'LIMIT', timeInForce: 'GTC', marketsVersion: 1, price: '29500', quantity: '0.1' } as const;
   const fill = { symbol: 'BTCUSDT', tradeId: '1', price: '29500', qty: '0.1', quoteQty: '2950' };
   const bob = { userId: '200', accountId: '2001' };

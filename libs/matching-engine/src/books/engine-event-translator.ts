@@ -1,5 +1,5 @@
 import { amount, type BookLevel, type OrderOutcome, type RejectReason } from '@exchange/contracts';
-import type { DepthChanged, EngineEvent, OrderAccepted, OrderCanceled, OrderFilled, OrderType, Side, TradeExecuted } from '../domain';
+import type { BookDepthChanged, EngineEvent, BookOrderAccepted, BookOrderCanceled, BookOrderFilled, OrderType, Side, BookTradeExecuted } from '../domain';
 import type { CommandOutput } from './command-output';
 import { addDecimals, type SymbolUnits } from './symbol-units';
 
@@ -38,7 +38,7 @@ export class EngineEventTranslator {
   ) {}
 
   translate(events: readonly EngineEvent[], taker: TakerContext | undefined, out: CommandOutput): void {
-    const depth: DepthChanged[] = [];
+    const depth: BookDepthChanged[] = [];
     for (const event of events) {
       switch (event.type) {
         case 'OrderAccepted':
@@ -74,7 +74,7 @@ export class EngineEventTranslator {
     if (depth.length > 0) this.bookChanged(depth, out);
   }
 
-  private accepted(event: OrderAccepted, taker: TakerContext, out: CommandOutput): void {
+  private accepted(event: BookOrderAccepted, taker: TakerContext, out: CommandOutput): void {
     const { orderId, clientOrderId, accountId, userId, side, orderType, quoteAmount } = taker;
     const [price, quantity] = [this.units.ticksToPrice(event.priceTicks), this.units.lotsToQty(event.qtyLots)];
     const terms = { ...amount('price', price), ...amount('quantity', quantity), ...amount('quoteAmount', quoteAmount) };
@@ -83,7 +83,7 @@ export class EngineEventTranslator {
     // ends with RESTED, FILLED or CANCELED, which the ledger does act on (one record, not two).
   }
 
-  private trade(event: TradeExecuted, taker: TakerContext, out: CommandOutput): void {
+  private trade(event: BookTradeExecuted, taker: TakerContext, out: CommandOutput): void {
     const maker = this.refs.get(event.makerOrderId);
     if (maker === undefined) throw new Error(`engine event translator: no ref for resting order ${event.makerOrderId}`);
     const [price, qty, quoteQty] = [this.units.ticksToPrice(event.priceTicks), this.units.lotsToQty(event.qtyLots), this.units.tradeQuote(event.priceTicks, event.qtyLots)];
@@ -121,14 +121,14 @@ export class EngineEventTranslator {
     writeOutcome(taker, 'RESTED', out, { remainingQty: restingQty, unspentQuote: '0' });
   }
 
-  private filled(event: OrderFilled, taker: TakerContext, out: CommandOutput): void {
+  private filled(event: BookOrderFilled, taker: TakerContext, out: CommandOutput): void {
     const unspentQuote = this.unspent(event.unspentQuote, taker);
     out.event('OrderFilled', { orderId: String(taker.orderId), ...amount('unspentQuote', unspentQuote) });
     writeOutcome(taker, 'FILLED', out, { remainingQty: '0', unspentQuote });
   }
 
   /** A taker's own remainder (IOC, FOK, MARKET, self-trade) or, with no taker, a user cancel of a resting order. */
-  private canceled(event: OrderCanceled, taker: TakerContext | undefined, out: CommandOutput): void {
+  private canceled(event: BookOrderCanceled, taker: TakerContext | undefined, out: CommandOutput): void {
     const ref = taker ?? this.refs.get(event.orderId);
     if (ref === undefined) throw new Error(`engine event translator: no ref for canceled order ${event.orderId}`);
     if (taker === undefined) this.refs.delete(event.orderId);
@@ -139,7 +139,7 @@ export class EngineEventTranslator {
     writeOutcome(owner, 'CANCELED', out, { reason: event.reason, remainingQty, unspentQuote });
   }
 
-  private bookChanged(depth: readonly DepthChanged[], out: CommandOutput): void {
+  private bookChanged(depth: readonly BookDepthChanged[], out: CommandOutput): void {
     const levels = { BUY: new Map<number, number>(), SELL: new Map<number, number>() };
     // A level touched twice in one command reports its last total (Map keeps first-seen order).
     for (const d of depth) levels[d.side].set(d.priceTicks, d.totalLots);
@@ -165,7 +165,7 @@ function writeOutcome(
   order: Pick<TakerContext, 'accountId' | 'userId' | 'side'> & { orderId: number },
   outcome: OrderOutcome,
   out: CommandOutput,
-  detail: { reason?: RejectReason | OrderCanceled['reason']; remainingQty: string; unspentQuote: string },
+  detail: { reason?: RejectReason | BookOrderCanceled['reason']; remainingQty: string; unspentQuote: string },
 ): void {
   const { accountId, userId, side } = order;
   const { reason, remainingQty, unspentQuote } = detail;

@@ -1,9 +1,9 @@
 import type { RejectReason, SubmitOrder } from '@exchange/contracts';
-import type { PlaceOrder } from '../domain';
+import type { BookPlaceOrder } from '../domain';
 import type { TakerContext } from './engine-event-translator';
 import { plainDecimal, type SymbolUnits } from './symbol-units';
 
-export type PlaceOrderConversion = { ok: true; command: PlaceOrder; taker: TakerContext } | { ok: false; reason: RejectReason; taker: TakerContext };
+export type PlaceOrderConversion = { ok: true; command: BookPlaceOrder; taker: TakerContext } | { ok: false; reason: RejectReason; taker: TakerContext };
 
 /** The order's own terms, in the command's decimals, for the events whatever the engine decides. */
 export function takerOf(command: SubmitOrder): TakerContext {
@@ -38,7 +38,7 @@ export function toPlaceOrder(command: SubmitOrder, units: SymbolUnits): PlaceOrd
   if (p.quantity !== undefined && qtyLots === undefined) return { ok: false, reason: 'INVALID_QUANTITY', taker };
   const budget = p.quoteAmount === undefined ? undefined : units.quoteToNotional(p.quoteAmount);
   if (p.quoteAmount !== undefined && (budget === undefined || budget.units === 0)) return { ok: false, reason: 'INVALID_QUOTE_AMOUNT', taker };
-  const place: PlaceOrder = { kind: 'PlaceOrder', orderId: taker.orderId, ownerId, side: p.side, type: p.type, timeInForce: p.timeInForce, ts: command.ts };
+  const place: BookPlaceOrder = { kind: 'PlaceOrder', orderId: taker.orderId, ownerId, side: p.side, type: p.type, timeInForce: p.timeInForce, ts: command.ts };
   if (priceTicks !== undefined) place.priceTicks = priceTicks;
   if (qtyLots !== undefined) place.qtyLots = qtyLots;
   if (budget !== undefined) place.quoteBudget = budget.units;

@@ -14,7 +14,7 @@ export type SymbolStatus = 'TRADING' | 'HALT' | 'BREAK';
  * - MARKET SELL: qtyLots. MARKET BUY: quoteBudget (the quote to spend). MARKET never rests, and
  *   its timeInForce is not consulted.
  */
-export interface PlaceOrder {
+export interface BookPlaceOrder {
   kind: 'PlaceOrder';
   /** Positive safe integer assigned by the gateway; unique among resting orders. */
   orderId: number;
@@ -29,16 +29,16 @@ export interface PlaceOrder {
   ts: number;
 }
 
-export interface CancelOrder {
+export interface BookCancelOrder {
   kind: 'CancelOrder';
   orderId: number;
   ts: number;
 }
 
-export interface SetSymbolStatus {
+export interface BookSetSymbolStatus {
   kind: 'SetSymbolStatus';
   status: SymbolStatus;
   ts: number;
 }
 
-export type EngineCommand = PlaceOrder | CancelOrder | SetSymbolStatus;
+export type EngineCommand = BookPlaceOrder | BookCancelOrder | BookSetSymbolStatus;

@@ -8,18 +8,18 @@ import type { Side } from './order-book';
  * resting order later ends either by a trade with makerRemainingLots 0 or by OrderCanceled.
  */
 export type EngineEvent =
-  | OrderAccepted
-  | OrderRested
-  | OrderFilled
-  | OrderCanceled
-  | OrderRejected
-  | CancelRejected
-  | TradeExecuted
-  | DepthChanged
-  | SymbolStatusChanged;
+  | BookOrderAccepted
+  | BookOrderRested
+  | BookOrderFilled
+  | BookOrderCanceled
+  | BookOrderRejected
+  | BookCancelRejected
+  | BookTradeExecuted
+  | BookDepthChanged
+  | BookSymbolStatusChanged;
 
 /** The order passed every check and is about to match; it carries the order's own terms. */
-export interface OrderAccepted {
+export interface BookOrderAccepted {
   type: 'OrderAccepted';
   orderId: number;
   ownerId: number;
@@ -36,7 +36,7 @@ export interface OrderAccepted {
 }
 
 /** The order's remainder, after any immediate trades, now rests on the book (status NEW or PARTIALLY_FILLED). */
-export interface OrderRested {
+export interface BookOrderRested {
   type: 'OrderRested';
   orderId: number;
   ownerId: number;
@@ -50,7 +50,7 @@ export interface OrderRested {
  * The incoming order traded everything it could by its own terms: all its lots, or, for a MARKET
  * BUY, its budget down to less than one lot at the best price (unspentQuote is released).
  */
-export interface OrderFilled {
+export interface BookOrderFilled {
   type: 'OrderFilled';
   orderId: number;
   ownerId: number;
@@ -59,9 +59,9 @@ export interface OrderFilled {
   ts: number;
 }
 
-export type CancelReason = 'USER' | 'IOC_REMAINDER' | 'FOK_NOT_FILLABLE' | 'MARKET_NO_LIQUIDITY' | 'SELF_TRADE_PREVENTION';
+export type BookCancelReason = 'USER' | 'IOC_REMAINDER' | 'FOK_NOT_FILLABLE' | 'MARKET_NO_LIQUIDITY' | 'SELF_TRADE_PREVENTION';
 
-export interface OrderCanceled {
+export interface BookOrderCanceled {
   type: 'OrderCanceled';
   orderId: number;
   ownerId: number;
@@ -70,28 +70,28 @@ export interface OrderCanceled {
   remainingLots: number;
   /** Quote a MARKET BUY did not spend (0 for every other order). */
   unspentQuote: number;
-  reason: CancelReason;
+  reason: BookCancelReason;
   ts: number;
 }
 
-export type RejectReason = 'LIMIT_MAKER_WOULD_TAKE' | 'SYMBOL_NOT_TRADING' | 'DUPLICATE_ORDER_ID' | 'INVALID_ORDER';
+export type BookRejectReason = 'LIMIT_MAKER_WOULD_TAKE' | 'SYMBOL_NOT_TRADING' | 'DUPLICATE_ORDER_ID' | 'INVALID_ORDER';
 
-export interface OrderRejected {
+export interface BookOrderRejected {
   type: 'OrderRejected';
   orderId: number;
   ownerId: number;
-  reason: RejectReason;
+  reason: BookRejectReason;
   ts: number;
 }
 
-export interface CancelRejected {
+export interface BookCancelRejected {
   type: 'CancelRejected';
   orderId: number;
   reason: 'UNKNOWN_ORDER';
   ts: number;
 }
 
-export interface TradeExecuted {
+export interface BookTradeExecuted {
   type: 'TradeExecuted';
   /** Per book, from 1, without gaps. */
   tradeId: number;
@@ -112,7 +112,7 @@ export interface TradeExecuted {
 }
 
 /** One L2 level's new total (0: the level is gone). updateId increases by 1 per change, per book. */
-export interface DepthChanged {
+export interface BookDepthChanged {
   type: 'DepthChanged';
   updateId: number;
   side: Side;
@@ -121,7 +121,7 @@ export interface DepthChanged {
   ts: number;
 }
 
-export interface SymbolStatusChanged {
+export interface BookSymbolStatusChanged {
   type: 'SymbolStatusChanged';
   status: SymbolStatus;
   ts: number;

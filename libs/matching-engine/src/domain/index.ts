@@ -1,17 +1,17 @@
-export type { CancelOrder, EngineCommand, OrderType, PlaceOrder, SetSymbolStatus, SymbolStatus, TimeInForce } from './engine-commands';
+export type { BookCancelOrder, EngineCommand, OrderType, BookPlaceOrder, BookSetSymbolStatus, SymbolStatus, TimeInForce } from './engine-commands';
 export type {
-  CancelReason,
-  CancelRejected,
-  DepthChanged,
+  BookCancelReason,
+  BookCancelRejected,
+  BookDepthChanged,
   EngineEvent,
-  OrderAccepted,
-  OrderCanceled,
-  OrderFilled,
-  OrderRejected,
-  OrderRested,
-  RejectReason,
-  SymbolStatusChanged,
-  TradeExecuted,
+  BookOrderAccepted,
+  BookOrderCanceled,
+  BookOrderFilled,
+  BookOrderRejected,
+  BookOrderRested,
+  BookRejectReason,
+  BookSymbolStatusChanged,
+  BookTradeExecuted,
 } from './engine-events';
 export { type EngineSnapshot, type SnapshotOrder } from './engine-snapshot';
 export { FastOrderBook } from './fast-order-book';

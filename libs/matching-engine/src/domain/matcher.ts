@@ -1,5 +1,5 @@
-import type { PlaceOrder } from './engine-commands';
-import type { CancelReason, EngineEvent } from './engine-events';
+import type { BookPlaceOrder } from './engine-commands';
+import type { BookCancelReason, EngineEvent } from './engine-events';
 import { type OrderBook, oppositeSide, type Side } from './order-book';
 
 /** Why a sweep of the opposite side stopped. */
@@ -38,7 +38,7 @@ export class Matcher {
 
   constructor(readonly book: OrderBook) {}
 
-  place(command: PlaceOrder, out: EngineEvent[]): void {
+  place(command: BookPlaceOrder, out: EngineEvent[]): void {
     if (this.book.find(command.orderId) !== undefined) return this.reject(command, 'DUPLICATE_ORDER_ID', out);
     this.load(command);
     if (command.type === 'LIMIT_MAKER' && this.takesAtOnce()) return this.reject(command, 'LIMIT_MAKER_WOULD_TAKE', out);
@@ -71,7 +71,7 @@ export class Matcher {
     this.levelChanged(side, priceTicks, ts, out);
   }
 
-  private load(command: PlaceOrder): void {
+  private load(command: BookPlaceOrder): void {
     const t = this.taker;
     t.orderId = command.orderId;
     t.ownerId = command.ownerId;
@@ -168,7 +168,7 @@ export class Matcher {
   }
 
   /** The taker's one closing event, chosen by why its sweep ended and by its type. */
-  private finish(command: PlaceOrder, end: SweepEnd, out: EngineEvent[]): void {
+  private finish(command: BookPlaceOrder, end: SweepEnd, out: EngineEvent[]): void {
     switch (end) {
       case 'FILLED':
         return this.filled(out);
@@ -185,7 +185,7 @@ export class Matcher {
     }
   }
 
-  private remainder(command: PlaceOrder, out: EngineEvent[]): void {
+  private remainder(command: BookPlaceOrder, out: EngineEvent[]): void {
     if (command.type === 'MARKET') return this.cancelTaker('MARKET_NO_LIQUIDITY', out);
     if (command.type === 'LIMIT' && command.timeInForce === 'IOC') return this.cancelTaker('IOC_REMAINDER', out);
     // Unreachable after the look-ahead, but a FOK must never rest.
@@ -205,12 +205,12 @@ export class Matcher {
     out.push({ type: 'OrderFilled', orderId: t.orderId, ownerId: t.ownerId, side: t.side, unspentQuote: t.budget, ts: t.ts });
   }
 
-  private cancelTaker(reason: CancelReason, out: EngineEvent[]): void {
+  private cancelTaker(reason: BookCancelReason, out: EngineEvent[]): void {
     const t = this.taker;
     out.push({ type: 'OrderCanceled', orderId: t.orderId, ownerId: t.ownerId, side: t.side, remainingLots: t.lots, unspentQuote: t.budget, reason, ts: t.ts });
   }
 
-  private reject(command: PlaceOrder, reason: 'DUPLICATE_ORDER_ID' | 'LIMIT_MAKER_WOULD_TAKE', out: EngineEvent[]): void {
+  private reject(command: BookPlaceOrder, reason: 'DUPLICATE_ORDER_ID' | 'LIMIT_MAKER_WOULD_TAKE', out: EngineEvent[]): void {
     out.push({ type: 'OrderRejected', orderId: command.orderId, ownerId: command.ownerId, reason, ts: command.ts });
   }
 

@@ -1,4 +1,4 @@
-import type { EngineCommand, PlaceOrder, SymbolStatus } from './engine-commands';
+import type { EngineCommand, BookPlaceOrder, SymbolStatus } from './engine-commands';
 import type { EngineEvent } from './engine-events';
 import { type EngineSnapshot, loadSideOrders, sideOrders, snapshotHash } from './engine-snapshot';
 import { FastOrderBook } from './fast-order-book';
@@ -109,7 +109,7 @@ export class MatchingEngine {
     return snapshotHash(this.snapshot());
   }
 
-  private place(command: PlaceOrder, out: EngineEvent[]): void {
+  private place(command: BookPlaceOrder, out: EngineEvent[]): void {
     const reason = !isWellFormedOrder(command) ? 'INVALID_ORDER' : this.status !== 'TRADING' ? 'SYMBOL_NOT_TRADING' : undefined;
     if (reason === undefined) return this.matcher.place(command, out);
     out.push({ type: 'OrderRejected', orderId: command.orderId, ownerId: command.ownerId, reason, ts: command.ts });

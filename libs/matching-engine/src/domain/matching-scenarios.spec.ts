@@ -1,4 +1,4 @@
-import type { EngineCommand, PlaceOrder } from './engine-commands';
+import type { EngineCommand, BookPlaceOrder } from './engine-commands';
 import type { EngineEvent } from './engine-events';
 import { FastOrderBook } from './fast-order-book';
 import { type BookDepth, MatchingEngine } from './matching-engine';
@@ -31,7 +31,7 @@ interface Scenario {
 }
 
 const at = <C extends EngineCommand>(command: C): C => ({ ...command, ts: WHEN });
-const taker = (c: PlaceOrder): [number, number, PlaceOrder['side']] => [c.orderId, c.ownerId, c.side];
+const taker = (c: BookPlaceOrder): [number, number, BookPlaceOrder['side']] => [c.orderId, c.ownerId, c.side];
 
 const buy12At102 = at(limit(10, 9, 'BUY', 102, 12));
 const fok11 = at(limit(10, 9, 'BUY', 102, 11, 'FOK'));
@@ -257,7 +257,7 @@ const scenarios: Record<string, Scenario> = {
   },
 };
 
-const invalidOrders: Record<string, PlaceOrder> = {
+const invalidOrders: Record<string, BookPlaceOrder> = {
   'a LIMIT without a price': { ...limit(10, 9, 'BUY', 1, 1), priceTicks: undefined },
   'zero lots': limit(10, 9, 'BUY', 100, 0),
   'a fractional price': limit(10, 9, 'BUY', 100.5, 1),
@@ -265,7 +265,7 @@ const invalidOrders: Record<string, PlaceOrder> = {
   'a MARKET BUY sized in lots': { ...marketSell(10, 9, 3), side: 'BUY' },
   'a MARKET SELL sized by quote': { ...marketBuy(10, 9, 300), side: 'SELL' },
   'an order id of zero': limit(0, 9, 'BUY', 100, 1),
-  'an unknown time in force': { ...limit(10, 9, 'BUY', 100, 1), timeInForce: 'GTD' as PlaceOrder['timeInForce'] },
+  'an unknown time in force': { ...limit(10, 9, 'BUY', 100, 1), timeInForce: 'GTD' as BookPlaceOrder['timeInForce'] },
 };
 
 describe.each([

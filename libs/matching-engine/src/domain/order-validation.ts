@@ -1,4 +1,4 @@
-import type { PlaceOrder } from './engine-commands';
+import type { BookPlaceOrder } from './engine-commands';
 
 function isPositiveSafeInteger(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
@@ -10,7 +10,7 @@ function isPositiveSafeInteger(value: unknown): value is number {
  * product it forms stays exact) and the combination of fields each order type needs, so a
  * malformed command becomes an INVALID_ORDER rejection instead of a corrupted book.
  */
-export function isWellFormedOrder(command: PlaceOrder): boolean {
+export function isWellFormedOrder(command: BookPlaceOrder): boolean {
   if (!isPositiveSafeInteger(command.orderId) || !isPositiveSafeInteger(command.ownerId)) return false;
   if (!Number.isSafeInteger(command.ts)) return false;
   if (command.side !== 'BUY' && command.side !== 'SELL') return false;

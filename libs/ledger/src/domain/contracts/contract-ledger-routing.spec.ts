@@ -1,6 +1,6 @@
-import { type LedgerInput, ledgerInputSchema, type LedgerJournalEvent, orderCommandSchema } from '@exchange/contracts';
+import { type LedgerCommand, ledgerCommandSchema, type LedgerJournalEvent, orderCommandSchema } from '@exchange/contracts';
 import { decide, type TradingContext } from '../decide';
-import { orderCommandsFor } from '../engine-commands';
+import { orderCommandsFor } from '../order-commands-from-events';
 import { evolve, initialLedgerState } from '../ledger-state';
 import { ledgerStateHash } from '../ledger-state-hash';
 import { shippedMarkets as markets } from './contract-scenario.fixtures';
@@ -13,8 +13,8 @@ const ALICE = { userId: '100', spot: '1001', contracts: '1003' };
 const BOB = { userId: '200', spot: '2001', contracts: '2003' };
 
 let ids = 0;
-function cmd(type: LedgerInput['type'], payload: Record<string, unknown>): LedgerInput {
-  return ledgerInputSchema.parse({ type, v: type === 'ApplyOrderOutcome' ? 2 : 1, id: `t${++ids}`, ts: T0 + ids, payload });
+function cmd(type: LedgerCommand['type'], payload: Record<string, unknown>): LedgerCommand {
+  return ledgerCommandSchema.parse({ type, v: type === 'ApplyOrderOutcome' ? 2 : 1, id: `t${++ids}`, ts: T0 + ids, payload });
 }
 
 /** The ledger's decide/evolve with the shipped markets: contract commands routed inside the same step as spot ones. */
@@ -23,7 +23,7 @@ class Ledger {
   readonly journal: LedgerJournalEvent[] = [];
   private offset = 0;
 
-  when(command: LedgerInput): LedgerJournalEvent[] {
+  when(command: LedgerCommand): LedgerJournalEvent[] {
     const offset = this.offset++;
     const ctx: TradingContext = {
       // The ledger decides a little after the sender: times the engine gave must not become the ledger's.
@@ -40,13 +40,13 @@ class Ledger {
     return events;
   }
 
-  given(type: LedgerInput['type'], payload: Record<string, unknown>): LedgerJournalEvent[] {
+  given(type: LedgerCommand['type'], payload: Record<string, unknown>): LedgerJournalEvent[] {
     const events = this.when(cmd(type, payload));
     if (events[0]?.type === 'CommandRejected') throw new Error(`given ${type} was rejected: ${events[0].payload.msg}`);
     return events;
   }
 
-  rejection(type: LedgerInput['type'], payload: Record<string, unknown>): number | undefined {
+  rejection(type: LedgerCommand['type'], payload: Record<string, unknown>): number | undefined {
     const [event] = this.when(cmd(type, payload));
     return event?.type === 'CommandRejected' ? event.payload.code : undefined;
   }

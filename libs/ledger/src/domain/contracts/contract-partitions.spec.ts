@@ -1,6 +1,6 @@
-import { type LedgerInput, ledgerInputSchema, type LedgerJournalEvent } from '@exchange/contracts';
+import { type LedgerCommand, ledgerCommandSchema, type LedgerJournalEvent } from '@exchange/contracts';
 import { decide, type TradingContext } from '../decide';
-import { orderCommandsFor } from '../engine-commands';
+import { orderCommandsFor } from '../order-commands-from-events';
 import type { PartitionContext } from '../ledger-decision';
 import { clearingAccountIdOf, insuranceAccountIdOf, systemOrderIdOf, systemSeqOf } from '../ledger-ids';
 import { Money } from '../ledger-money';
@@ -17,8 +17,8 @@ const SYSTEM_USERS = ['7', '8'];
 const partitionOfUser = (userId: string) => (userId === BOB.userId ? 1 : 0);
 
 let ids = 0;
-function cmd(type: LedgerInput['type'], payload: Record<string, unknown>, id = `t${++ids}`): LedgerInput {
-  return ledgerInputSchema.parse({ type, v: 1, id, ts: T0 + ids, payload });
+function cmd(type: LedgerCommand['type'], payload: Record<string, unknown>, id = `t${++ids}`): LedgerCommand {
+  return ledgerCommandSchema.parse({ type, v: 1, id, ts: T0 + ids, payload });
 }
 
 class Ledger {
@@ -41,7 +41,7 @@ class Ledger {
     };
   }
 
-  when(command: LedgerInput, p: number): LedgerJournalEvent[] {
+  when(command: LedgerCommand, p: number): LedgerJournalEvent[] {
     const offset = this.offset++;
     const ctx: TradingContext = {
       now: command.ts,
@@ -58,14 +58,14 @@ class Ledger {
     return events;
   }
 
-  given(type: LedgerInput['type'], payload: Record<string, unknown>, p: number): LedgerJournalEvent[] {
+  given(type: LedgerCommand['type'], payload: Record<string, unknown>, p: number): LedgerJournalEvent[] {
     const events = this.when(cmd(type, payload), p);
     if (events[0]?.type === 'CommandRejected') throw new Error(`given ${type} was rejected: ${events[0].payload.msg}`);
     return events;
   }
 
   /** One system command to every partition, as the price relay sends it. */
-  everywhere(type: LedgerInput['type'], payload: Record<string, unknown>, id: string): LedgerJournalEvent[][] {
+  everywhere(type: LedgerCommand['type'], payload: Record<string, unknown>, id: string): LedgerJournalEvent[][] {
     return [0, 1].map((p) => this.when(cmd(type, payload, `${id}/${p}`), p));
   }
 

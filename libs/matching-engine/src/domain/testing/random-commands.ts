@@ -1,4 +1,4 @@
-import type { EngineCommand, PlaceOrder, SymbolStatus, TimeInForce } from '../engine-commands';
+import type { EngineCommand, BookPlaceOrder, SymbolStatus, TimeInForce } from '../engine-commands';
 import type { Side } from '../order-book';
 import { SeededRandom } from './seeded-random';
 
@@ -33,7 +33,7 @@ export function randomCommands(seed: number, count: number): EngineCommand[] {
   return commands;
 }
 
-function randomOrder(random: SeededRandom, orderId: number, ts: number): PlaceOrder {
+function randomOrder(random: SeededRandom, orderId: number, ts: number): BookPlaceOrder {
   const side: Side = random.chance(0.5) ? 'BUY' : 'SELL';
   const ownerId = random.int(1, 5);
   const kind = random.next();
