@@ -17,4 +17,12 @@ describe('in-memory seen signatures', () => {
     expect(await store.firstUse('c', 1000, 1000)).toBe(true);
     expect(store.size).toBe(2);
   });
+
+  it('holds the signatures of the last window, not as many as its bound allows', async () => {
+    const store = new InMemorySeenSignatures(1_000_000);
+    for (let now = 0; now < 100_000; now += 10) await store.firstUse(`sig-${now}`, 6000, now);
+    // One request every 10 ms with a 6 s window: 600 live at any time.
+    expect(store.size).toBe(600);
+    expect(await store.firstUse('sig-99990', 6000, 100_000)).toBe(false);
+  });
 });

@@ -13,7 +13,7 @@ export interface SeenSignatures {
 }
 
 /**
- * The embedded store, bounded: entries leave when they expire (after at most recvWindow plus the
+ * The embedded store, bounded: entries leave as they expire (after at most recvWindow plus the
  * clock tolerance, 61 s), and when the table is full of live ones it refuses new requests with
  * 503 / -1016 rather than forget a signature and let its replay through.
  */
@@ -31,6 +31,7 @@ export class InMemorySeenSignatures implements SeenSignatures {
   async firstUse(key: string, ttlMs: number, now: number): Promise<boolean> {
     const expiresAt = this.expiries.get(key);
     if (expiresAt !== undefined && expiresAt > now) return false;
+    this.dropExpiredFront(now);
     if (this.expiries.size >= this.maxEntries && now >= this.sweepNotBefore) this.sweep(now);
     if (this.expiries.size >= this.maxEntries) throw new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'The exchange is overloaded; try again shortly.');
     this.expiries.delete(key);
@@ -40,6 +41,18 @@ export class InMemorySeenSignatures implements SeenSignatures {
 
   async close(): Promise<void> {
     this.expiries.clear();
+  }
+
+  /**
+   * Entries leave from the front (the oldest insertions) as they expire, each once, so the table
+   * follows the requests of the last recvWindow rather than filling to its bound between sweeps.
+   * An entry with a long window ahead of shorter ones only delays them by that window.
+   */
+  private dropExpiredFront(now: number): void {
+    for (const [key, expiresAt] of this.expiries) {
+      if (expiresAt > now) return;
+      this.expiries.delete(key);
+    }
   }
 
   private sweep(now: number): void {
