@@ -1,12 +1,10 @@
-import { Controller, Get, Inject, Param, UseGuards, UseInterceptors } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Get, Inject, Param } from '@nestjs/common';
 import { z } from 'zod';
 import { LedgerReader } from '@exchange/ledger-query';
 import { ApiEndpoint, ApiError } from '@exchange/platform';
 import { ContractService } from '../contracts/contract.service';
-import { AdminTokenGuard } from './admin-token.guard';
 import { idParam } from './admin-params';
-import { OperatorAuditInterceptor } from './operator-audit.interceptor';
+import { OperatorController } from './operator-controller';
 
 export const adminContractsAccountSchema = z.object({
   accountId: z.string(),
@@ -18,11 +16,7 @@ export const adminContractsAccountSchema = z.object({
  * What an operator sees of a contracts account (type 3): its USDT and its positions, exactly as the
  * account's own key reads them from `/openapi/contract/v1/account` and `positions`.
  */
-@ApiTags('operator')
-@ApiBearerAuth()
-@Controller('admin/v1')
-@UseGuards(AdminTokenGuard)
-@UseInterceptors(OperatorAuditInterceptor)
+@OperatorController()
 export class AdminContractsController {
   constructor(
     @Inject(LedgerReader) private readonly reader: LedgerReader,

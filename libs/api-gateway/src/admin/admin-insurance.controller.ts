@@ -1,14 +1,12 @@
-import { Body, Controller, HttpCode, Inject, Post, UseGuards, UseInterceptors } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Body, HttpCode, Inject, Post } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import { z } from 'zod';
 import { type Markets, Topics } from '@exchange/contracts';
 import type { EventLog } from '@exchange/messaging';
 import { ApiEndpoint, ApiError, CLOCK, type Clock, EVENT_LOG, IdGenerator, MARKETS } from '@exchange/platform';
 import { LedgerClient } from '../ledger-client/ledger-client';
-import { AdminTokenGuard } from './admin-token.guard';
 import { parseBody } from './admin.schemas';
-import { OperatorAuditInterceptor } from './operator-audit.interceptor';
+import { OperatorController } from './operator-controller';
 
 export const seedBody = z.object({ amount: z.string().max(40).regex(/^(0|[1-9]\d*)(\.\d+)?$/, 'expected a plain decimal string') }).strict();
 export const seededSchema = z.object({ seedId: z.string(), amount: z.string(), shares: z.array(z.object({ partition: z.number().int(), amount: z.string(), balance: z.string() })) });
@@ -19,11 +17,7 @@ export const seededSchema = z.object({ seedId: z.string(), amount: z.string(), s
  * USDT's precision, the first partition taking what rounding leaves; one SeedInsuranceFund per
  * partition, each answered by the ledger. Audited like every operator call.
  */
-@ApiTags('operator')
-@ApiBearerAuth()
-@Controller('admin/v1')
-@UseGuards(AdminTokenGuard)
-@UseInterceptors(OperatorAuditInterceptor)
+@OperatorController()
 export class AdminInsuranceController {
   constructor(
     @Inject(LedgerClient) private readonly ledger: LedgerClient,

@@ -1,5 +1,4 @@
-import { Controller, Get, Inject, Query, UseGuards, UseInterceptors } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Get, Inject, Query } from '@nestjs/common';
 import { z } from 'zod';
 import { Topics } from '@exchange/contracts';
 import type { EventLog } from '@exchange/messaging';
@@ -7,8 +6,7 @@ import { ApiEndpoint, ApiError, EVENT_LOG } from '@exchange/platform';
 import { LedgerReader } from '@exchange/ledger-query';
 import { WalletReader } from '@exchange/wallet-query';
 import { adminDepositSchema, adminDepositView, withdrawalOrderSchema, withdrawalView } from '../wallet/wallet-views';
-import { AdminTokenGuard } from './admin-token.guard';
-import { OperatorAuditInterceptor } from './operator-audit.interceptor';
+import { OperatorController } from './operator-controller';
 
 const limitParam = { name: 'limit', description: '1–1000, default 100' };
 
@@ -45,11 +43,7 @@ function limitOf(text: string | undefined): number {
  * waiting for an audit, the latest deposits, and the tail of the audit trail. Read-only; reading
  * is audited like every operator call.
  */
-@ApiTags('operator')
-@ApiBearerAuth()
-@Controller('admin/v1')
-@UseGuards(AdminTokenGuard)
-@UseInterceptors(OperatorAuditInterceptor)
+@OperatorController()
 export class AdminListingsController {
   constructor(
     @Inject(LedgerReader) private readonly ledger: LedgerReader,

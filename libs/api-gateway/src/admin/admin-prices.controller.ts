@@ -1,12 +1,10 @@
-import { Body, Controller, HttpCode, Inject, Post, UseGuards, UseInterceptors } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Body, HttpCode, Inject, Post } from '@nestjs/common';
 import { z } from 'zod';
 import { type IndexPriceFed, type Markets, Topics } from '@exchange/contracts';
 import type { EventLog } from '@exchange/messaging';
 import { ApiEndpoint, ApiError, CLOCK, type Clock, ErrorCode, EVENT_LOG, IdGenerator, MARKETS } from '@exchange/platform';
-import { AdminTokenGuard } from './admin-token.guard';
 import { parseBody } from './admin.schemas';
-import { OperatorAuditInterceptor } from './operator-audit.interceptor';
+import { OperatorController } from './operator-controller';
 
 /** A positive plain decimal: an index price is never zero, never an exponent, never a float. */
 const price = z
@@ -23,11 +21,7 @@ export const indexPriceFedSchema = z.object({ index: z.string(), price: z.string
  * that contracts are configured to take from outside (`indexSource: "external"`); market data's
  * prices decider applies it at this call's time. Audited like every operator call.
  */
-@ApiTags('operator')
-@ApiBearerAuth()
-@Controller('admin/v1')
-@UseGuards(AdminTokenGuard)
-@UseInterceptors(OperatorAuditInterceptor)
+@OperatorController()
 export class AdminPricesController {
   constructor(
     @Inject(MARKETS) private readonly markets: Markets,

@@ -1,8 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, UseGuards, UseInterceptors } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Body, Delete, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import { z } from 'zod';
 import { ApiEndpoint } from '@exchange/platform';
-import { AdminTokenGuard } from './admin-token.guard';
 import { apiKeyParam, idParam, intParam, symbolParam } from './admin-params';
 import { AdminService } from './admin.service';
 import {
@@ -27,7 +25,7 @@ import {
 } from './admin.schemas';
 import { WalletAdminService } from '../wallet/wallet-admin.service';
 import { addressEntrySchema, adminDepositSchema, withdrawalOrderSchema } from '../wallet/wallet-views';
-import { OperatorAuditInterceptor } from './operator-audit.interceptor';
+import { OperatorController } from './operator-controller';
 import { deadLetterSchema, DeadLetterService } from './dead-letters.service';
 
 const empty = z.object({}).strict();
@@ -36,11 +34,7 @@ const empty = z.object({}).strict();
  * The operator API (API-DECISIONS.md): JSON in and out, bearer ADMIN_TOKEN, every call audited.
  * Path and query ids are checked here (admin-params.ts), bodies by parseBody, before any lookup.
  */
-@ApiTags('operator')
-@ApiBearerAuth()
-@Controller('admin/v1')
-@UseGuards(AdminTokenGuard)
-@UseInterceptors(OperatorAuditInterceptor)
+@OperatorController()
 export class AdminController {
   constructor(
     @Inject(AdminService) private readonly admin: AdminService,
