@@ -1,5 +1,5 @@
 import { HeaderNames } from './envelope/message';
-import { Topics, toRecord } from './topics';
+import { Topics, toPartitionRecord, toRecord } from './topics';
 
 const command = { type: 'TransferFunds', v: 1, id: 'c1', ts: 1, payload: { userId: '11', transferId: '2', fromAccountId: '1101', toAccountId: '1103', asset: 'USDT', amount: '1' } };
 
@@ -26,5 +26,18 @@ describe('toRecord', () => {
 
   it('refuses a message without the key its topic needs (a record keyed "" would lose its partition order)', () => {
     expect(() => toRecord(Topics.ledgerCommands, { ...command, payload: { ...command.payload, userId: '' } })).toThrow('no userId');
+  });
+});
+
+describe('toPartitionRecord', () => {
+  it('writes a message of no user to the partition it names, labelled by the given key, with toRecord\'s headers', () => {
+    const mark = { type: 'TriggerContractStops', v: 1, id: 'p1', ts: 1, payload: { symbol: 'BTC-SWAP-USDT', lastPrice: '100' } };
+    expect(toPartitionRecord(Topics.ledgerCommands, mark, 5, mark.payload.symbol, { correlation: 'r7' })).toEqual({
+      topic: 'ledger.commands',
+      key: 'BTC-SWAP-USDT',
+      partition: 5,
+      value: JSON.stringify(mark),
+      headers: { [HeaderNames.messageId]: 'p1', [HeaderNames.messageType]: 'TriggerContractStops', [HeaderNames.correlationId]: 'r7' },
+    });
   });
 });

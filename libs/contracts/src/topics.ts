@@ -85,15 +85,23 @@ export function toRecord<T extends TopicDefinition>(
 ): MessageRecord {
   const key = message.payload[topic.key as T['key']];
   if (!key) throw new Error(`${message.type} on ${topic.name}: no ${topic.key} to key it by`);
+  return { topic: topic.name, key, value: JSON.stringify(message), headers: headersOf(message, trace) };
+}
+
+/**
+ * `message` as a record of one chosen partition of `topic`, for a message without the topic's key
+ * (ledger.commands' partition commands: the relay's prices, the operator's insurance seeding):
+ * `key` then only labels the record; the headers are toRecord's.
+ */
+export function toPartitionRecord(topic: TopicDefinition, message: { id: string; type: string }, partition: number, key: string, trace: RecordTrace = {}): MessageRecord & { partition: number } {
+  return { topic: topic.name, key, partition, value: JSON.stringify(message), headers: headersOf(message, trace) };
+}
+
+function headersOf(message: { id: string; type: string }, trace: RecordTrace): Record<string, string> {
   return {
-    topic: topic.name,
-    key,
-    value: JSON.stringify(message),
-    headers: {
-      [HeaderNames.messageId]: message.id,
-      [HeaderNames.messageType]: message.type,
-      ...(trace.causation ? { [HeaderNames.causationId]: trace.causation } : {}),
-      ...(trace.correlation ? { [HeaderNames.correlationId]: trace.correlation } : {}),
-    },
+    [HeaderNames.messageId]: message.id,
+    [HeaderNames.messageType]: message.type,
+    ...(trace.causation ? { [HeaderNames.causationId]: trace.causation } : {}),
+    ...(trace.correlation ? { [HeaderNames.correlationId]: trace.correlation } : {}),
   };
 }

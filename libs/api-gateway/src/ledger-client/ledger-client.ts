@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { type LedgerCommand, type LedgerJournalEvent, parseLedgerEvent, Topics, toRecord } from '@exchange/contracts';
+import { type LedgerCommand, type LedgerJournalEvent, parseLedgerEvent, Topics, toPartitionRecord, toRecord } from '@exchange/contracts';
 import type { Consumer, EventLog, IncomingBatch, OutgoingRecord } from '@exchange/messaging';
 import { ApiError, CONFIG, type Config, currentCorrelationId, ErrorCode, EVENT_LOG, LOGGER, type Logger, Metrics } from '@exchange/platform';
 import type { Counter } from 'prom-client';
@@ -122,5 +122,5 @@ export function rejectedBy(event: Extract<LedgerJournalEvent, { type: 'CommandRe
 /** A user's command is keyed by its user; a command of no user (the operator's insurance seeding) goes to the partition it names. */
 function recordOf(command: LedgerCommand, correlation: string | undefined, partition = 0): OutgoingRecord {
   if ('userId' in command.payload) return toRecord(Topics.ledgerCommands, command as Extract<LedgerCommand, { payload: { userId: string } }>, { correlation });
-  return { ...toRecord(Topics.ledgerCommands, { ...command, payload: { userId: command.type } }, { correlation }), value: JSON.stringify(command), partition };
+  return toPartitionRecord(Topics.ledgerCommands, command, partition, command.type, { correlation });
 }

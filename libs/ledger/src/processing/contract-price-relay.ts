@@ -1,5 +1,5 @@
 import { Controller, Inject } from '@nestjs/common';
-import { contractPriceMessageSchema, HeaderNames, type Markets, type OrderEvent, orderEventSchema, Topics } from '@exchange/contracts';
+import { contractPriceMessageSchema, type Markets, type OrderEvent, orderEventSchema, Topics, toPartitionRecord } from '@exchange/contracts';
 import { type BatchOutcome, ConsumeBatches, type IncomingBatch, type OutgoingRecord } from '@exchange/messaging';
 import { LOGGER, type Logger, MARKETS } from '@exchange/platform';
 import { partitionCommandOf, stopCommandsOf } from '../domain/contracts/price-commands';
@@ -68,7 +68,7 @@ export class ContractPriceRelay {
 }
 
 function commandRecord(command: { id: string; type: string; payload: { symbol: string } }, partition: number): OutgoingRecord {
-  return { topic: Topics.ledgerCommands.name, key: command.payload.symbol, partition, value: JSON.stringify(command), headers: { [HeaderNames.messageId]: command.id, [HeaderNames.messageType]: command.type } };
+  return toPartitionRecord(Topics.ledgerCommands, command, partition, command.payload.symbol);
 }
 
 function parseOrderEvent(text: string): OrderEvent | undefined {

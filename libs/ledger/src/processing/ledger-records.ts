@@ -1,4 +1,4 @@
-import { HeaderNames, type LedgerJournalEvent, type OrderCommand, type TrackWithdrawal, Topics } from '@exchange/contracts';
+import { HeaderNames, type LedgerJournalEvent, type RecordTrace, Topics, toRecord } from '@exchange/contracts';
 import type { OutgoingRecord } from '@exchange/messaging';
 import { orderCommandsFor } from '../domain/order-commands-from-events';
 import { walletCommandsFor } from '../domain/wallet-commands';
@@ -10,48 +10,17 @@ import { walletCommandsFor } from '../domain/wallet-commands';
  * its tables reflect.
  */
 export function decisionRecords(events: readonly LedgerJournalEvent[], correlationId: string | undefined, inputNext: number): OutgoingRecord[] {
-  const records = events.map((e) => journalRecord(e, correlationId, inputNext));
-  for (const c of orderCommandsFor(events)) records.push(engineCommandRecord(c, correlationId));
-  for (const c of walletCommandsFor(events)) records.push(walletCommandRecord(c, correlationId));
+  const trace = { correlation: correlationId };
+  const records = events.map((e) => journalRecord(e, trace, inputNext));
+  // An engine command's id is the id of the event that asked for it (see order-commands-from-events.ts).
+  for (const c of orderCommandsFor(events)) records.push(toRecord(Topics.orderCommands, c, trace));
+  for (const c of walletCommandsFor(events)) records.push(toRecord(Topics.walletCommands, c, trace));
   return records;
 }
 
-function journalRecord(event: LedgerJournalEvent, correlationId: string | undefined, inputNext: number): OutgoingRecord {
-  return {
-    topic: Topics.ledgerEvents.name,
-    key: event.payload.userId,
-    value: JSON.stringify(event),
-    headers: {
-      [HeaderNames.messageId]: event.id,
-      [HeaderNames.messageType]: event.type,
-      [HeaderNames.causationId]: event.payload.commandId,
-      [HeaderNames.ledgerInputNext]: String(inputNext),
-      ...correlation(correlationId),
-    },
-  };
-}
-
-/** An engine command's id is the id of the event that asked for it (see order-commands-from-events.ts). */
-function engineCommandRecord(command: OrderCommand, correlationId: string | undefined): OutgoingRecord {
-  return {
-    topic: Topics.orderCommands.name,
-    key: command.payload.symbol,
-    value: JSON.stringify(command),
-    headers: { [HeaderNames.messageId]: command.id, [HeaderNames.messageType]: command.type, ...correlation(correlationId) },
-  };
-}
-
-function walletCommandRecord(command: TrackWithdrawal, correlationId: string | undefined): OutgoingRecord {
-  return {
-    topic: Topics.walletCommands.name,
-    key: command.payload.userId,
-    value: JSON.stringify(command),
-    headers: { [HeaderNames.messageId]: command.id, [HeaderNames.messageType]: command.type, ...correlation(correlationId) },
-  };
-}
-
-function correlation(correlationId: string | undefined): Record<string, string> {
-  return correlationId === undefined ? {} : { [HeaderNames.correlationId]: correlationId };
+function journalRecord(event: LedgerJournalEvent, trace: RecordTrace, inputNext: number): OutgoingRecord {
+  const record = toRecord(Topics.ledgerEvents, event, { ...trace, causation: event.payload.commandId });
+  return { ...record, headers: { ...record.headers, [HeaderNames.ledgerInputNext]: String(inputNext) } };
 }
 
 /**

@@ -5,7 +5,7 @@ import { CommandOutput } from './command-output';
 import { EngineEventTranslator, type OrderRef, writeRejection } from './engine-event-translator';
 import { RecentCommandIds } from './recent-command-ids';
 import type { SymbolBookState } from './symbol-book-snapshot';
-import { toPlaceOrder } from './to-place-order';
+import { toBookPlaceOrder } from './to-book-place-order';
 import { SymbolUnits } from './symbol-units';
 
 /**
@@ -87,7 +87,7 @@ export class SymbolBook {
   }
 
   private submit(command: SubmitOrder, out: CommandOutput): void {
-    const converted = toPlaceOrder(command, this.units);
+    const converted = toBookPlaceOrder(command, this.units);
     if (!converted.ok) return writeRejection(converted.taker, converted.reason, out);
     this.translator.translate(this.engine.execute(converted.command), converted.taker, out);
   }

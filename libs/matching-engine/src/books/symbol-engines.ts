@@ -4,7 +4,7 @@ import { CommandOutput } from './command-output';
 import { writeRejection } from './engine-event-translator';
 import { SymbolBook } from './symbol-book';
 import type { SymbolBookState } from './symbol-book-snapshot';
-import { takerOf } from './to-place-order';
+import { takerOf } from './to-book-place-order';
 
 /**
  * Every configured book (spot symbols and contracts), and the routing of a command to its book. Symbols map to

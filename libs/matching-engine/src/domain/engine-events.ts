@@ -3,9 +3,11 @@ import type { Side } from './order-book';
 
 /**
  * What the engine decided, in the order it decided it. Every accepted order produces, within the
- * same command, OrderAccepted first and then exactly one of OrderRested, OrderFilled or
- * OrderCanceled, with its trades in between; a rejected order produces only OrderRejected. A
- * resting order later ends either by a trade with makerRemainingLots 0 or by OrderCanceled.
+ * same command, BookOrderAccepted first and then exactly one of BookOrderRested, BookOrderFilled or
+ * BookOrderCanceled, with its trades in between; a rejected order produces only BookOrderRejected.
+ * A resting order later ends either by a trade with makerRemainingLots 0 or by BookOrderCanceled.
+ * (Book*: the engine's own events, converted to the contract messages of the same names without
+ * the prefix by books/engine-event-translator.ts; their `type` strings are those names.)
  */
 export type EngineEvent =
   | BookOrderAccepted

@@ -5,7 +5,7 @@ function isPositiveSafeInteger(value: unknown): value is number {
 }
 
 /**
- * Whether a PlaceOrder is well formed for the engine. The gateway has already applied the
+ * Whether a BookPlaceOrder is well formed for the engine. The gateway has already applied the
  * symbol's filters; this guards the engine's own arithmetic (safe integers only, so every
  * product it forms stays exact) and the combination of fields each order type needs, so a
  * malformed command becomes an INVALID_ORDER rejection instead of a corrupted book.

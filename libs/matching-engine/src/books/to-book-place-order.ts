@@ -3,7 +3,7 @@ import type { BookPlaceOrder } from '../domain';
 import type { TakerContext } from './engine-event-translator';
 import { plainDecimal, type SymbolUnits } from './symbol-units';
 
-export type PlaceOrderConversion = { ok: true; command: BookPlaceOrder; taker: TakerContext } | { ok: false; reason: RejectReason; taker: TakerContext };
+export type BookPlaceOrderConversion = { ok: true; command: BookPlaceOrder; taker: TakerContext } | { ok: false; reason: RejectReason; taker: TakerContext };
 
 /** The order's own terms, in the command's decimals, for the events whatever the engine decides. */
 export function takerOf(command: SubmitOrder): TakerContext {
@@ -27,7 +27,7 @@ export function takerOf(command: SubmitOrder): TakerContext {
  * (its dust is returned with the unspent quote). Which fields each order type needs is the
  * engine's check (INVALID_ORDER); this only refuses what cannot be represented.
  */
-export function toPlaceOrder(command: SubmitOrder, units: SymbolUnits): PlaceOrderConversion {
+export function toBookPlaceOrder(command: SubmitOrder, units: SymbolUnits): BookPlaceOrderConversion {
   const p = command.payload;
   const taker = takerOf(command);
   const ownerId = Number(p.accountId);
