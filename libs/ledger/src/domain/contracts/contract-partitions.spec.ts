@@ -125,8 +125,9 @@ describe('price and funding commands decided per ledger partition', () => {
     // A mark a dollar under the flp (the flp is rounded towards the mark: at it the exact rule may not hold yet).
     const flp = peekPosition(ledger.state.contracts, ALICE.contracts, SWAP, 'LONG').flp.minus(1).toFixed();
     const [inA, inB] = ledger.everywhere('MarkContractPrice', { symbol: SWAP, markPrice: flp, indexPrice: flp, marketsVersion: markets.version }, 'ContractPricesChanged:y');
-    expect(inB).toEqual([]);
-    expect(inA!.map((e) => e.type)).toEqual(['PositionLiquidated', 'ContractOrderPlaced']);
+    // Each partition keeps the mark it consumed; only Alice's liquidates.
+    expect(inB!.map((e) => [e.type, 'fundAccountId' in e.payload && e.payload.fundAccountId])).toEqual([['ContractMarkPriced', insuranceAccountIdOf(1)]]);
+    expect(inA!.map((e) => e.type)).toEqual(['ContractMarkPriced', 'PositionLiquidated', 'ContractOrderPlaced']);
     expect(peekPosition(ledger.state.contracts, insuranceAccountIdOf(0), SWAP, 'LONG').size.toFixed()).toBe('10');
     expect(peekPosition(ledger.state.contracts, ALICE.contracts, SWAP, 'LONG').size.toFixed()).toBe('0');
     const [submit] = orderCommandsFor(inA!);
