@@ -14,7 +14,7 @@ export interface ContractRows {
   trades: ContractTradeRecord[];
   /** The last funding time settled, per `fund account|symbol`. */
   fundings: Map<string, { fundAccountId: string; symbol: string; fundingTime: number }>;
-  /** The last mark price consumed, per `fund account|symbol` (each partition its own). */
+  /** The last mark price consumed, per `fund account|symbol`: each partition's own, in its journal's order, as the fold keeps it. */
   marks: Map<string, { fundAccountId: string; symbol: string; markPrice: string; indexPrice: string; at: number }>;
 }
 
@@ -134,8 +134,7 @@ export async function writeContractRows(runner: QueryRunner, schema: string, row
     await runner.query(
       `INSERT INTO ${s}.contract_marks (fund_account_id, symbol, mark_price, index_price, at)
        SELECT * FROM unnest($1::bigint[], $2::text[], $3::numeric[], $4::numeric[], $5::bigint[])
-       ON CONFLICT (fund_account_id, symbol) DO UPDATE SET mark_price = EXCLUDED.mark_price, index_price = EXCLUDED.index_price, at = EXCLUDED.at
-       WHERE EXCLUDED.at >= ${s}.contract_marks.at`,
+       ON CONFLICT (fund_account_id, symbol) DO UPDATE SET mark_price = EXCLUDED.mark_price, index_price = EXCLUDED.index_price, at = EXCLUDED.at`,
       [m.map((r) => r.fundAccountId), m.map((r) => r.symbol), m.map((r) => r.markPrice), m.map((r) => r.indexPrice), m.map((r) => r.at)],
     );
   }
