@@ -11,6 +11,7 @@ import { CreateContractTables1767657600000 } from './migrations/1767657600000-cr
 import { ProjectionCheckpoints1767744000000 } from './migrations/1767744000000-projection-checkpoints';
 import { LedgerProjector } from './persistence/ledger-projector';
 import { CreateContractFundings1767830400000 } from './migrations/1767830400000-create-contract-fundings';
+import { CreateContractMarks1767916800000 } from './migrations/1767916800000-create-contract-marks';
 import { LedgerStore } from './persistence/ledger-store';
 import { ContractPriceRelay } from './processing/contract-price-relay';
 import { LedgerCommandProcessor } from './processing/ledger-command.processor';
@@ -27,6 +28,7 @@ export const ledgerMigrations = [
   CreateContractTables1767657600000,
   ProjectionCheckpoints1767744000000,
   CreateContractFundings1767830400000,
+  CreateContractMarks1767916800000,
 ];
 
 /**

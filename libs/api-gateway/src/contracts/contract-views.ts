@@ -71,12 +71,12 @@ export function contractTradeView(t: ContractTradeRecord): Record<string, unknow
 }
 
 /**
- * A position as `positions` lists it. Until part 2 feeds mark prices, the mark is the last trade
- * price (the entry price while the symbol has none), and unrealised PnL, margin rate and profit
- * rate are computed from it.
+ * A position as `positions` lists it: unrealised PnL, margin rate and profit rate at the mark price
+ * the ledger last consumed (CONTRACTS.md: never the last trade), the entry price until one has
+ * reached it; lastPrice is the last trade's.
  */
-export function positionView(p: PositionAfter, contract: ContractConfig, lastPrice: string | undefined): Record<string, string> {
-  const mark = new Decimal(lastPrice ?? p.avgPrice);
+export function positionView(p: PositionAfter, contract: ContractConfig, prices: { lastPrice?: string; markPrice?: string }): Record<string, string> {
+  const mark = new Decimal(prices.markPrice ?? p.avgPrice);
   const value = mark.times(p.size).times(contract.contractMultiplier);
   const unrealised = p.side === 'LONG' ? value.minus(p.entryValue) : new Decimal(p.entryValue).minus(value);
   const margin = new Decimal(p.margin);
@@ -88,7 +88,7 @@ export function positionView(p: PositionAfter, contract: ContractConfig, lastPri
     position: p.size,
     available: p.available,
     leverage: p.leverage,
-    lastPrice: lastPrice ?? '0',
+    lastPrice: prices.lastPrice ?? '0',
     markPrice: mark.toFixed(),
     positionValue: value.toFixed(),
     flp: p.flp,

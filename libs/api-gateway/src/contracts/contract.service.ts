@@ -105,9 +105,9 @@ export class ContractService {
   /** A contracts account's positions as `positions` shows them (the operator's view reads the same). */
   async positionsOf(accountId: string, symbol?: string): Promise<Record<string, string>[]> {
     const positions = await this.reader.positions(accountId, symbol);
-    const last = new Map<string, string | undefined>();
-    for (const symbol of new Set(positions.map((p) => p.symbol))) last.set(symbol, (await this.reader.quotes(symbol)).lastPrice);
-    return positions.map((p) => positionView(p, this.markets.contract(p.symbol)!, last.get(p.symbol)));
+    const prices = new Map<string, { lastPrice?: string; markPrice?: string }>();
+    for (const symbol of new Set(positions.map((p) => p.symbol))) prices.set(symbol, await this.reader.quotes(symbol));
+    return positions.map((p) => positionView(p, this.markets.contract(p.symbol)!, prices.get(p.symbol)!));
   }
 
   /** The insurance fund's USDT over all ledger partitions (public: CONTRACTS.md "Public data"). */
@@ -127,7 +127,10 @@ export class ContractService {
     return { USDT: { total: total.toFixed(), availableMargin: b.free, positionMargin: b.positionMargin, orderMargin: b.locked } };
   }
 
-  /** Adds (positive) or removes (negative) position margin; a removal is checked at the mark price (the last trade price until part 2). */
+  /**
+   * Adds (positive) or removes (negative) position margin. The ledger checks a removal at the mark
+   * price it consumed itself; the command's markPrice (v1's shape) only stands in until a price has reached it.
+   */
   async modifyMargin(ctx: AuthContext): Promise<Record<string, string>> {
     const contract = contractOf(this.markets, ctx.params.required('symbol'));
     const side = ctx.params.optionalEnum('side', ['LONG', 'SHORT'] as const, ErrorCode.INVALID_SIDE) ?? (() => { throw ApiError.missing('side'); })();
@@ -135,7 +138,7 @@ export class ContractService {
     if (!/^-?(0|[1-9]\d{0,19})(\.\d{1,18})?$/.test(amount)) throw new ApiError(ErrorCode.ILLEGAL_CHARS, "Illegal characters found in parameter 'amount'; a plain signed decimal number is expected.");
     const accountId = await this.contractsAccountOf(ctx);
     const position = await this.reader.position(accountId, contract.symbol, side);
-    const markPrice = (await this.reader.quotes(contract.symbol)).lastPrice ?? (position && position.avgPrice !== '0' ? position.avgPrice : contract.minPrice);
+    const markPrice = (await this.reader.quotes(contract.symbol)).markPrice ?? (position && position.avgPrice !== '0' ? position.avgPrice : contract.minPrice);
     const command: ModifyPositionMargin = {
       type: 'ModifyPositionMargin',
       v: 1,

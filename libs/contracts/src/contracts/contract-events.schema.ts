@@ -120,6 +120,7 @@ export const contractJournalEventSchemas = {
   PositionLiquidated: ledgerEventV1('PositionLiquidated', { ...bankrupt, fundPosition: positionSchema }),
   PositionDeleveraged: ledgerEventV1('PositionDeleveraged', { ...bankrupt, counterparties: z.array(counterpartySchema) }),
   ContractStopTriggered: ledgerEventV1('ContractStopTriggered', { accountId: id, symbol: id, lastPrice: decimal, order: orderSchema }),
+  ContractMarkPriced: ledgerEventV1('ContractMarkPriced', { symbol: id, fundAccountId: id, markPrice: decimal, indexPrice: decimal, at: ms }),
   ContractCancelRequested: ledgerEventV1('ContractCancelRequested', { order: orderSchema }),
   ContractOrderRested: ledgerEventV1('ContractOrderRested', { accountId: id, symbol: id, orderId: id }),
 } satisfies { [T in ContractJournalEvent['type']]: z.ZodType<Extract<ContractJournalEvent, { type: T }>> };

@@ -23,6 +23,7 @@ const contractJournalTypes: Record<ContractJournalEvent['type'], true> = {
   PositionLiquidated: true,
   PositionDeleveraged: true,
   ContractStopTriggered: true,
+  ContractMarkPriced: true,
   ContractCancelRequested: true,
   ContractOrderRested: true,
 };

@@ -100,4 +100,14 @@ export interface ContractStopTriggered {
   payload: { accountId: string; symbol: string; lastPrice: string; order: ContractOrderRecord };
 }
 
-export type ContractRiskEvent = InsuranceFundSeeded | FundingSettled | PositionLiquidated | PositionDeleveraged | ContractStopTriggered;
+/**
+ * A partition consumed a new mark price of a symbol (MarkContractPrice): the mark its margin checks
+ * use (modifyMargin's removals) and the projection serves to `positions`. `at` is the price's event
+ * time, so readers keep the latest of every partition's copy.
+ */
+export interface ContractMarkPriced {
+  type: 'ContractMarkPriced';
+  payload: { symbol: string; fundAccountId: string; markPrice: string; indexPrice: string; at: number };
+}
+
+export type ContractRiskEvent = InsuranceFundSeeded | FundingSettled | PositionLiquidated | PositionDeleveraged | ContractStopTriggered | ContractMarkPriced;

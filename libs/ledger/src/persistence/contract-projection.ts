@@ -14,10 +14,12 @@ export interface ContractRows {
   trades: ContractTradeRecord[];
   /** The last funding time settled, per `fund account|symbol`. */
   fundings: Map<string, { fundAccountId: string; symbol: string; fundingTime: number }>;
+  /** The last mark price consumed, per `fund account|symbol`: each partition's own, in its journal's order, as the fold keeps it. */
+  marks: Map<string, { fundAccountId: string; symbol: string; markPrice: string; indexPrice: string; at: number }>;
 }
 
 export function emptyContractRows(): ContractRows {
-  return { balances: new Map(), positions: new Map(), orders: new Map(), orderChanges: new Map(), trades: [], fundings: new Map() };
+  return { balances: new Map(), positions: new Map(), orders: new Map(), orderChanges: new Map(), trades: [], fundings: new Map(), marks: new Map() };
 }
 
 /** Adds one contract event's rows; returns the flow entries it carries (written with the spot flows). */
@@ -77,6 +79,9 @@ export function addContractRows(rows: ContractRows, event: ContractJournalEvent)
         position(c.position);
       }
       return event.payload.flows;
+    case 'ContractMarkPriced':
+      rows.marks.set(`${event.payload.fundAccountId}|${event.payload.symbol}`, event.payload);
+      return [];
     case 'ContractCancelRequested':
     case 'ContractOrderRested':
       return [];
@@ -122,6 +127,15 @@ export async function writeContractRows(runner: QueryRunner, schema: string, row
        SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[])
        ON CONFLICT (fund_account_id, symbol) DO UPDATE SET funding_time = GREATEST(${s}.contract_fundings.funding_time, EXCLUDED.funding_time)`,
       [f.map((r) => r.fundAccountId), f.map((r) => r.symbol), f.map((r) => r.fundingTime)],
+    );
+  }
+  if (rows.marks.size > 0) {
+    const m = [...rows.marks.values()];
+    await runner.query(
+      `INSERT INTO ${s}.contract_marks (fund_account_id, symbol, mark_price, index_price, at)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::numeric[], $4::numeric[], $5::bigint[])
+       ON CONFLICT (fund_account_id, symbol) DO UPDATE SET mark_price = EXCLUDED.mark_price, index_price = EXCLUDED.index_price, at = EXCLUDED.at`,
+      [m.map((r) => r.fundAccountId), m.map((r) => r.symbol), m.map((r) => r.markPrice), m.map((r) => r.indexPrice), m.map((r) => r.at)],
     );
   }
   if (rows.trades.length > 0) {

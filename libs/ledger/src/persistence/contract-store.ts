@@ -2,13 +2,14 @@ import type { ContractOrderRecord, PositionAfter } from '@exchange/contracts';
 import type { DataSource } from 'typeorm';
 import { indexClientId } from '../domain/contracts/contract-journal-fold';
 import { fundingKey, setBalance, setOrder, setPosition } from '../domain/contracts/contract-state';
+import { Money } from '../domain/ledger-money';
 import type { LedgerState } from '../domain/ledger-state';
 import { forgetContracts } from '../processing/partition-contracts';
 
 /**
  * Replaces the contracts fold of one partition's accounts with what PostgreSQL holds: their USDT,
- * positions and open contract orders (and the partition's fee, insurance and clearing accounts'), as
- * the fold had them.
+ * positions and open contract orders (and the partition's fee, insurance and clearing accounts'), its
+ * last funding times and marks, as the fold had them.
  */
 export async function loadContracts(dataSource: DataSource, schema: string, state: LedgerState, accountIds: ReadonlySet<string>, systemAccountIds: readonly string[]): Promise<void> {
   const c = state.contracts;
@@ -36,4 +37,9 @@ export async function loadContracts(dataSource: DataSource, schema: string, stat
     [ids],
   );
   for (const f of fundings) c.fundings.set(fundingKey(f.symbol, f.fund_account_id), Number(f.funding_time));
+  const marks: { fund_account_id: string; symbol: string; mark_price: string }[] = await dataSource.query(
+    `SELECT fund_account_id::text, symbol, mark_price::text FROM ${s}.contract_marks WHERE fund_account_id = ANY($1::bigint[])`,
+    [ids],
+  );
+  for (const m of marks) c.marks.set(fundingKey(m.symbol, m.fund_account_id), new Money(m.mark_price));
 }

@@ -2,6 +2,7 @@ import { type LedgerCommand, ledgerCommandSchema } from '@exchange/contracts';
 import { shippedMarkets as markets } from '../domain/contracts/contract-scenario.fixtures';
 import { type ContractsState, fundingKey, setBalance } from '../domain/contracts/contract-state';
 import { clearingAccountIdOf, insuranceAccountIdOf } from '../domain/ledger-ids';
+import { Money } from '../domain/ledger-money';
 import { decide, type TradingContext } from '../domain/decide';
 import { evolve, initialLedgerState, type LedgerState } from '../domain/ledger-state';
 import { ledgerStateHash } from '../domain/ledger-state-hash';
@@ -86,20 +87,23 @@ describe("a partition's contracts, as a snapshot holds them", () => {
     expect({ hash: ledgerStateHash(live), indexes: indexes(live.contracts) }).toEqual(before);
   });
 
-  it("keeps each partition's insurance share, clearing account and last funding times with it", () => {
+  it("keeps each partition's insurance share, clearing account, last funding times and marks with it", () => {
     const live = trading();
     for (const partition of [0, 1]) {
       setBalance(live.contracts, { accountId: insuranceAccountIdOf(partition), free: `${partition + 7}`, locked: '0', positionMargin: '0' });
       setBalance(live.contracts, { accountId: clearingAccountIdOf(partition), free: `-${partition + 1}`, locked: '0', positionMargin: '0' });
       live.contracts.fundings.set(fundingKey(SWAP, insuranceAccountIdOf(partition)), 1_700_000_000_000 + partition);
+      live.contracts.marks.set(fundingKey(SWAP, insuranceAccountIdOf(partition)), new Money(`3000${partition}.5`));
     }
-    const before = { hash: ledgerStateHash(live), fundings: [...live.contracts.fundings] };
+    const marks = () => [...live.contracts.marks].map(([key, mark]) => [key, mark.toFixed()]);
+    const before = { hash: ledgerStateHash(live), fundings: [...live.contracts.fundings], marks: marks() };
     const captured = JSON.parse(JSON.stringify(capturePartition(live, scopeOf(1), [])));
     forgetPartition(live, scopeOf(1));
     expect([...live.contracts.fundings.keys()]).toEqual([fundingKey(SWAP, insuranceAccountIdOf(0))]);
+    expect(marks()).toEqual([[fundingKey(SWAP, insuranceAccountIdOf(0)), '30000.5']]);
     expect(live.contracts.balances.has(insuranceAccountIdOf(1)) || live.contracts.balances.has(clearingAccountIdOf(1))).toBe(false);
     expect(live.contracts.balances.get(clearingAccountIdOf(0))?.free.toFixed()).toBe('-1');
     restorePartition(live, captured);
-    expect({ hash: ledgerStateHash(live), fundings: [...live.contracts.fundings] }).toEqual(before);
+    expect({ hash: ledgerStateHash(live), fundings: [...live.contracts.fundings], marks: marks() }).toEqual(before);
   });
 });

@@ -1,5 +1,6 @@
 import type { ContractBalanceAfter, ContractOrderRecord, PositionAfter } from '@exchange/contracts';
 import { fundingKey, setBalance, setOrder, setPosition } from '../domain/contracts/contract-state';
+import { Money } from '../domain/ledger-money';
 import type { LedgerState } from '../domain/ledger-state';
 
 /**
@@ -16,6 +17,8 @@ export interface PartitionContracts {
   clientIds: [accountId: string, entries: [clientOrderId: string, orderId: string][]][];
   /** The last funding time settled per fund account (the partition's insurance share) and symbol. Absent from snapshots taken before funding. */
   fundings?: [fundAccountId: string, symbol: string, fundingTime: number][];
+  /** The last mark price consumed per fund account and symbol. Absent from snapshots taken before marks were kept. */
+  marks?: [fundAccountId: string, symbol: string, markPrice: string][];
 }
 
 export function captureContracts(state: LedgerState, accountIds: ReadonlySet<string>): PartitionContracts {
@@ -43,10 +46,8 @@ export function captureContracts(state: LedgerState, accountIds: ReadonlySet<str
     positions,
     orders: [...c.orders.values()].filter((o) => accountIds.has(o.accountId)),
     clientIds: [...state.contractClientIds].filter(([accountId]) => accountIds.has(accountId)).map(([accountId, entries]) => [accountId, [...entries]]),
-    fundings: fundingsOf(state, accountIds).map(({ key, fundAccountId }) => {
-      const symbol = key.slice(0, key.length - fundAccountId.length - 1);
-      return [fundAccountId, symbol, c.fundings.get(key)!];
-    }),
+    fundings: perFundOf(c.fundings, accountIds).map(({ key, symbol, fundAccountId }) => [fundAccountId, symbol, c.fundings.get(key)!]),
+    marks: perFundOf(c.marks, accountIds).map(({ key, symbol, fundAccountId }) => [fundAccountId, symbol, c.marks.get(key)!.toFixed()]),
   };
 }
 
@@ -67,7 +68,8 @@ export function forgetContracts(state: LedgerState, accountIds: ReadonlySet<stri
     for (const heap of c.stops.values()) heap.remove(orderId);
     c.orders.delete(orderId);
   }
-  for (const { key } of fundingsOf(state, accountIds)) c.fundings.delete(key);
+  for (const { key } of perFundOf(c.fundings, accountIds)) c.fundings.delete(key);
+  for (const { key } of perFundOf(c.marks, accountIds)) c.marks.delete(key);
   // Keyed `accountId|symbol|side`, with or without a position set under that key.
   for (const key of c.positionOrders.keys()) if (accountIds.has(key.slice(0, key.indexOf('|')))) c.positionOrders.delete(key);
 }
@@ -81,14 +83,16 @@ export function restoreContracts(state: LedgerState, captured: PartitionContract
   for (const o of captured.orders) setOrder(c, o);
   for (const [accountId, entries] of captured.clientIds) state.contractClientIds.set(accountId, new Map(entries));
   for (const [fundAccountId, symbol, fundingTime] of captured.fundings ?? []) c.fundings.set(fundingKey(symbol, fundAccountId), fundingTime);
+  for (const [fundAccountId, symbol, markPrice] of captured.marks ?? []) c.marks.set(fundingKey(symbol, fundAccountId), new Money(markPrice));
 }
 
-/** The funding entries of the accounts, keyed `symbol|fundAccountId` (see fundingKey). */
-function fundingsOf(state: LedgerState, accountIds: ReadonlySet<string>): { key: string; fundAccountId: string }[] {
-  const found: { key: string; fundAccountId: string }[] = [];
-  for (const key of state.contracts.fundings.keys()) {
-    const fundAccountId = key.slice(key.lastIndexOf('|') + 1);
-    if (accountIds.has(fundAccountId)) found.push({ key, fundAccountId });
+/** The entries of a per-fund map (fundings, marks) that belong to the accounts, keyed `symbol|fundAccountId` (see fundingKey). */
+function perFundOf(entries: ReadonlyMap<string, unknown>, accountIds: ReadonlySet<string>): { key: string; symbol: string; fundAccountId: string }[] {
+  const found: { key: string; symbol: string; fundAccountId: string }[] = [];
+  for (const key of entries.keys()) {
+    const cut = key.lastIndexOf('|');
+    const fundAccountId = key.slice(cut + 1);
+    if (accountIds.has(fundAccountId)) found.push({ key, symbol: key.slice(0, cut), fundAccountId });
   }
   return found;
 }

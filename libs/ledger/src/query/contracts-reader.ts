@@ -104,19 +104,22 @@ export class ContractsReader {
   }
 
   /**
-   * The best prices among the open LIMIT orders the ledger has sent to the book, and the last
-   * trade price: what OPPONENT, QUEUE, OVER and MARKET resolve against, read from the same
+   * The best prices among the open LIMIT orders the ledger has sent to the book, the last trade
+   * price, and the mark price the ledger last consumed (the latest over its partitions): what
+   * OPPONENT, QUEUE, OVER and MARKET resolve against and `positions` values at, read from the same
    * projection the order queries read (so it is as current as an immediate getOrder).
    */
-  async quotes(symbol: string): Promise<{ bestBid?: string; bestAsk?: string; lastPrice?: string }> {
-    const [row]: { bid: string | null; ask: string | null; last: string | null }[] = await this.db.query(
+  async quotes(symbol: string): Promise<{ bestBid?: string; bestAsk?: string; lastPrice?: string; markPrice?: string }> {
+    const [row]: { bid: string | null; ask: string | null; last: string | null; mark: string | null }[] = await this.db.query(
       `SELECT
          (SELECT max((record->>'price')::numeric) FROM ${this.s}.contract_orders WHERE symbol = $1 AND status = ANY($2) AND record->>'side' LIKE 'BUY%' AND record->>'orderType' = 'LIMIT')::text AS bid,
          (SELECT min((record->>'price')::numeric) FROM ${this.s}.contract_orders WHERE symbol = $1 AND status = ANY($2) AND record->>'side' LIKE 'SELL%' AND record->>'orderType' = 'LIMIT')::text AS ask,
-         (SELECT record->>'price' FROM ${this.s}.contract_trades WHERE symbol = $1 ORDER BY trade_id DESC LIMIT 1) AS last`,
+         (SELECT record->>'price' FROM ${this.s}.contract_trades WHERE symbol = $1 ORDER BY trade_id DESC LIMIT 1) AS last,
+         (SELECT mark_price::text FROM ${this.s}.contract_marks WHERE symbol = $1 ORDER BY at DESC, fund_account_id LIMIT 1) AS mark`,
       [symbol, OPEN],
     );
-    return { ...(row?.bid ? { bestBid: row.bid } : {}), ...(row?.ask ? { bestAsk: row.ask } : {}), ...(row?.last ? { lastPrice: row.last } : {}) };
+    const found = (key: string, value: string | null | undefined) => (value ? { [key]: value } : {});
+    return { ...found('bestBid', row?.bid), ...found('bestAsk', row?.ask), ...found('lastPrice', row?.last), ...found('markPrice', row?.mark) };
   }
 
   private async orders(query: ContractListQuery, statuses: string[]): Promise<ContractOrderRow[]> {

@@ -138,6 +138,7 @@ function positionsChangedBy(event: ContractJournalEvent): PositionAfter[] {
     case 'ContractStopTriggered':
     case 'ContractCancelRequested':
     case 'ContractOrderRested':
+    case 'ContractMarkPriced':
       return [];
     default: {
       const unexpected: never = event;
@@ -168,6 +169,7 @@ function balancesChangedBy(event: ContractJournalEvent): ContractBalanceAfter[] 
     case 'ContractStopTriggered':
     case 'ContractCancelRequested':
     case 'ContractOrderRested':
+    case 'ContractMarkPriced':
       return [];
     default: {
       const unexpected: never = event;

@@ -5,7 +5,7 @@ import { seedInsuranceFund, settleFunding } from './contract-funding';
 import { markContractPrice } from './contract-liquidation';
 import { triggerContractStops } from './contract-stops';
 import { fillContractOrder } from './contract-fills';
-import { creditContractAccount, debitContractAccount, modifyPositionMargin } from './contract-margin';
+import { creditContractAccount, debitContractAccount, markPriced, modifyPositionMargin } from './contract-margin';
 import { endContractOrder, placeContractOrder } from './contract-orders';
 import type { ContractsState } from './contract-state';
 
@@ -47,8 +47,11 @@ function decideEvents(command: ContractCommand, state: ContractsState, ctx: Cont
       return seedInsuranceFund(command, state, ctx);
     case 'SettleFunding':
       return settleFunding(command, state, ctx);
-    case 'MarkContractPrice':
-      return markContractPrice(command, state, ctx);
+    case 'MarkContractPrice': {
+      // Decided against the state before the new mark is kept: only modifyMargin reads the kept one.
+      const caused = markContractPrice(command, state, ctx);
+      return [...markPriced(command, state, ctx), ...caused];
+    }
     case 'TriggerContractStops':
       return triggerContractStops(command, state, ctx);
     default: {

@@ -125,12 +125,29 @@ describe('price and funding commands decided per ledger partition', () => {
     // A mark a dollar under the flp (the flp is rounded towards the mark: at it the exact rule may not hold yet).
     const flp = peekPosition(ledger.state.contracts, ALICE.contracts, SWAP, 'LONG').flp.minus(1).toFixed();
     const [inA, inB] = ledger.everywhere('MarkContractPrice', { symbol: SWAP, markPrice: flp, indexPrice: flp, marketsVersion: markets.version }, 'ContractPricesChanged:y');
-    expect(inB).toEqual([]);
-    expect(inA!.map((e) => e.type)).toEqual(['PositionLiquidated', 'ContractOrderPlaced']);
+    // Each partition keeps the mark it consumed; only Alice's liquidates.
+    expect(inB!.map((e) => [e.type, 'fundAccountId' in e.payload && e.payload.fundAccountId])).toEqual([['ContractMarkPriced', insuranceAccountIdOf(1)]]);
+    expect(inA!.map((e) => e.type)).toEqual(['ContractMarkPriced', 'PositionLiquidated', 'ContractOrderPlaced']);
     expect(peekPosition(ledger.state.contracts, insuranceAccountIdOf(0), SWAP, 'LONG').size.toFixed()).toBe('10');
     expect(peekPosition(ledger.state.contracts, ALICE.contracts, SWAP, 'LONG').size.toFixed()).toBe('0');
     const [submit] = orderCommandsFor(inA!);
     expect(submit?.payload).toMatchObject({ symbol: SWAP, side: 'SELL', timeInForce: 'IOC', accountId: insuranceAccountIdOf(0), userId: SYSTEM_USERS[0] });
     expect(submit?.type === 'SubmitOrder' && BigInt(submit.payload.orderId) > 2n ** 52n).toBe(true);
+  });
+
+  it('checks a margin removal at the mark its own partition consumed, not the mark the command names', () => {
+    const ledger = opened();
+    const margin = (u: typeof ALICE, side: string, amount: string, markPrice: string) =>
+      ledger.when(cmd('ModifyPositionMargin', { userId: u.userId, accountId: u.contracts, symbol: SWAP, side, amount, markPrice }), u.partition);
+    for (const [u, side] of [[ALICE, 'LONG'], [BOB, 'SHORT']] as const) expect(margin(u, side, '10', '30000')[0]?.type).toBe('PositionMarginModified');
+    // Alice's partition is at 29700, Bob's at 30000. Each keeps 40 of margin; removing 10 leaves 30.
+    ledger.when(cmd('MarkContractPrice', { symbol: SWAP, markPrice: '29700', indexPrice: '29700', marketsVersion: markets.version }, 'm/0'), 0);
+    ledger.when(cmd('MarkContractPrice', { symbol: SWAP, markPrice: '30000', indexPrice: '30000', marketsVersion: markets.version }, 'm/1'), 1);
+    // At 29700 Alice's LONG needs 29.7 + the 3 it is down: refused though her command claims 30000.
+    const refused = margin(ALICE, 'LONG', '-10', '30000');
+    expect(refused.map((e) => e.type === 'CommandRejected' && [e.payload.code, e.payload.msg])).toEqual([[-1131, expect.stringContaining('32.7 at mark price 29700')]]);
+    // At 30000 Bob's SHORT needs 30: allowed though his command claims 31000 (where it would need 41).
+    expect(margin(BOB, 'SHORT', '-10', '31000')[0]?.type).toBe('PositionMarginModified');
+    expect(peekPosition(ledger.state.contracts, ALICE.contracts, SWAP, 'LONG').margin.toFixed()).toBe('40');
   });
 });

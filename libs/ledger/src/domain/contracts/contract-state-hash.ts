@@ -21,6 +21,7 @@ export function contractsStateHash(state: ContractsState): string {
     hash.update(`|${o.orderType}|${o.triggerPrice ?? ''}|${o.timeInForce ?? ''}|${o.clientOrderId ?? ''}|${o.priceType ?? ''}\n`);
   }
   for (const symbol of [...state.fundings.keys()].sort()) hash.update(`f|${symbol}|${state.fundings.get(symbol)}\n`);
+  for (const key of [...state.marks.keys()].sort()) hash.update(`m|${key}|${state.marks.get(key)!.toFixed()}\n`);
   hash.update(`u|${state.uncovered.toFixed()}\n`);
   return hash.digest('hex');
 }

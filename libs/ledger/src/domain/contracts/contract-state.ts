@@ -41,6 +41,8 @@ export interface ContractsState {
   positionOrders: Map<string, ReadonlySet<string>>;
   /** The last funding time settled per `symbol|fund account` (one fund account per ledger partition): SettleFunding is idempotent per (symbol, fundingTime) in each. */
   fundings: Map<string, number>;
+  /** The last mark price consumed per `symbol|fund account` (each partition its own): what modifyMargin's removals are checked at. */
+  marks: Map<string, Money>;
   /** Liquidation prices per `symbol|side` (LONG highest first, SHORT lowest first): derived, rebuilt by replay. */
   liquidation: Map<string, PriceHeap>;
   /** STOP orders' trigger prices per `symbol|BUY` (lowest first) and `symbol|SELL` (highest first): derived. */
@@ -50,7 +52,7 @@ export interface ContractsState {
 }
 
 export function initialContractsState(): ContractsState {
-  return { balances: new Map(), positions: new Map(), orders: new Map(), positionOrders: new Map(), fundings: new Map(), liquidation: new Map(), stops: new Map(), uncovered: ZERO };
+  return { balances: new Map(), positions: new Map(), orders: new Map(), positionOrders: new Map(), fundings: new Map(), marks: new Map(), liquidation: new Map(), stops: new Map(), uncovered: ZERO };
 }
 
 export function fundingKey(symbol: string, fundAccountId: string): string {
@@ -204,6 +206,9 @@ export function evolveContracts(state: ContractsState, event: ContractEvent): Co
       return state;
     case 'ContractStopTriggered':
       setOrder(state, event.payload.order);
+      return state;
+    case 'ContractMarkPriced':
+      state.marks.set(fundingKey(event.payload.symbol, event.payload.fundAccountId), new Money(event.payload.markPrice));
       return state;
     default: {
       const unexpected: never = event;
