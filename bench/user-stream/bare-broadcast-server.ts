@@ -5,7 +5,8 @@ import { createServer } from 'node:http';
 import type { Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { streamLedgerEvent } from '../../libs/user-stream/src/domain/account-stream';
-import { type BenchAccount, tradeSettled } from './bench-frames';
+import { changedOrder, placedOrder } from '@exchange/contracts';
+import { type BenchAccount, orderPlaced, tradeSettled } from './bench-frames';
 import { serveIpc } from './ipc-worker';
 
 const port = Number(process.env.BARE_PORT);
@@ -38,7 +39,8 @@ async function burst(accounts: BenchAccount[], events: number, start: number): P
     const account = accounts[n % accounts.length]!;
     const event = tradeSettled(account, 0, start + n, created);
     const state = { accountId: account.accountId, flags: { canTrade: true, canWithdraw: true, canDeposit: true }, lastSeq: -1, lastE: 0 };
-    for (const frame of streamLedgerEvent(state, event, () => 8).frames) {
+    const order = changedOrder(placedOrder(orderPlaced(account, 0, created)), event);
+    for (const frame of streamLedgerEvent(state, event, () => 8, undefined, order).frames) {
       const data = Buffer.from(JSON.stringify(frame));
       for (const ws of byAccount.get(account.accountId) ?? []) {
         corked(ws, gathered);

@@ -20,7 +20,7 @@ import { startPinnedServer, stopServer } from '../support/pinned-server';
 import { taskset } from '../support/pinned-child';
 import { BENCH_PORTS } from '../support/ports';
 import { formatNumber, formatSpread, median, spread } from '../support/stats';
-import { type BenchAccount, tradeSettled } from './bench-frames';
+import { type BenchAccount, orderPlaced, tradeSettled } from './bench-frames';
 import { type IpcWorker, startIpcWorker } from './ipc-worker';
 
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 1000);
@@ -144,7 +144,8 @@ async function main(): Promise<void> {
   const urls = accounts.flatMap((a) => Array.from({ length: perAccount }, () => `ws://127.0.0.1:${SUT_PORT}/openapi/ws/${a.listenKey}`));
   console.log(`  user-stream: ${(await clients.request<{ connected: number }>({ type: 'connect', urls })).connected} sockets open`);
   const log = new NamespacedEventLog(new KafkaEventLog({ brokers: brokers.split(','), clientId: 'bench-user-stream' }), settings.EVENT_LOG_NAMESPACE);
-  const seqs = new Map(accounts.map((a) => [a.userId, 1000]));
+  const seqs = new Map(accounts.map((a) => [a.userId, 1001]));
+  await log.publish(accounts.map((a) => ({ topic: Topics.ledgerEvents.name, key: a.userId, value: JSON.stringify(orderPlaced(a, 1001, Date.now())) })));
   let n = 0;
   const publishBurst = async (): Promise<number> => {
     for (let i = 0; i < EVENTS; i += 500) {

@@ -7,6 +7,7 @@ export * from './ledger/balance-flow-types';
 export * from './ledger/ledger-commands';
 export * from './ledger/ledger-events';
 export * from './ledger/journal-record';
+export * from './ledger/ledger-order-changes';
 export * from './ledger/ledger-events.schema';
 export * from './orders';
 export * from './ledger/ledger-trading-commands';

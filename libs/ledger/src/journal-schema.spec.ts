@@ -60,7 +60,7 @@ describe('the journal against the schema its consumers check it with', () => {
     expect(parseLedgerEvent(JSON.stringify({ ...rejected, type: 'AccountVanished' }))).toBeUndefined();
     expect(ledgerJournalEventSchema.safeParse({ ...rejected, payload: { ...rejected.payload, seq: '2' } }).success).toBe(false);
     const [placed] = journal.filter((e) => e.type === 'OrderPlaced');
-    expect(ledgerJournalEventSchema.safeParse({ ...placed, payload: { ...placed!.payload, order: { ...(placed!.payload as { order: object }).order, status: 'LOST' } } }).success).toBe(false);
+    expect(ledgerJournalEventSchema.safeParse({ ...placed, payload: { ...placed!.payload, order: { ...(placed!.payload as { order: object }).order, side: 'LOST' } } }).success).toBe(false);
     const filled = contractJournal.find((e) => e.type === 'ContractOrderFilled')!;
     expect(ledgerJournalEventSchema.safeParse({ ...filled, payload: { ...filled.payload, pnl: '-3.75' } }).success).toBe(true);
     expect(ledgerJournalEventSchema.safeParse({ ...filled, payload: { ...filled.payload, price: '1e-7' } }).success).toBe(false);

@@ -1,4 +1,4 @@
-import type { LedgerJournalEvent, LedgerOrderRecord, LedgerTradeRecord } from '@exchange/contracts';
+import { changedOrder, type LedgerJournalEvent, type LedgerOrderRecord, type LedgerTradeRecord, placedOrder } from '@exchange/contracts';
 import { ApiError, ErrorCode } from '@exchange/platform';
 import { rejectedBy } from '../ledger-client/ledger-client';
 import type { Reply } from '../replies/pending-replies';
@@ -19,22 +19,26 @@ export interface Placement {
  * What a new order waits for among the events its PlaceOrder caused: the ledger's OrderPlaced
  * (enough for ACK, whose fields it holds) or, for RESULT and FULL, the engine's first answer as
  * the ledger applied it, with the order's own trades. The maker sides of its trades descend from
- * the same command and are told apart by order id.
+ * the same command and are told apart by order id. The later events say only what they changed:
+ * the waiter keeps the record from the OrderPlaced (which precedes them in the user's partition).
  */
 export function placementOutcome(commandId: string, orderId: string, respType: OrderRespType): Gather<Reply, Placement> {
   const fills: LedgerTradeRecord[] = [];
+  let order: LedgerOrderRecord | undefined;
   return (reply) => {
     if (reply.from !== 'ledger') return undefined;
     const event = reply.event;
     if (event.payload.commandId === commandId) {
       if (event.type === 'CommandRejected') throw rejectedBy(event);
-      if (event.type === 'OrderPlaced' && respType === 'ACK') return { order: event.payload.order, fills: [] };
-      return undefined;
+      if (event.type === 'OrderPlaced') order = placedOrder(event);
+      return order && respType === 'ACK' ? { order, fills: [] } : undefined;
     }
-    if (event.type === 'TradeSettled' && event.payload.order.orderId === orderId) fills.push(event.payload.trade);
-    if (event.type !== 'OrderOutcomeApplied' || event.payload.order.orderId !== orderId || !FIRST_ANSWER.has(event.payload.outcome)) return undefined;
-    if (event.payload.order.status === 'REJECTED') throw rejection(event, orderId);
-    return { order: event.payload.order, fills };
+    if ((event.type !== 'TradeSettled' && event.type !== 'OrderOutcomeApplied') || event.payload.order.orderId !== orderId || !order) return undefined;
+    order = changedOrder(order, event);
+    if (event.type === 'TradeSettled') fills.push(event.payload.trade);
+    if (event.type !== 'OrderOutcomeApplied' || !FIRST_ANSWER.has(event.payload.outcome)) return undefined;
+    if (order.status === 'REJECTED') throw rejection(event, orderId);
+    return { order, fills };
   };
 }
 
@@ -46,17 +50,19 @@ export function placementOutcome(commandId: string, orderId: string, respType: O
  * engine before the cancel reached the book, which arrive under the order's key.
  */
 export function cancelOutcome(commandId: string, orderId: string): Gather<Reply, LedgerOrderRecord> {
-  let accepted = false;
+  // The record as the acceptance gave it (OrderCancelRequested carries it whole), with what the end changed.
+  let order: LedgerOrderRecord | undefined;
   return (reply) => {
     if (reply.from !== 'ledger') return undefined;
     const event = reply.event;
     if (event.payload.commandId === commandId) {
       if (event.type === 'CommandRejected') throw rejectedBy(event);
-      accepted ||= event.type === 'OrderCancelRequested';
+      if (event.type === 'OrderCancelRequested') order = event.payload.order;
       return undefined;
     }
-    if (!accepted || event.type !== 'OrderOutcomeApplied' || event.payload.order.orderId !== orderId) return undefined;
-    return FINAL.has(event.payload.outcome) ? event.payload.order : undefined;
+    if (!order || (event.type !== 'TradeSettled' && event.type !== 'OrderOutcomeApplied') || event.payload.order.orderId !== orderId) return undefined;
+    order = changedOrder(order, event);
+    return event.type === 'OrderOutcomeApplied' && FINAL.has(event.payload.outcome) ? order : undefined;
   };
 }
 

@@ -27,5 +27,14 @@ export const flowEntrySchema: z.ZodType<FlowEntry> = z.object({
 
 /** `{type, v: 1, id, ts, payload}` of a ledger event: its own fields plus userId, seq and commandId. */
 export function ledgerEventV1<T extends LedgerJournalEvent['type'], P extends z.ZodRawShape>(type: T, payload: P) {
-  return z.object({ type: z.literal(type), v: z.literal(1), id, ts: ms, payload: z.object({ ...payload, userId: id, seq: z.number().int().positive(), commandId: id }) });
+  return ledgerEventOf(type, 1, payload);
+}
+
+/** The same envelope at v 2 (the spot order events that say what changed). */
+export function ledgerEventV2<T extends LedgerJournalEvent['type'], P extends z.ZodRawShape>(type: T, payload: P) {
+  return ledgerEventOf(type, 2, payload);
+}
+
+function ledgerEventOf<T extends string, V extends number, P extends z.ZodRawShape>(type: T, v: V, payload: P) {
+  return z.object({ type: z.literal(type), v: z.literal(v), id, ts: ms, payload: z.object({ ...payload, userId: id, seq: z.number().int().positive(), commandId: id }) });
 }

@@ -5,9 +5,9 @@ import type { FlowTypeName } from './balance-flow-types';
  * Events on `ledger.events`, keyed by userId: the ledger's journal. Every event names the command
  * that caused it and carries the user's sequence number, so a consumer can order and deduplicate.
  */
-export interface LedgerEventBase<TType extends string, TPayload> {
+export interface LedgerEventBase<TType extends string, TPayload, V extends number = 1> {
   type: TType;
-  v: 1;
+  v: V;
   /** `<commandId>:<index>`: stable across redelivery of the command. */
   id: string;
   ts: number;

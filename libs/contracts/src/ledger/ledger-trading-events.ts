@@ -65,14 +65,52 @@ export interface Release {
   amount: string;
 }
 
-export type OrderPlaced = LedgerEventBase<'OrderPlaced', { order: LedgerOrderRecord; flows: FlowEntry[]; balances: BalanceAfter[] }>;
+/**
+ * What a placement fixes. The rest of the record follows from it: nothing executed yet, status
+ * NEW, not working, time and updateTime the event's ts, the whole reservation left; userId is
+ * the event's.
+ */
+export type LedgerOrderTerms = Omit<LedgerOrderRecord, 'userId' | 'executedQty' | 'cummulativeQuoteQty' | 'status' | 'isWorking' | 'time' | 'updateTime' | 'finalTime' | 'reservationLeft'>;
+/** The order fields a trade leg moves; updateTime is the event's ts. */
+export type LedgerOrderFill = Pick<LedgerOrderRecord, 'orderId' | 'status' | 'executedQty' | 'cummulativeQuoteQty' | 'reservationLeft'>;
+/** The order fields an engine outcome moves; updateTime is the event's ts, and an order that ends gets finalTime = ts and nothing left reserved. */
+export type LedgerOrderStep = Pick<LedgerOrderRecord, 'orderId' | 'status' | 'isWorking'>;
+
+/**
+ * v2 of the spot order events say what changed (ARCHITECTURE rule 4: v1 stays readable, upcast
+ * on read by upcastLedgerEventV1). An order's terms travel once, in OrderPlaced; a trade leg or an
+ * outcome names the order by id with the fields it moved, and the readers keep the rest: the
+ * ledger and the gateway's reply waiter from the placement, the projection in its orders row,
+ * the user stream in its open-order memory. OrderCancelRequested keeps the whole record (v1):
+ * the cancel's reply is rendered from it, and cancels are not on a filled order's path.
+ */
+export type OrderPlaced = LedgerEventBase<'OrderPlaced', { order: LedgerOrderTerms; balances: BalanceAfter[] }, 2>;
 export type OrderCancelRequested = LedgerEventBase<'OrderCancelRequested', { order: LedgerOrderRecord }>;
 export type OrderOutcomeApplied = LedgerEventBase<
   'OrderOutcomeApplied',
+  { outcome: OrderOutcome; reason?: string; order: LedgerOrderStep; released?: Release; balances: BalanceAfter[] },
+  2
+>;
+/**
+ * feeAccountId is the deciding partition's fee account, created by the first fee it receives.
+ * The flows (TRADE −paid, TRADE +gross, FEE −fee and FEE +fee on the fee account when there is a
+ * fee) follow from the trade and the balances after it; their ids are firstFlowId and the next
+ * ones. Only a v1 record upcast carries them as written (`flows`).
+ */
+export type TradeSettled = LedgerEventBase<
+  'TradeSettled',
+  { trade: LedgerTradeRecord; order: LedgerOrderFill; feeAccountId: string; firstFlowId: string; flows?: FlowEntry[]; balances: BalanceAfter[] },
+  2
+>;
+
+/** The v1 shapes, which carried the whole order record (and OrderPlaced its empty flows) again. */
+export type OrderPlacedV1 = LedgerEventBase<'OrderPlaced', { order: LedgerOrderRecord; flows: FlowEntry[]; balances: BalanceAfter[] }>;
+export type OrderOutcomeAppliedV1 = LedgerEventBase<
+  'OrderOutcomeApplied',
   { outcome: OrderOutcome; reason?: string; order: LedgerOrderRecord; released?: Release; balances: BalanceAfter[] }
 >;
-/** feeAccountId is the deciding partition's fee account, created by the first fee it receives. */
-export type TradeSettled = LedgerEventBase<'TradeSettled', { trade: LedgerTradeRecord; order: LedgerOrderRecord; feeAccountId: string; flows: FlowEntry[]; balances: BalanceAfter[] }>;
+export type TradeSettledV1 = LedgerEventBase<'TradeSettled', { trade: LedgerTradeRecord; order: LedgerOrderRecord; feeAccountId: string; flows: FlowEntry[]; balances: BalanceAfter[] }>;
+export type LedgerTradingEventV1 = OrderPlacedV1 | OrderOutcomeAppliedV1 | TradeSettledV1;
 
 export type LedgerTradingEvent = OrderPlaced | OrderCancelRequested | OrderOutcomeApplied | TradeSettled;
 /** Every event the ledger journals. */

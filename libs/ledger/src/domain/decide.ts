@@ -60,12 +60,19 @@ function journaled(command: LedgerCommand, state: LedgerState, now: number, draf
     (draft, index) =>
       ({
         type: draft.type,
-        v: 1,
+        v: versionOf(draft.type),
         id: `${command.id}:${index}`,
         ts: now,
         payload: { ...draft.payload, userId, seq: system ? partition.seq(index) : ++seq, commandId: command.id },
       }) as LedgerJournalEvent,
   );
+}
+
+/** The spot order events that say what changed are at v 2; every other event is still at its first version. */
+const V2_TYPES: ReadonlySet<string> = new Set(['OrderPlaced', 'OrderOutcomeApplied', 'TradeSettled']);
+
+function versionOf(type: LedgerJournalEvent['type']): number {
+  return V2_TYPES.has(type) ? 2 : 1;
 }
 
 function decideDrafts(command: LedgerCommand, state: LedgerState, ctx: DecisionContext): Draft[] {
@@ -93,7 +100,7 @@ function decideDrafts(command: LedgerCommand, state: LedgerState, ctx: DecisionC
     case 'RequestCancel':
       return requestCancel(command, state, tradingContext(ctx));
     case 'ApplyOrderOutcome':
-      return isContractSymbol(ctx, command.payload.symbol) ? contractOutcome(command, state, ctx) : applyOrderOutcome(command, state, tradingContext(ctx));
+      return isContractSymbol(ctx, command.payload.symbol) ? contractOutcome(command, state, ctx) : applyOrderOutcome(command, state);
     case 'SettleTradeLeg':
       return isContractSymbol(ctx, command.payload.symbol) ? contractTradeLeg(command, state, ctx) : settleTradeLeg(command, state, tradingContext(ctx));
     case 'PlaceContractOrder':

@@ -1,5 +1,5 @@
-import { isContractJournalEvent } from '@exchange/contracts';
-import type { AccountRecord, BalanceAfter, LedgerJournalEvent, LedgerOrderRecord, LedgerOrderStatus, LedgerWithdrawalRecord, Permission } from '@exchange/contracts';
+import { changedOrder, isContractJournalEvent, placedOrder } from '@exchange/contracts';
+import type { AccountRecord, BalanceAfter, LedgerJournalEvent, LedgerOrderRecord, LedgerOrderStatus, LedgerWithdrawalRecord, OrderOutcomeApplied, Permission, TradeSettled } from '@exchange/contracts';
 import { Money } from './ledger-money';
 import { type ContractsState, initialContractsState } from './contracts/contract-state';
 import { evolveContractJournal } from './contracts/contract-journal-fold';
@@ -156,19 +156,19 @@ export function evolve(state: LedgerState, event: LedgerJournalEvent): LedgerSta
       return state;
     case 'OrderPlaced':
       evictExpiredClientIds(state, event.payload.order.accountId, event.ts);
-      putOrder(state, event.payload.order);
+      putOrder(state, placedOrder(event));
       applyBalances(state, event.payload.balances);
       return state;
     case 'OrderCancelRequested':
       putOrder(state, event.payload.order);
       return state;
     case 'OrderOutcomeApplied':
-      putOrder(state, event.payload.order);
+      changeOrder(state, event);
       applyBalances(state, event.payload.balances);
       return state;
     case 'TradeSettled':
       ensureFeeAccount(state, event.payload.feeAccountId);
-      putOrder(state, event.payload.order);
+      changeOrder(state, event);
       applyBalances(state, event.payload.balances);
       return state;
     case 'AccountFlagsSet': {
@@ -211,6 +211,13 @@ function putOrder(state: LedgerState, order: LedgerOrderRecord): void {
     state.clientIds.set(order.accountId, index);
   }
   index.set(order.clientOrderId, order.orderId);
+}
+
+/** An order's record held since its placement (open orders are all held, snapshot included), with what the event moved. */
+function changeOrder(state: LedgerState, event: TradeSettled | OrderOutcomeApplied): void {
+  const order = state.orders.get(event.payload.order.orderId);
+  if (!order) throw new Error(`ledger: ${event.type} ${event.id} names order ${event.payload.order.orderId}, which the state does not hold`);
+  state.orders.set(order.orderId, changedOrder(order, event));
 }
 
 export function putWithdrawal(state: LedgerState, withdrawal: LedgerWithdrawalRecord): void {

@@ -20,7 +20,7 @@ export function submitOrderFor(event: OrderPlaced): SubmitOrder {
       orderId: o.orderId,
       clientOrderId: o.clientOrderId,
       accountId: o.accountId,
-      userId: o.userId,
+      userId: event.payload.userId,
       side: o.side,
       type: o.type,
       timeInForce: o.timeInForce,

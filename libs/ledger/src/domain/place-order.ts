@@ -1,4 +1,4 @@
-import type { LedgerOrderRecord, PlaceOrder, RequestCancel, SymbolConfig } from '@exchange/contracts';
+import type { LedgerOrderTerms, PlaceOrder, RequestCancel, SymbolConfig } from '@exchange/contracts';
 import { balanceAfter, type Draft, requireAccountOf, requireAsset, type TradingContext } from './ledger-decision';
 import { Money } from './ledger-money';
 import { LedgerRejection, RejectCode } from './ledger-rejection';
@@ -35,11 +35,11 @@ export function placeOrder(command: PlaceOrder, state: LedgerState, ctx: Trading
     throw new LedgerRejection(RejectCode.INSUFFICIENT_BALANCE, `Insufficient ${terms.reservedAsset} balance in account ${p.accountId}.`);
   }
   const after = { free: balance.free.minus(terms.reserved), locked: balance.locked.plus(terms.reserved) };
-  const order: LedgerOrderRecord = {
+  // The terms only: status NEW, nothing executed, time and the whole reservation left follow from them (placedOrder).
+  const order: LedgerOrderTerms = {
     orderId: p.orderId,
     clientOrderId: p.clientOrderId,
     accountId: p.accountId,
-    userId: p.userId,
     symbol: p.symbol,
     side: p.side,
     type: p.type,
@@ -47,18 +47,11 @@ export function placeOrder(command: PlaceOrder, state: LedgerState, ctx: Trading
     price: terms.price.toFixed(),
     origQty: terms.origQty.toFixed(),
     origQuoteOrderQty: terms.origQuoteOrderQty.toFixed(),
-    executedQty: '0',
-    cummulativeQuoteQty: '0',
-    status: 'NEW',
-    isWorking: false,
-    time: ctx.now,
-    updateTime: ctx.now,
     reservedAsset: terms.reservedAsset,
     reservedAmount: terms.reserved.toFixed(),
-    reservationLeft: terms.reserved.toFixed(),
     marketsVersion: p.marketsVersion,
   };
-  return [{ type: 'OrderPlaced', payload: { order, flows: [], balances: [balanceAfter(p.accountId, terms.reservedAsset, after)] } }];
+  return [{ type: 'OrderPlaced', payload: { order, balances: [balanceAfter(p.accountId, terms.reservedAsset, after)] } }];
 }
 
 function orderTerms(p: PlaceOrder['payload'], symbol: SymbolConfig, ctx: TradingContext): OrderTerms {

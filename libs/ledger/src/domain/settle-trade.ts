@@ -1,5 +1,5 @@
-import type { ApplyOrderOutcome, BalanceAfter, LedgerOrderRecord, LedgerOrderStatus, SettleTradeLeg } from '@exchange/contracts';
-import { balanceAfter, type Draft, flow, requireAsset, type TradingContext } from './ledger-decision';
+import type { ApplyOrderOutcome, BalanceAfter, LedgerOrderFill, LedgerOrderRecord, LedgerOrderStatus, SettleTradeLeg } from '@exchange/contracts';
+import { balanceAfter, type Draft, requireAsset, type TradingContext } from './ledger-decision';
 import { Money } from './ledger-money';
 import { LedgerRejection, RejectCode } from './ledger-rejection';
 import { isFinal, type LedgerState, peekBalance } from './ledger-state';
@@ -28,7 +28,7 @@ function openOrderOf(state: LedgerState, p: { orderId: string; accountId: string
  * (for a LIMIT BUY filled at better prices, the difference; for a MARKET BUY, its unspent quote).
  * A PENDING_CANCEL order stays so until one of those ends it.
  */
-export function applyOrderOutcome(command: ApplyOrderOutcome, state: LedgerState, ctx: TradingContext): Draft[] {
+export function applyOrderOutcome(command: ApplyOrderOutcome, state: LedgerState): Draft[] {
   const p = command.payload;
   const order = openOrderOf(state, p);
   const pending = order.status === 'PENDING_CANCEL';
@@ -37,13 +37,12 @@ export function applyOrderOutcome(command: ApplyOrderOutcome, state: LedgerState
       return [];
     case 'RESTED': {
       const status: LedgerOrderStatus = pending ? 'PENDING_CANCEL' : new Money(order.executedQty).isZero() ? 'NEW' : 'PARTIALLY_FILLED';
-      const updated = { ...order, status, isWorking: true, updateTime: ctx.now };
-      return [{ type: 'OrderOutcomeApplied', payload: { outcome: p.outcome, ...reasonOf(p), order: updated, balances: [] } }];
+      return [{ type: 'OrderOutcomeApplied', payload: { outcome: p.outcome, ...reasonOf(p), order: { orderId: order.orderId, status, isWorking: true }, balances: [] } }];
     }
     case 'FILLED':
     case 'CANCELED':
     case 'REJECTED':
-      return [endOrder(p, order, state, ctx)];
+      return [endOrder(p, order, state)];
     default: {
       const unexpected: never = p.outcome;
       throw new Error(`ledger: unknown outcome ${String(unexpected)}`);
@@ -55,23 +54,23 @@ function reasonOf(p: ApplyOrderOutcome['payload']): { reason?: string } {
   return p.reason === undefined ? {} : { reason: p.reason };
 }
 
-function endOrder(p: ApplyOrderOutcome['payload'], order: LedgerOrderRecord, state: LedgerState, ctx: TradingContext): Draft {
+function endOrder(p: ApplyOrderOutcome['payload'], order: LedgerOrderRecord, state: LedgerState): Draft {
   const left = new Money(order.reservationLeft);
   const balance = peekBalance(state.accounts.get(order.accountId), order.reservedAsset);
   if (balance.locked.lessThan(left)) throw internal(`account ${order.accountId} has less ${order.reservedAsset} locked than order ${order.orderId} holds`);
   const after = { free: balance.free.plus(left), locked: balance.locked.minus(left) };
   const status = p.outcome as 'FILLED' | 'CANCELED' | 'REJECTED';
-  const updated: LedgerOrderRecord = { ...order, status, isWorking: false, updateTime: ctx.now, finalTime: ctx.now, reservationLeft: '0' };
   const balances = left.isZero() ? [] : [balanceAfter(order.accountId, order.reservedAsset, after)];
   const released = left.isZero() ? {} : { released: { asset: order.reservedAsset, amount: left.toFixed() } };
-  return { type: 'OrderOutcomeApplied', payload: { outcome: p.outcome, ...reasonOf(p), order: updated, ...released, balances } };
+  return { type: 'OrderOutcomeApplied', payload: { outcome: p.outcome, ...reasonOf(p), order: { orderId: order.orderId, status, isWorking: false }, ...released, balances } };
 }
 
 /**
  * One account's leg of a trade. The paid side leaves the order's hold (BUY: quoteQty of quote,
  * SELL: qty of base); the received side is credited gross, then the fee (maker or taker rate ×
  * received, rounded up to the received asset's precision, never above it) moves to the
- * partition's fee account. Flows: TRADE −paid, TRADE +gross, FEE −fee, and FEE +fee on the fee account.
+ * partition's fee account. The flows (TRADE −paid, TRADE +gross, FEE −fee, and FEE +fee on the fee
+ * account) follow from the trade and the balances after it (tradeFlows): the event carries the first flow id.
  */
 export function settleTradeLeg(command: SettleTradeLeg, state: LedgerState, ctx: TradingContext): Draft[] {
   const p = command.payload;
@@ -95,22 +94,16 @@ export function settleTradeLeg(command: SettleTradeLeg, state: LedgerState, ctx:
   const feeBalance = peekBalance(state.accounts.get(ctx.feeAccountId), received.asset);
 
   const paidAfter = { free: paidBalance.free, locked: paidBalance.locked.minus(paid) };
-  const grossAfter = { free: recvBalance.free.plus(gross), locked: recvBalance.locked };
-  const recvAfter = { free: grossAfter.free.minus(fee), locked: recvBalance.locked };
+  const recvAfter = { free: recvBalance.free.plus(gross).minus(fee), locked: recvBalance.locked };
   const feeAfter = { free: feeBalance.free.plus(fee), locked: feeBalance.locked };
-  const flows = [flow(ctx, 0, p.accountId, paidAsset, 'TRADE', paid.negated(), paidAfter), flow(ctx, 1, p.accountId, received.asset, 'TRADE', gross, grossAfter)];
   const balances: BalanceAfter[] = [balanceAfter(p.accountId, paidAsset, paidAfter), balanceAfter(p.accountId, received.asset, recvAfter)];
-  if (!fee.isZero()) {
-    flows.push(flow(ctx, 2, p.accountId, received.asset, 'FEE', fee.negated(), recvAfter), flow(ctx, 3, ctx.feeAccountId, received.asset, 'FEE', fee, feeAfter));
-    balances.push(balanceAfter(ctx.feeAccountId, received.asset, feeAfter));
-  }
-  const updated: LedgerOrderRecord = {
-    ...order,
+  if (!fee.isZero()) balances.push(balanceAfter(ctx.feeAccountId, received.asset, feeAfter));
+  const updated: LedgerOrderFill = {
+    orderId: order.orderId,
     executedQty: new Money(order.executedQty).plus(qty).toFixed(),
     cummulativeQuoteQty: new Money(order.cummulativeQuoteQty).plus(quoteQty).toFixed(),
     // FILLED is the outcome's to say; a pending cancel stays pending until it is applied.
     status: order.status === 'PENDING_CANCEL' ? 'PENDING_CANCEL' : 'PARTIALLY_FILLED',
-    updateTime: ctx.now,
     reservationLeft: left.minus(paid).toFixed(),
   };
   const trade = {
@@ -128,5 +121,5 @@ export function settleTradeLeg(command: SettleTradeLeg, state: LedgerState, ctx:
     isBuyer,
     isMaker: p.isMaker,
   };
-  return [{ type: 'TradeSettled', payload: { trade, order: updated, feeAccountId: ctx.feeAccountId, flows, balances } }];
+  return [{ type: 'TradeSettled', payload: { trade, order: updated, feeAccountId: ctx.feeAccountId, firstFlowId: ctx.flowId(0), balances } }];
 }

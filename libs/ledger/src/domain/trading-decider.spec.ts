@@ -3,6 +3,7 @@ import { ledgerCommandSchema, orderCommandSchema } from '@exchange/contracts';
 import { decide, type TradingContext } from './decide';
 import { cancelOrderFor, submitOrderFor } from './order-commands-from-events';
 import { Money } from './ledger-money';
+import { tradeFlows } from './trade-flows';
 import { DEFAULT_CLIENT_ID_WINDOW_MS, evolve, initialLedgerState } from './ledger-state';
 
 const T0 = 1_700_000_000_000;
@@ -93,7 +94,8 @@ describe('ledger trading: placing orders', () => {
     const s = new Scenario().given(...users, cmd('CreditDeposit', { ...ALICE, depositId: '3', asset: 'BTC', amount: '1' }), cmd('CreditDeposit', { ...ALICE, depositId: '4', asset: 'USDT', amount: '10000' }));
     const free = new Money(s.balance('1001', asset).free);
     const [event] = s.when(place(ALICE, { orderId: '7', ...terms }));
-    expect(event).toMatchObject({ type: 'OrderPlaced', payload: { order: { status: 'NEW', reservedAsset: asset, reservedAmount: amount, reservationLeft: amount }, flows: [] } });
+    expect(event).toMatchObject({ type: 'OrderPlaced', v: 2, payload: { order: { reservedAsset: asset, reservedAmount: amount } } });
+    expect(s.order('7')).toMatchObject({ status: 'NEW', executedQty: '0', isWorking: false, time: T0, reservationLeft: amount });
     expect(s.balance('1001', asset)).toEqual({ free: free.minus(amount).toFixed(), locked: amount });
   });
 
@@ -167,14 +169,18 @@ describe('ledger trading: a trade between two users', () => {
         trade: { tradeId: '1', orderId: '8', price: '29500', qty: '0.12345', quoteQty: '3641.775', commission: '0.00018518', commissionAsset: 'BTC', isBuyer: true, isMaker: false },
         order: { status: 'PARTIALLY_FILLED', executedQty: '0.12345', cummulativeQuoteQty: '3641.775', reservationLeft: '61.725' },
         feeAccountId: FEES,
-        flows: [
+      },
+    });
+    if (event?.type !== 'TradeSettled') throw new Error('not settled');
+    // The flows follow from the trade and the balances after it, as v1 wrote them.
+    expect(tradeFlows(event)).toMatchObject([
           { accountId: '1001', asset: 'USDT', flowType: 'TRADE', change: '-3641.775', total: '6358.225' },
           { accountId: '1001', asset: 'BTC', flowType: 'TRADE', change: '0.12345', total: '0.12345' },
           { accountId: '1001', asset: 'BTC', flowType: 'FEE', change: '-0.00018518', total: '0.12326482' },
           { accountId: FEES, asset: 'BTC', flowType: 'FEE', change: '0.00018518', total: '0.00018518' },
-        ],
-      },
-    });
+    ]);
+    const first = Number(event.payload.firstFlowId);
+    expect(tradeFlows(event).map((f) => f.flowId)).toEqual([0, 1, 2, 3].map((k) => String(first + k)));
     expect(s.state.accounts.get(FEES)?.record).toEqual({ accountId: FEES, userId: '0', accountType: 1, accountIndex: 0, accountName: 'fees' });
   });
 
@@ -186,16 +192,18 @@ describe('ledger trading: a trade between two users', () => {
       payload: {
         trade: { commission: '3.641775', commissionAsset: 'USDT', isBuyer: false, isMaker: true },
         order: { status: 'PARTIALLY_FILLED', executedQty: '0.12345', reservationLeft: '0.37655' },
-        flows: [
+      },
+    });
+    if (makerLeg?.type !== 'TradeSettled') throw new Error('not settled');
+    expect(tradeFlows(makerLeg)).toMatchObject([
           { accountId: '2001', asset: 'BTC', flowType: 'TRADE', change: '-0.12345', total: '0.87655' },
           { accountId: '2001', asset: 'USDT', flowType: 'TRADE', change: '3641.775', total: '3641.775' },
           { accountId: '2001', asset: 'USDT', flowType: 'FEE', change: '-3.641775', total: '3638.133225' },
           { accountId: FEES, asset: 'USDT', flowType: 'FEE', change: '3.641775', total: '3.641775' },
-        ],
-      },
-    });
+    ]);
     const [filled] = s.when(outcome(ALICE, '8', 'BUY', 'FILLED'));
-    expect(filled).toMatchObject({ type: 'OrderOutcomeApplied', payload: { order: { status: 'FILLED', isWorking: false, reservationLeft: '0' }, released: { asset: 'USDT', amount: '61.725' } } });
+    expect(filled).toMatchObject({ type: 'OrderOutcomeApplied', payload: { order: { status: 'FILLED', isWorking: false }, released: { asset: 'USDT', amount: '61.725' } } });
+    expect(s.order('8')).toMatchObject({ status: 'FILLED', reservationLeft: '0', finalTime: T0 });
     expect(s.balance('1001', 'USDT')).toEqual({ free: '6358.225', locked: '0' });
     expect(s.balance('1001', 'BTC')).toEqual({ free: '0.12326482', locked: '0' });
     expect(s.balance('2001', 'BTC')).toEqual({ free: '0.5', locked: '0.37655' });
@@ -213,7 +221,8 @@ describe('ledger trading: a trade between two users', () => {
     expect(cancelOrderFor(requested)).toEqual({ type: 'CancelOrder', v: 1, id: requested.id, ts: requested.ts, payload: { symbol: 'BTCUSDT', orderId: '7', accountId: '2001', userId: '200' } });
     expect(s.when(cmd('RequestCancel', { ...BOB, orderId: '7' }))[0]).toMatchObject({ payload: { code: -2011 } });
     const [canceled] = s.when(outcome(BOB, '7', 'SELL', 'CANCELED', { reason: 'USER', remainingQty: '0.37655' }));
-    expect(canceled).toMatchObject({ payload: { order: { status: 'CANCELED', executedQty: '0.12345' }, released: { asset: 'BTC', amount: '0.37655' } } });
+    expect(canceled).toMatchObject({ payload: { order: { status: 'CANCELED' }, released: { asset: 'BTC', amount: '0.37655' } } });
+    expect(s.order('7')).toMatchObject({ status: 'CANCELED', executedQty: '0.12345', reservationLeft: '0' });
     expect(s.balance('2001', 'BTC')).toEqual({ free: '0.87655', locked: '0' });
     expect(s.when(cmd('RequestCancel', { ...BOB, orderId: '7' }))[0]).toMatchObject({ payload: { code: -1142 } });
   });
@@ -253,7 +262,8 @@ describe('ledger trading: market and maker-only orders', () => {
       leg(ALICE, '8', 'BUY', { tradeId: '1', price: '30000', qty: '0.003', isMaker: false }),
     );
     const [filled] = s.when(outcome(ALICE, '8', 'BUY', 'FILLED', { unspentQuote: '10' }));
-    expect(filled).toMatchObject({ payload: { order: { status: 'FILLED', executedQty: '0.003', cummulativeQuoteQty: '90' }, released: { asset: 'USDT', amount: '10' } } });
+    expect(filled).toMatchObject({ payload: { order: { status: 'FILLED' }, released: { asset: 'USDT', amount: '10' } } });
+    expect(s.order('8')).toMatchObject({ status: 'FILLED', executedQty: '0.003', cummulativeQuoteQty: '90' });
     expect(s.balance('1001', 'USDT')).toEqual({ free: '9910', locked: '0' });
     expect(s.balance('1001', 'BTC')).toEqual({ free: '0.0029955', locked: '0' });
   });

@@ -75,7 +75,7 @@ class Simulation {
     const orderId = String(++this.n);
     const placed = this.send('PlaceOrder', { userId, accountId: accountOf(userId), orderId, clientOrderId: `c${Math.floor(this.rnd() * 20)}`, symbol: 'BTCUSDT', side, type: 'LIMIT', timeInForce: 'GTC', price, quantity, marketsVersion: 1 });
     if (placed[0]?.type !== 'OrderPlaced') return;
-    this.outcome(placed[0].payload.order, 'RESTED', new Money(quantity));
+    this.outcome(this.state.orders.get(orderId)!, 'RESTED', new Money(quantity));
   }
 
   private trade(): void {

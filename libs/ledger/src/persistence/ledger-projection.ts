@@ -1,8 +1,9 @@
 import { SYSTEM_USER_ID_BASE } from '../domain/ledger-ids';
-import { isContractJournalEvent } from '@exchange/contracts';
-import type { AccountRecord, FlowEntry, LedgerJournalEvent, LedgerOrderRecord, LedgerTradeRecord, LedgerWithdrawalRecord, Permission } from '@exchange/contracts';
+import { changedOrder, isContractJournalEvent, orderChangeFields, placedOrder } from '@exchange/contracts';
+import type { AccountRecord, FlowEntry, LedgerJournalEvent, LedgerOrderRecord, LedgerTradeRecord, LedgerWithdrawalRecord, OrderOutcomeApplied, Permission, TradeSettled } from '@exchange/contracts';
 import { feeAccountRecord } from '../domain/ledger-state';
 import type { QueryRunner } from 'typeorm';
+import { tradeFlows } from '../domain/trade-flows';
 import { addContractRows, type ContractRows, emptyContractRows, writeContractRows } from './contract-projection';
 
 /**
@@ -19,8 +20,10 @@ export interface ProjectionRows {
   flows: (FlowEntry & { created: number })[];
   apiKeys: { apiKey: string; accountId: string; userId: string; permissions: Permission[]; secretCiphertext: string; created: number }[];
   revokedKeys: { apiKey: string; at: number }[];
-  /** The last record of each order the events touched. */
+  /** The last record of each order placed (or whose cancel was requested) in these events. */
   orders: Map<string, LedgerOrderRecord>;
+  /** For an order whose record is in an earlier batch's row: the fields these events moved, merged into the row. */
+  orderChanges: Map<string, OrderChange>;
   trades: LedgerTradeRecord[];
   /** The last record of each withdrawal the events touched. */
   withdrawals: Map<string, LedgerWithdrawalRecord>;
@@ -28,7 +31,7 @@ export interface ProjectionRows {
 }
 
 export function projectionRows(events: readonly LedgerJournalEvent[], partitionOf: (userId: string) => number): ProjectionRows {
-  const rows: ProjectionRows = { users: [], userSeq: new Map(), accounts: [], flags: new Map(), balances: new Map(), flows: [], apiKeys: [], revokedKeys: [], orders: new Map(), trades: [], withdrawals: new Map(), contracts: emptyContractRows() };
+  const rows: ProjectionRows = { users: [], userSeq: new Map(), accounts: [], flags: new Map(), balances: new Map(), flows: [], apiKeys: [], revokedKeys: [], orders: new Map(), orderChanges: new Map(), trades: [], withdrawals: new Map(), contracts: emptyContractRows() };
   for (const event of events) {
     const { userId, seq } = event.payload;
     // A partition's system user has no users row (its sequence counts log positions, beyond an int).
@@ -60,19 +63,24 @@ export function projectionRows(events: readonly LedgerJournalEvent[], partitionO
         rows.flags.set(event.payload.accountId, { canTrade: event.payload.canTrade, canWithdraw: event.payload.canWithdraw, canDeposit: event.payload.canDeposit });
         break;
       case 'OrderPlaced':
+        rows.orders.set(event.payload.order.orderId, placedOrder(event));
+        rows.orderChanges.delete(event.payload.order.orderId);
+        for (const b of event.payload.balances) rows.balances.set(`${b.accountId}|${b.asset}`, b);
+        break;
       case 'OrderOutcomeApplied':
-        rows.orders.set(event.payload.order.orderId, event.payload.order);
+        addOrderChange(rows, event);
         for (const b of event.payload.balances) rows.balances.set(`${b.accountId}|${b.asset}`, b);
         break;
       case 'OrderCancelRequested':
         rows.orders.set(event.payload.order.orderId, event.payload.order);
+        rows.orderChanges.delete(event.payload.order.orderId);
         break;
       case 'TradeSettled':
-        rows.orders.set(event.payload.order.orderId, event.payload.order);
+        addOrderChange(rows, event);
         rows.trades.push(event.payload.trade);
         rows.accounts.push({ ...feeAccountRecord(event.payload.feeAccountId), created: event.ts });
         for (const b of event.payload.balances) rows.balances.set(`${b.accountId}|${b.asset}`, b);
-        for (const f of event.payload.flows) rows.flows.push({ ...f, created: event.ts });
+        for (const f of event.payload.flows ?? tradeFlows(event)) rows.flows.push({ ...f, created: event.ts });
         break;
       case 'WithdrawalHeld':
       case 'WithdrawalReleased':
@@ -95,6 +103,16 @@ export function projectionRows(events: readonly LedgerJournalEvent[], partitionO
     }
   }
   return rows;
+}
+
+type OrderChange = ReturnType<typeof orderChangeFields>;
+
+/** A trade leg or outcome of an order: into its record when these events hold it, else into the change of its row. */
+function addOrderChange(rows: ProjectionRows, event: TradeSettled | OrderOutcomeApplied): void {
+  const orderId = event.payload.order.orderId;
+  const record = rows.orders.get(orderId);
+  if (record) rows.orders.set(orderId, changedOrder(record, event));
+  else rows.orderChanges.set(orderId, { ...rows.orderChanges.get(orderId), ...orderChangeFields(event) });
 }
 
 /** Writes the rows with one statement per table (arrays unnested), whatever the batch size. */
@@ -171,6 +189,15 @@ export async function writeProjection(runner: QueryRunner, schema: string, rows:
         o.map((r) => r.finalTime ?? null),
         o.map((r) => JSON.stringify(r)),
       ],
+    );
+  }
+  if (rows.orderChanges.size > 0) {
+    // Absolute values merged into the row's record: writing a change again leaves the row as it was.
+    const c = [...rows.orderChanges.values()];
+    await runner.query(
+      `UPDATE ${s}.orders o SET status = r.status, update_time = r.update_time, final_time = coalesce(r.final_time, o.final_time), record = o.record || r.change
+       FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[], $5::jsonb[]) AS r(id, status, update_time, final_time, change) WHERE o.order_id = r.id`,
+      [c.map((r) => r.orderId), c.map((r) => r.status), c.map((r) => r.updateTime), c.map((r) => r.finalTime ?? null), c.map((r) => JSON.stringify(r))],
     );
   }
   if (rows.trades.length > 0) {

@@ -1,4 +1,4 @@
-import type { AccountFlags, ContractOrderRecord } from '@exchange/contracts';
+import type { AccountFlags, ContractOrderRecord, LedgerOrderRecord } from '@exchange/contracts';
 import type { SchemaQueries } from '@exchange/platform';
 
 export interface AccountStart {
@@ -15,6 +15,12 @@ export interface OpenContractOrders {
   seq: number;
   /** Each open order's record and Σ price × quantity of its trades. */
   orders: { record: ContractOrderRecord; value: string }[];
+}
+
+export interface OpenOrders {
+  /** The user's ledger sequence the orders are as of. */
+  seq: number;
+  orders: LedgerOrderRecord[];
 }
 
 /**
@@ -55,6 +61,21 @@ export class StreamStartReader {
     )) as { seq: number; record: ContractOrderRecord | null; value: string }[];
     const orders = rows.flatMap((row) => (row.record ? [{ record: row.record, value: row.value }] : []));
     return { seq: Number(rows[0]?.seq ?? 0), orders };
+  }
+
+  /**
+   * A spot account's open orders and the user's sequence they are as of: one statement, one
+   * snapshot. A stream keeps them to report later fills of orders placed before it began.
+   */
+  async openOrders(accountId: string): Promise<OpenOrders> {
+    const s = this.db.s;
+    const rows = (await this.db.query(
+      `SELECT u.seq, o.record FROM ${s}.accounts a JOIN ${s}.users u ON u.user_id = a.user_id
+       LEFT JOIN ${s}.orders o ON o.account_id = a.account_id AND o.status IN ('NEW', 'PARTIALLY_FILLED', 'PENDING_CANCEL')
+       WHERE a.account_id = $1 ORDER BY o.order_id`,
+      [accountId],
+    )) as { seq: number; record: LedgerOrderRecord | null }[];
+    return { seq: Number(rows[0]?.seq ?? 0), orders: rows.flatMap((row) => (row.record ? [row.record] : [])) };
   }
 
   async isApiKeyLive(apiKey: string): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { type AccountFlags, type BalanceAfter, type ContractJournalEvent, isContractJournalEvent, type LedgerJournalEvent } from '@exchange/contracts';
+import { type AccountFlags, type BalanceAfter, type ContractJournalEvent, isContractJournalEvent, type LedgerJournalEvent, type LedgerOrderRecord } from '@exchange/contracts';
 import type { ContractOrderView } from './contract-orders-seen';
 import { contractFlagsOf, contractFramesOf, type StreamedContracts } from './contract-stream';
 import { executionReport, transitionOf } from './execution-report';
@@ -34,9 +34,16 @@ export function nextEventTime(lastE: number, ts: number): number {
  * has passed (the user's sequence says so: a redelivery, or a change the ledger's tables already
  * held when the stream began) give nothing. Any event that carries this account's balances gives
  * an outboundAccountInfo of the changed ones, so new kinds of ledger events need nothing here.
- * A contracts event is rendered with the order it changed as ContractOrderMemory tracks it.
+ * A contracts event is rendered with the order it changed as ContractOrderMemory tracks it, a spot
+ * order event with its order as SpotOrderMemory tracks it (the events say only what changed).
  */
-export function streamLedgerEvent(state: AccountStreamState, event: LedgerJournalEvent, precisionOf: (asset: string) => number, contractOrder?: ContractOrderView): StreamStep {
+export function streamLedgerEvent(
+  state: AccountStreamState,
+  event: LedgerJournalEvent,
+  precisionOf: (asset: string) => number,
+  contractOrder?: ContractOrderView,
+  spotOrder?: LedgerOrderRecord,
+): StreamStep {
   if (event.payload.seq <= state.lastSeq) return { state, frames: [] };
   const passed = { ...state, lastSeq: event.payload.seq };
   if (isContractJournalEvent(event)) return withEventTime(passed, event.ts, contractFramesOf(state, event, contractOrder, precisionOf('USDT')));
@@ -44,14 +51,20 @@ export function streamLedgerEvent(state: AccountStreamState, event: LedgerJourna
     const contractFlags = contractFlagsOf(state, event);
     if (contractFlags) return withEventTime({ ...passed, contracts: contractFlags.contracts }, event.ts, contractFlags.frames);
   }
-  return streamAccountEvent(state, passed, event, precisionOf);
+  return streamAccountEvent(state, passed, event, precisionOf, spotOrder);
 }
 
-function streamAccountEvent(state: AccountStreamState, passed: AccountStreamState, event: Exclude<LedgerJournalEvent, ContractJournalEvent>, precisionOf: (asset: string) => number): StreamStep {
+function streamAccountEvent(
+  state: AccountStreamState,
+  passed: AccountStreamState,
+  event: Exclude<LedgerJournalEvent, ContractJournalEvent>,
+  precisionOf: (asset: string) => number,
+  spotOrder: LedgerOrderRecord | undefined,
+): StreamStep {
   const flagsSet = event.type === 'AccountFlagsSet' && event.payload.accountId === state.accountId;
   const flags = flagsSet ? { canTrade: event.payload.canTrade, canWithdraw: event.payload.canWithdraw, canDeposit: event.payload.canDeposit } : state.flags;
-  const order = 'order' in event.payload && event.payload.order.accountId === state.accountId ? event.payload.order : undefined;
-  const transition = order && transitionOf(event);
+  const order = spotOrder?.accountId === state.accountId ? spotOrder : undefined;
+  const transition = order && transitionOf(event, order);
   const balances = 'balances' in event.payload ? changedBalances(event.payload.balances, state.accountId, precisionOf) : [];
   if (!transition && balances.length === 0 && !flagsSet) return { state: { ...passed, flags }, frames: [] };
   return withEventTime({ ...passed, flags }, event.ts, (E) => {

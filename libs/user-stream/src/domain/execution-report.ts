@@ -29,24 +29,24 @@ interface Transition {
 }
 
 /**
- * The order transition a ledger event is, if it is one: NEW when the ledger accepts the order,
+ * The order transition a ledger event is (with the order as it stands after it), if it is one: NEW when the ledger accepts the order,
  * PARTIALLY_FILLED or FILLED with each trade, CANCELED and REJECTED when the engine ends it.
  * RESTED (the order reached the book) and cancel requests change no status a client tracks; a
  * FILLED outcome was already reported with the order's last trade unless the order was a MARKET
  * BUY by quote amount, whose fill only the outcome can tell.
  */
-export function transitionOf(event: LedgerJournalEvent): Transition | undefined {
+export function transitionOf(event: LedgerJournalEvent, order: LedgerOrderRecord): Transition | undefined {
   switch (event.type) {
     case 'OrderPlaced':
       return { x: 'NEW', X: 'NEW' };
     case 'TradeSettled': {
-      const filled = isCompletelyFilled(event.payload.order);
-      return { x: filled ? 'FILLED' : 'PARTIALLY_FILLED', X: filled ? 'FILLED' : event.payload.order.status, trade: event.payload.trade };
+      const filled = isCompletelyFilled(order);
+      return { x: filled ? 'FILLED' : 'PARTIALLY_FILLED', X: filled ? 'FILLED' : order.status, trade: event.payload.trade };
     }
     case 'OrderOutcomeApplied':
       switch (event.payload.outcome) {
         case 'FILLED':
-          return isCompletelyFilled(event.payload.order) ? undefined : { x: 'FILLED', X: 'FILLED' };
+          return isCompletelyFilled(order) ? undefined : { x: 'FILLED', X: 'FILLED' };
         case 'CANCELED':
           return { x: 'CANCELED', X: 'CANCELED', canceled: true };
         case 'REJECTED':

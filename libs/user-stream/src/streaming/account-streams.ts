@@ -2,13 +2,14 @@ import { type ContractJournalEvent, isContractJournalEvent, type LedgerJournalEv
 import type { StreamStartReader } from '@exchange/ledger-query';
 import { type AccountStreamState, nextEventTime, streamLedgerEvent, streamNamedContractEvent } from '../domain/account-stream';
 import { ContractOrderMemory, type ContractOrderView, namedAccountsOf } from '../domain/contract-orders-seen';
+import { SpotOrderMemory } from '../domain/spot-orders-seen';
 import type { StreamFrame } from '../domain/stream-frames';
 
 /**
- * Where an account's stream starts: the ledger's tables for a replica (with the open contract
- * orders it may report fills of), the journal's account openings for a replay (which sees every order placed).
+ * Where an account's stream starts: the ledger's tables for a replica (with the open spot and
+ * contract orders it may report fills of), the journal's account openings for a replay (which sees every order placed).
  */
-export type StreamStarts = Pick<StreamStartReader, 'start'> & Partial<Pick<StreamStartReader, 'openContractOrders'>>;
+export type StreamStarts = Pick<StreamStartReader, 'start'> & Partial<Pick<StreamStartReader, 'openContractOrders' | 'openOrders'>>;
 
 /** Where an account's frames go: one per socket. */
 export interface FrameSink {
@@ -43,6 +44,7 @@ export class AccountStreams {
   private readonly namedSeq = new Map<string, number>();
   private readonly loading = new Map<string, Promise<AccountStream | undefined>>();
   private readonly contractOrders = new ContractOrderMemory();
+  private readonly spotOrders = new SpotOrderMemory();
 
   constructor(
     private readonly reader: StreamStarts,
@@ -73,14 +75,15 @@ export class AccountStreams {
     stream.sinks.delete(sink);
   }
 
-  /** Every event of ledger.events, whether or not its user is streamed here (the contract orders it changes are kept for later sockets). */
+  /** Every event of ledger.events, whether or not its user is streamed here (the orders it changes are kept for later sockets). */
   apply(event: LedgerJournalEvent): void {
     const contractOrder = isContractJournalEvent(event) ? this.contractOrders.observe(event) : undefined;
     if (isContractJournalEvent(event)) this.applyNamed(event, contractOrder);
+    const spotOrder = this.spotOrders.observe(event);
     const streams = this.byUser.get(event.payload.userId);
     if (!streams) return;
     for (const stream of streams) {
-      const step = streamLedgerEvent(stream.state, event, this.precisionOf, contractOrder);
+      const step = streamLedgerEvent(stream.state, event, this.precisionOf, contractOrder, spotOrder);
       stream.state = step.state;
       for (const frame of step.frames) this.send(stream, frame);
     }
@@ -139,8 +142,11 @@ export class AccountStreams {
   private readonly precisionOf = (asset: string): number => streamedPlaces(this.markets, asset);
 
   private async load(accountId: string): Promise<AccountStream | undefined> {
+    // The open orders first: the stream starts at a sequence no lower than theirs, so no event between the two reads is missed by both.
+    const open = await this.reader.openOrders?.(accountId);
     const start = await this.reader.start(accountId);
     if (!start) return undefined;
+    if (open) this.spotOrders.seed(start.userId, open.seq, open.orders);
     if (start.contracts && this.reader.openContractOrders) {
       const open = await this.reader.openContractOrders(start.contracts.accountId);
       this.contractOrders.seed(start.userId, open.seq, open.orders);

@@ -1,0 +1,70 @@
+import type { LedgerJournalEvent, LedgerOrderRecord, LedgerOrderStatus, LedgerTradingEventV1, OrderOutcomeApplied, OrderPlaced, TradeSettled } from './ledger-trading-events';
+
+/**
+ * How a reader of ledger.events gets an order's whole record from the v2 events, which say only
+ * what changed: the placement gives the record, each later event the fields it moved.
+ */
+const FINAL_STATUSES: ReadonlySet<LedgerOrderStatus> = new Set(['FILLED', 'CANCELED', 'REJECTED']);
+
+export function isFinalOrderStatus(status: LedgerOrderStatus): boolean {
+  return FINAL_STATUSES.has(status);
+}
+
+/** The record an OrderPlaced starts: its terms, nothing executed, the whole reservation left. */
+export function placedOrder(event: OrderPlaced): LedgerOrderRecord {
+  const terms = event.payload.order;
+  return {
+    ...terms,
+    userId: event.payload.userId,
+    executedQty: '0',
+    cummulativeQuoteQty: '0',
+    status: 'NEW',
+    isWorking: false,
+    time: event.ts,
+    updateTime: event.ts,
+    reservationLeft: terms.reservedAmount,
+  };
+}
+
+/** The record after a trade leg or an outcome of it. */
+export function changedOrder(order: LedgerOrderRecord, event: TradeSettled | OrderOutcomeApplied): LedgerOrderRecord {
+  const changed = { ...order, ...event.payload.order, updateTime: event.ts };
+  return isFinalOrderStatus(changed.status) ? { ...changed, finalTime: event.ts, reservationLeft: '0' } : changed;
+}
+
+/** The fields of the orders row an event moved, for an order whose record is elsewhere (the projection's row). */
+export function orderChangeFields(event: TradeSettled | OrderOutcomeApplied): Partial<LedgerOrderRecord> & { orderId: string; status: LedgerOrderStatus; updateTime: number } {
+  const fields = { ...event.payload.order, updateTime: event.ts };
+  return isFinalOrderStatus(fields.status) ? { ...fields, finalTime: event.ts, reservationLeft: '0' } : fields;
+}
+
+/** A v1 spot order event in the v2 shape: the record's unchanged fields are left behind (the readers hold them), nothing is guessed. */
+export function upcastLedgerEventV1(event: LedgerTradingEventV1): LedgerJournalEvent {
+  const envelope = { id: event.id, ts: event.ts };
+  switch (event.type) {
+    case 'OrderPlaced': {
+      const { userId, seq, commandId, order, balances } = event.payload;
+      const { orderId, clientOrderId, accountId, symbol, side, type, timeInForce, price, origQty, origQuoteOrderQty, reservedAsset, reservedAmount, marketsVersion } = order;
+      const terms = { orderId, clientOrderId, accountId, symbol, side, type, timeInForce, price, origQty, origQuoteOrderQty, reservedAsset, reservedAmount, marketsVersion };
+      return { type: 'OrderPlaced', v: 2, ...envelope, payload: { order: terms, balances, userId, seq, commandId } };
+    }
+    case 'OrderOutcomeApplied': {
+      const { order, ...rest } = event.payload;
+      return { type: 'OrderOutcomeApplied', v: 2, ...envelope, payload: { ...rest, order: { orderId: order.orderId, status: order.status, isWorking: order.isWorking } } };
+    }
+    case 'TradeSettled': {
+      const { order, flows, ...rest } = event.payload;
+      const fill = { orderId: order.orderId, status: order.status, executedQty: order.executedQty, cummulativeQuoteQty: order.cummulativeQuoteQty, reservationLeft: order.reservationLeft };
+      return { type: 'TradeSettled', v: 2, ...envelope, payload: { ...rest, order: fill, firstFlowId: flows[0]?.flowId ?? '0', flows } };
+    }
+    default: {
+      const unknown: never = event;
+      throw new Error(`ledger events: no upcast for ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+/** A parsed ledger event as its readers take it: a v1 spot order event upcast, any other as it is. */
+export function currentLedgerEvent(event: LedgerJournalEvent | LedgerTradingEventV1): LedgerJournalEvent {
+  return event.v === 1 && (event.type === 'OrderPlaced' || event.type === 'OrderOutcomeApplied' || event.type === 'TradeSettled') ? upcastLedgerEventV1(event as LedgerTradingEventV1) : (event as LedgerJournalEvent);
+}
