@@ -169,7 +169,8 @@ export class UserStreamSocketServer {
             connection.close(1000, 'connection lifetime of 24 hours reached');
             break;
           case 'drop':
-            connection.ws.terminate();
+            // A key being rechecked may have expired: its sockets get listenKeyExpired and a clean close first.
+            if (!key.checking) connection.ws.terminate();
             break;
           case 'ping':
             connection.ping(now);
