@@ -49,8 +49,12 @@ describe('Contracts: liquidation', () => {
     const s = opened('1000');
     s.order(ALICE, '12', 'SELL_CLOSE', '400', '52000');
     s.order(ALICE, '13', 'BUY_OPEN', '10', '40000', '20');
+    // Both orders rest on the engine's book: their cancels go there first, and the takeover waits for their end.
+    expect(types(mark(s, '47738.6'))).toEqual(['ContractCancelRequested', 'ContractCancelRequested']);
+    expect(mark(s, '47738.6')).toEqual([]);
+    for (const orderId of ['12', '13']) s.given('EndContractOrder', { accountId: ALICE, orderId, symbol: SYMBOL, status: 'CANCELED' });
     const events = mark(s, '47738.6');
-    expect(types(events)).toEqual(['ContractOrderEnded', 'ContractOrderEnded', 'PositionLiquidated', 'ContractOrderPlaced']);
+    expect(types(events)).toEqual(['PositionLiquidated', 'ContractOrderPlaced']);
     const liquidated = only(events, 'PositionLiquidated');
     expect(liquidated).toMatchObject({ accountId: ALICE, side: 'LONG', size: '1000', loss: '2500', bankruptcyValue: '47500' });
     expect(liquidated.flows.map((f) => [f.accountId, f.flowType, f.change])).toEqual([[ALICE, 'PNL', '-2500']]);
@@ -109,12 +113,15 @@ describe('Contracts: liquidation', () => {
 
     // A gap to 47000: taking Alice over at 47500 would cost the fund 250 at once. Scores at 47000:
     // Dave 1200 × 20 = 24000, Bob 1800 × 10 = 18000: Dave closes 400, Bob 100.
+    // Bob's close order rests on the engine's book: nobody is deleveraged until the engine ended it.
+    expect(types(mark(s, '47000'))).toEqual(['ContractCancelRequested']);
+    s.given('EndContractOrder', { accountId: BOB, orderId: '22', symbol: SYMBOL, status: 'CANCELED' });
     const events = mark(s, '47000');
-    expect(types(events)).toEqual(['ContractOrderEnded', 'PositionDeleveraged']);
+    expect(types(events)).toEqual(['PositionDeleveraged']);
     const adl = only(events, 'PositionDeleveraged');
     expect(adl).toMatchObject({ accountId: ALICE, side: 'LONG', size: '500', loss: '1250', bankruptcyValue: '23750' });
     // Dave: 400/500 of 23750 = 19000 for an entry of 20000: +1000. Bob, the rest: 4750 for 100
-    // contracts entered at 5000: +250, and his close order (which claimed them) canceled first.
+    // contracts entered at 5000: +250, his close order (which claimed them) canceled first.
     expect(adl.counterparties.map((c) => [c.accountId, c.quantity, c.value, c.pnl])).toEqual([
       [DAVE, '400', '19000', '1000'],
       [BOB, '100', '4750', '250'],
