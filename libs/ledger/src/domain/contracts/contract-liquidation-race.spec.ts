@@ -4,7 +4,7 @@ import { checkFlowsExplainBalances } from './contract-flows.fixtures';
 import { checkInvariants } from './contract-invariants.fixtures';
 import { evolveContracts, initialContractsState } from './contract-state';
 import { contractsStateHash } from './contract-state-hash';
-import { ContractScenario, FUND } from './contract-scenario.fixtures';
+import { aliceLongBobShort, type ContractScenario, FUND } from './contract-scenario.fixtures';
 
 // Alice LONG 1000 at 50000, 20× (margin 2500, flp 47738.69346734), Bob SHORT 1000 at 50000, 10×,
 // as in contract-liquidation.spec. The engine fills an order of Alice's after the mark found her
@@ -13,14 +13,7 @@ const [ALICE, BOB, CAROL, DAVE] = ['1001', '2001', '3001', '4001'];
 const SYMBOL = 'BTC-SWAP-USDT';
 const CREDITED = new Money(10000 + 10000 + 100000 + 100000 + 1000);
 
-function opened(): ContractScenario {
-  const s = new ContractScenario().credit(ALICE, '10000').credit(BOB, '10000').credit(CAROL, '100000').credit(DAVE, '100000');
-  s.apply('SeedInsuranceFund', { seedId: '1', amount: '1000' });
-  s.order(BOB, '21', 'SELL_OPEN', '1000', '50000', '10');
-  s.order(ALICE, '11', 'BUY_OPEN', '1000', '50000', '20');
-  s.trade({ accountId: BOB, orderId: '21' }, { accountId: ALICE, orderId: '11' }, '1000', '50000', '1');
-  return s;
-}
+const opened = () => aliceLongBobShort({ [ALICE]: '10000', [BOB]: '10000', [CAROL]: '100000', [DAVE]: '100000' }, '1000');
 
 const mark = (s: ContractScenario, markPrice: string) => s.apply('MarkContractPrice', { symbol: SYMBOL, markPrice, indexPrice: markPrice, marketsVersion: 1 });
 const types = (events: ContractEvent[]) => events.map((e) => e.type);

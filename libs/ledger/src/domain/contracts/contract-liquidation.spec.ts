@@ -2,7 +2,7 @@ import type { ContractEvent } from '@exchange/contracts';
 import { checkFlowsExplainBalances } from './contract-flows.fixtures';
 import { evolveContracts, initialContractsState } from './contract-state';
 import { contractsStateHash } from './contract-state-hash';
-import { ContractScenario, FEES, FUND } from './contract-scenario.fixtures';
+import { aliceLongBobShort, ContractScenario, FEES, FUND } from './contract-scenario.fixtures';
 
 // BTC-SWAP-USDT as shipped: 0.001 BTC a contract, maintenance 0.5% in the first tier. A position of
 // 1000 contracts is 1 BTC. Alice LONG 1000 at 50000, 20×: margin 2500, so her liquidation price is
@@ -12,14 +12,7 @@ import { ContractScenario, FEES, FUND } from './contract-scenario.fixtures';
 const [ALICE, BOB, CAROL, DAVE] = ['1001', '2001', '3001', '4001'];
 const SYMBOL = 'BTC-SWAP-USDT';
 
-function opened(fund: string): ContractScenario {
-  const s = new ContractScenario().credit(ALICE, '10000').credit(BOB, '10000').credit(CAROL, '100000');
-  if (fund !== '0') s.apply('SeedInsuranceFund', { seedId: '1', amount: fund });
-  s.order(BOB, '21', 'SELL_OPEN', '1000', '50000', '10');
-  s.order(ALICE, '11', 'BUY_OPEN', '1000', '50000', '20');
-  s.trade({ accountId: BOB, orderId: '21' }, { accountId: ALICE, orderId: '11' }, '1000', '50000', '1');
-  return s;
-}
+const opened = (fund: string) => aliceLongBobShort({ [ALICE]: '10000', [BOB]: '10000', [CAROL]: '100000' }, fund);
 
 const mark = (s: ContractScenario, markPrice: string) => s.apply('MarkContractPrice', { symbol: SYMBOL, markPrice, indexPrice: markPrice, marketsVersion: 1 });
 const types = (events: ContractEvent[]) => events.map((e) => e.type);
