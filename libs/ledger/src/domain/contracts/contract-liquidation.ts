@@ -17,8 +17,9 @@ const FUND_ORDER_REACH = new Money('0.05');
  * step sees the last: their orders on that side canceled first, then the position taken over by
  * the insurance fund at the bankruptcy price, or, when the fund could not pay what that would lose
  * at this mark, deleveraged against opposite positions. A position whose orders are still on the
- * engine's book is not taken yet: their cancels are requested, and a later mark (the relay sends
- * one each second), after the engine ended them, finds it in the index again. Last, whatever the fund holds on the symbol
+ * engine's book is not taken yet: their cancels are requested, and a later mark (market data
+ * publishes one whenever the mark or index changes), after the engine ended them, finds it in the
+ * index again. A flat mark leaves it waiting, but any move against it is a new mark. Last, whatever the fund holds on the symbol
  * and has not yet offered gets an IOC closing order.
  */
 export function markContractPrice(command: MarkContractPrice, state: ContractsState, ctx: ContractContext): ContractEvent[] {
