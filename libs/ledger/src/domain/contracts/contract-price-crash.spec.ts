@@ -56,6 +56,7 @@ function crash(seed: number) {
   }
 
   let index = new Money(50000);
+  const engine = new EngineBook(s);
   const counts = { liquidated: 0, deleveraged: 0, fundFills: 0, cancelsRequested: 0, lateFills: 0 };
   const markAt = (price: Money) => s.apply('MarkContractPrice', { symbol: SYMBOL, markPrice: price.toFixed(), indexPrice: price.toFixed(), marketsVersion: 1 });
   for (let step = 0; step < 60; step++) {
@@ -69,7 +70,7 @@ function crash(seed: number) {
     checkPastMaintenanceWaits(s, index, `step ${step}`);
     checkInvariants(s.state, credited);
     // The engine lags: it may fill resting orders before their cancel reaches it. Every step is checked.
-    counts.lateFills += engineCatchesUp(s, int, id, () => checkInvariants(s.state, credited));
+    counts.lateFills += engine.catchUp(int, id, () => checkInvariants(s.state, credited));
     for (const o of [...s.state.orders.values()].filter((x) => x.accountId === FUND)) if (fillFundOrder(s, o, index, int, id)) counts.fundFills++;
     if (step % 10 === 9) s.apply('SettleFunding', { symbol: SYMBOL, fundingTime: step, rate: new Money(int(151) - 75).div(10000).toFixed(), markPrice: index.toFixed() });
     checkInvariants(s.state, credited);
@@ -115,24 +116,53 @@ function checkPastMaintenanceWaits(s: ContractScenario, index: Money, when: stri
 }
 
 /**
- * The engine's late outcomes: a resting order of a user may be filled (all or part, by the maker,
- * at its price) before a cancel reaches it; then a requested cancel may end what is left.
+ * The engine's book as the engine holds it, from the commands the journal sends it (not from the
+ * ledger's fold): users' LIMIT orders rest there until filled or until the engine takes a cancel
+ * (a requested one, or one the ledger sent after ending the order itself).
  */
-function engineCatchesUp(s: ContractScenario, int: (n: number) => number, id: () => string, check: () => void): number {
-  let fills = 0;
-  for (const o of [...s.state.orders.values()].filter((x) => x.accountId !== FUND && x.orderType === 'LIMIT')) {
-    const left = Number(o.quantity) - Number(o.executedQty);
-    if (int(3) === 0) {
-      const filled = String(1 + int(left));
-      const makerOrder = id();
-      s.order(MAKER, makerOrder, o.side.startsWith('BUY') ? 'SELL_OPEN' : 'BUY_OPEN', filled, o.price, '1');
-      s.trade({ accountId: o.accountId, orderId: o.orderId }, { accountId: MAKER, orderId: makerOrder }, filled, o.price, id());
-      if (o.cancelRequested) fills++;
-      check();
-    }
-    if (s.state.orders.get(o.orderId)?.cancelRequested && int(2) === 0) s.given('EndContractOrder', { accountId: o.accountId, orderId: o.orderId, symbol: SYMBOL, status: 'CANCELED' });
+class EngineBook {
+  private readonly resting = new Map<string, { accountId: string; side: string; price: string; left: number }>();
+  private readonly cancelSent = new Set<string>();
+  private read = 0;
+
+  constructor(private readonly s: ContractScenario) {
+    this.read = s.journal.length;
   }
-  return fills;
+
+  /** Late outcomes: a resting order may be filled (all or part, by the maker, at its price) before a cancel sent for it arrives; then that cancel may arrive. */
+  catchUp(int: (n: number) => number, id: () => string, check: () => void): number {
+    this.sync();
+    let fills = 0;
+    for (const [orderId, o] of [...this.resting]) {
+      if (int(3) === 0) {
+        const filled = 1 + int(o.left);
+        const makerOrder = id();
+        this.s.order(MAKER, makerOrder, o.side.startsWith('BUY') ? 'SELL_OPEN' : 'BUY_OPEN', String(filled), o.price, '1');
+        // Both legs must settle: the ledger still holds the order whatever it asked the engine.
+        this.s.trade({ accountId: o.accountId, orderId }, { accountId: MAKER, orderId: makerOrder }, String(filled), o.price, id());
+        if (this.cancelSent.has(orderId)) fills++;
+        if ((o.left -= filled) === 0) this.resting.delete(orderId);
+        check();
+      }
+      if (this.resting.has(orderId) && this.cancelSent.has(orderId) && int(2) === 0) {
+        this.resting.delete(orderId);
+        if (this.s.state.orders.has(orderId)) this.s.given('EndContractOrder', { accountId: o.accountId, orderId, symbol: SYMBOL, status: 'CANCELED' });
+      }
+    }
+    this.sync();
+    return fills;
+  }
+
+  private sync(): void {
+    for (const e of this.s.journal.slice(this.read)) {
+      if (e.type === 'ContractOrderPlaced' && e.payload.order.orderType === 'LIMIT' && ![FUND, MAKER].includes(e.payload.order.accountId)) {
+        const o = e.payload.order;
+        this.resting.set(o.orderId, { accountId: o.accountId, side: o.side, price: o.price, left: Number(o.quantity) });
+      }
+      if (e.type === 'ContractCancelRequested' || (e.type === 'ContractOrderEnded' && e.payload.reason === 'LIQUIDATION')) this.cancelSent.add(e.payload.order.orderId);
+    }
+    this.read = this.s.journal.length;
+  }
 }
 
 /** The maker fills an IOC of the fund at the mark (all of it, part of it, or none), and the rest expires. */
