@@ -165,21 +165,30 @@ export interface PositionMarginModified {
   payload: { accountId: string; symbol: string; side: PositionSide; amount: string; position: PositionAfter; balance: ContractBalanceAfter };
 }
 
-export type ContractEvent = ContractAccountCredited | ContractAccountDebited | ContractOrderPlaced | ContractOrderFilled | ContractOrderEnded | PositionMarginModified | ContractRiskEvent;
+export type ContractEvent =
+  | ContractAccountCredited
+  | ContractAccountDebited
+  | ContractOrderPlaced
+  | ContractOrderFilled
+  | ContractOrderEnded
+  | PositionMarginModified
+  | ContractCancelRequested
+  | ContractRiskEvent;
 
 /**
- * Events the ledger journals about contract orders that change no contracts state: a cancel on
- * its way to the engine (the engine command is derived from it), and the engine's word that an
- * order's remainder rests on the book (what a new order's REST answer waits for).
+ * A cancel on its way to the engine (the engine command is derived from it), a user's or a
+ * liquidation's: the order stays open, marked as cancel-requested in the ledger's fold, until the
+ * engine's outcome (or its last fill) ends it.
  */
 export interface ContractCancelRequested {
   type: 'ContractCancelRequested';
   payload: { order: ContractOrderRecord };
 }
 
+/** The engine's word that an order's remainder rests on the book (what a new order's REST answer waits for): no contracts state changes. */
 export interface ContractOrderRested {
   type: 'ContractOrderRested';
   payload: { accountId: string; symbol: string; orderId: string };
 }
 
-export type ContractOrderNotice = ContractCancelRequested | ContractOrderRested;
+export type ContractOrderNotice = ContractOrderRested;

@@ -76,7 +76,8 @@ export function orderCommandsFor(events: readonly LedgerJournalEvent[]): OrderCo
       const o = event.payload.order;
       commands.push({ type: 'CancelOrder', v: 1, id: event.id, ts: event.ts, payload: { symbol: o.symbol, orderId: o.orderId, accountId: o.accountId, userId: o.userId } });
     } else if (event.type === 'ContractOrderEnded' && event.payload.reason === LIQUIDATION_CANCEL) {
-      // The ledger ended it for a liquidation: the engine takes it off its book (a STOP was never on it: the engine answers it is unknown).
+      // The ledger ended it for a liquidation. Now only STOP orders end so (never on the book: the engine
+      // answers it does not know them); journals from before held LIMIT ones the engine must still take off.
       const p = event.payload;
       commands.push({ type: 'CancelOrder', v: 1, id: event.id, ts: event.ts, payload: { symbol: p.symbol, orderId: p.order.orderId, accountId: p.accountId, userId: p.userId } });
     }

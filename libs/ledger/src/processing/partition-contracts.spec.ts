@@ -15,7 +15,7 @@ const scopeOf = (partition: number): PartitionScope => ({ partition, partitionOf
 const ALICE = { userId: '100', spot: '1001', contracts: '1003' };
 const BOB = { userId: '201', spot: '2011', contracts: '2013' };
 
-/** Both users trade the swap: a partly filled long and short (liquidation prices), resting rests with client ids (stop and per-position indexes). */
+/** Both users trade the swap: a partly filled long and short (liquidation prices), resting rests with client ids (stop and per-position indexes), one with its cancel requested. */
 function trading(): LedgerState {
   const state = initialLedgerState();
   let n = 0;
@@ -48,6 +48,9 @@ function trading(): LedgerState {
   leg(ALICE, '11', 'BUY', true);
   leg(BOB, '12', 'SELL', false);
   place(ALICE, '13', 'BUY_OPEN', '2', '29000');
+  place(BOB, '14', 'SELL_OPEN', '2', '31000');
+  // A cancel on its way to the engine: the order stays open, marked so.
+  send('RequestContractCancel', { userId: BOB.userId, accountId: BOB.contracts, orderId: '14' });
   return state;
 }
 
@@ -70,6 +73,7 @@ describe("a partition's contracts, as a snapshot holds them", () => {
     expect(ledgerStateHash(restored)).toBe(ledgerStateHash(live));
     expect(indexes(restored.contracts)).toEqual(indexes(live.contracts));
     expect(restored.contractClientIds).toEqual(live.contractClientIds);
+    expect([live.contracts.orders.get('14')?.cancelRequested, restored.contracts.orders.get('14')?.cancelRequested]).toEqual([true, true]);
     expect(restored.contracts.balances.get('9000000000')?.free.toFixed()).toBe(live.contracts.balances.get('9000000000')?.free.toFixed());
   });
 

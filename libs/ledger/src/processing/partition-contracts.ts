@@ -1,5 +1,5 @@
-import type { ContractBalanceAfter, ContractOrderRecord, PositionAfter } from '@exchange/contracts';
-import { fundingKey, setBalance, setOrder, setPosition } from '../domain/contracts/contract-state';
+import type { ContractBalanceAfter, PositionAfter } from '@exchange/contracts';
+import { fundingKey, type OpenContractOrder, setBalance, setOrder, setPosition } from '../domain/contracts/contract-state';
 import { Money } from '../domain/ledger-money';
 import type { LedgerState } from '../domain/ledger-state';
 
@@ -12,8 +12,8 @@ export interface PartitionContracts {
   balances: ContractBalanceAfter[];
   /** A position as the fold keeps it (avgPrice is the projection's, not the fold's). */
   positions: Omit<PositionAfter, 'avgPrice'>[];
-  /** In the fold's order, so the orders of a position come back in placement order. */
-  orders: ContractOrderRecord[];
+  /** In the fold's order, so the orders of a position come back in placement order; with their cancel-requested marks. */
+  orders: OpenContractOrder[];
   clientIds: [accountId: string, entries: [clientOrderId: string, orderId: string][]][];
   /** The last funding time settled per fund account (the partition's insurance share) and symbol. Absent from snapshots taken before funding. */
   fundings?: [fundAccountId: string, symbol: string, fundingTime: number][];

@@ -12,7 +12,8 @@ import { peekContractBalance, positionKey, type PositionState } from './contract
  * price, most profitable × leverage first (unrealised PnL at the mark × leverage; the fund last,
  * ties by account). Each counterparty closes its share at its share of the bankruptcy value
  * (rounded down, the last takes the rest, so the shares add up to the value exactly), its orders
- * on that side canceled first; its PnL is a SETTLEMENT flow. LONG and SHORT sizes stay equal.
+ * on that side canceled first (while some still rest on the engine's book, nothing is deleveraged
+ * yet: a later mark does it); its PnL is a SETTLEMENT flow. LONG and SHORT sizes stay equal.
  * Only positions of the deciding partition are candidates (a decision never writes another
  * partition's accounts); its fund's positions are among them, last.
  */
@@ -33,7 +34,9 @@ export function deleverage(draft: ContractDraft, bankrupt: PositionState, config
     needed.push(q);
     covered = covered.plus(q.size);
   }
-  for (const q of needed) cancelPositionOrders(draft, positionKey(q.accountId, q.symbol, q.side), ctx);
+  // Orders of theirs still on the engine's book could fill after their position shrank: a later mark deleverages.
+  const ready = needed.map((q) => cancelPositionOrders(draft, positionKey(q.accountId, q.symbol, q.side), ctx));
+  if (!ready.every(Boolean)) return;
 
   const value = bankruptcyValue(bankrupt);
   const flows: FlowEntry[] = [];

@@ -7,7 +7,7 @@ import { evolveContracts } from './contract-state';
  * index of open contract orders by client order id (an order leaves it when the fold drops it).
  */
 export function evolveContractJournal(state: LedgerState, event: ContractJournalEvent): void {
-  if (event.type === 'ContractCancelRequested' || event.type === 'ContractOrderRested') return;
+  if (event.type === 'ContractOrderRested') return;
   const before = touchedOrder(state, event);
   evolveContracts(state.contracts, event as unknown as ContractEvent);
   if (event.type === 'ContractOrderPlaced') indexClientId(state, event.payload.order);

@@ -2,7 +2,7 @@ import type { ContractEvent } from '@exchange/contracts';
 import { checkFlowsExplainBalances } from './contract-flows.fixtures';
 import { evolveContracts, initialContractsState } from './contract-state';
 import { contractsStateHash } from './contract-state-hash';
-import { ContractScenario, FEES, FUND } from './contract-scenario.fixtures';
+import { aliceLongBobShort, ContractScenario, FEES, FUND, markEffects } from './contract-scenario.fixtures';
 
 // BTC-SWAP-USDT as shipped: 0.001 BTC a contract, maintenance 0.5% in the first tier. A position of
 // 1000 contracts is 1 BTC. Alice LONG 1000 at 50000, 20×: margin 2500, so her liquidation price is
@@ -12,17 +12,9 @@ import { ContractScenario, FEES, FUND } from './contract-scenario.fixtures';
 const [ALICE, BOB, CAROL, DAVE] = ['1001', '2001', '3001', '4001'];
 const SYMBOL = 'BTC-SWAP-USDT';
 
-function opened(fund: string): ContractScenario {
-  const s = new ContractScenario().credit(ALICE, '10000').credit(BOB, '10000').credit(CAROL, '100000');
-  if (fund !== '0') s.apply('SeedInsuranceFund', { seedId: '1', amount: fund });
-  s.order(BOB, '21', 'SELL_OPEN', '1000', '50000', '10');
-  s.order(ALICE, '11', 'BUY_OPEN', '1000', '50000', '20');
-  s.trade({ accountId: BOB, orderId: '21' }, { accountId: ALICE, orderId: '11' }, '1000', '50000', '1');
-  return s;
-}
+const opened = (fund: string) => aliceLongBobShort({ [ALICE]: '10000', [BOB]: '10000', [CAROL]: '100000' }, fund);
 
-// What the mark caused: the ContractMarkPriced that keeps it (contract-marks.spec) is left out.
-const mark = (s: ContractScenario, markPrice: string) => s.apply('MarkContractPrice', { symbol: SYMBOL, markPrice, indexPrice: markPrice, marketsVersion: 1 }).filter((e) => e.type !== 'ContractMarkPriced');
+const mark = (s: ContractScenario, markPrice: string) => markEffects(s, SYMBOL, markPrice);
 const types = (events: ContractEvent[]) => events.map((e) => e.type);
 
 function only<T extends ContractEvent['type']>(events: ContractEvent[], type: T): Extract<ContractEvent, { type: T }>['payload'] {
@@ -50,8 +42,12 @@ describe('Contracts: liquidation', () => {
     const s = opened('1000');
     s.order(ALICE, '12', 'SELL_CLOSE', '400', '52000');
     s.order(ALICE, '13', 'BUY_OPEN', '10', '40000', '20');
+    // Both orders rest on the engine's book: their cancels go there first, and the takeover waits for their end.
+    expect(types(mark(s, '47738.6'))).toEqual(['ContractCancelRequested', 'ContractCancelRequested']);
+    expect(mark(s, '47738.6')).toEqual([]);
+    for (const orderId of ['12', '13']) s.given('EndContractOrder', { accountId: ALICE, orderId, symbol: SYMBOL, status: 'CANCELED' });
     const events = mark(s, '47738.6');
-    expect(types(events)).toEqual(['ContractOrderEnded', 'ContractOrderEnded', 'PositionLiquidated', 'ContractOrderPlaced']);
+    expect(types(events)).toEqual(['PositionLiquidated', 'ContractOrderPlaced']);
     const liquidated = only(events, 'PositionLiquidated');
     expect(liquidated).toMatchObject({ accountId: ALICE, side: 'LONG', size: '1000', loss: '2500', bankruptcyValue: '47500' });
     expect(liquidated.flows.map((f) => [f.accountId, f.flowType, f.change])).toEqual([[ALICE, 'PNL', '-2500']]);
@@ -110,12 +106,15 @@ describe('Contracts: liquidation', () => {
 
     // A gap to 47000: taking Alice over at 47500 would cost the fund 250 at once. Scores at 47000:
     // Dave 1200 × 20 = 24000, Bob 1800 × 10 = 18000: Dave closes 400, Bob 100.
+    // Bob's close order rests on the engine's book: nobody is deleveraged until the engine ended it.
+    expect(types(mark(s, '47000'))).toEqual(['ContractCancelRequested']);
+    s.given('EndContractOrder', { accountId: BOB, orderId: '22', symbol: SYMBOL, status: 'CANCELED' });
     const events = mark(s, '47000');
-    expect(types(events)).toEqual(['ContractOrderEnded', 'PositionDeleveraged']);
+    expect(types(events)).toEqual(['PositionDeleveraged']);
     const adl = only(events, 'PositionDeleveraged');
     expect(adl).toMatchObject({ accountId: ALICE, side: 'LONG', size: '500', loss: '1250', bankruptcyValue: '23750' });
     // Dave: 400/500 of 23750 = 19000 for an entry of 20000: +1000. Bob, the rest: 4750 for 100
-    // contracts entered at 5000: +250, and his close order (which claimed them) canceled first.
+    // contracts entered at 5000: +250, his close order (which claimed them) canceled first.
     expect(adl.counterparties.map((c) => [c.accountId, c.quantity, c.value, c.pnl])).toEqual([
       [DAVE, '400', '19000', '1000'],
       [BOB, '100', '4750', '250'],

@@ -6,7 +6,7 @@ import { deleverage } from './contract-deleveraging';
 import { ContractDraft } from './contract-draft';
 import { endContractOrder, placeContractOrder } from './contract-orders';
 import { bankruptcyValue, pastMaintenance, unrealisedPnl } from './contract-risk';
-import { type ContractsState, peekContractBalance, peekPosition, type PositionState } from './contract-state';
+import { type ContractsState, orderRecordOf, peekContractBalance, peekPosition, type PositionState } from './contract-state';
 
 /** How far through the mark the fund's IOC closing orders reach, as priceType MARKET does (CONTRACTS.md). */
 const FUND_ORDER_REACH = new Money('0.05');
@@ -14,9 +14,12 @@ const FUND_ORDER_REACH = new Money('0.05');
 /**
  * A new mark price for a symbol. The positions it crosses are found in the liquidation index (only
  * they are read), checked against the exact rule, and liquidated one by one in a draft, so each
- * step sees the last: their orders on that side canceled, then the position taken over by the
- * insurance fund at the bankruptcy price, or, when the fund could not pay what that would lose at
- * this mark, deleveraged against opposite positions. Last, whatever the fund holds on the symbol
+ * step sees the last: their orders on that side canceled first, then the position taken over by
+ * the insurance fund at the bankruptcy price, or, when the fund could not pay what that would lose
+ * at this mark, deleveraged against opposite positions. A position whose orders are still on the
+ * engine's book is not taken yet: their cancels are requested, and a later mark (market data
+ * publishes one whenever the mark or index changes), after the engine ended them, finds it in the
+ * index again. A flat mark leaves it waiting, but any move against it is a new mark. Last, whatever the fund holds on the symbol
  * and has not yet offered gets an IOC closing order.
  */
 export function markContractPrice(command: MarkContractPrice, state: ContractsState, ctx: ContractContext): ContractEvent[] {
@@ -27,7 +30,8 @@ export function markContractPrice(command: MarkContractPrice, state: ContractsSt
   const draft = new ContractDraft(state);
   for (const key of liquidationCandidates(state, p.symbol, mark).filter((k) => ownedBy(ctx, draft.state.positions.get(k)!.accountId))) {
     if (!pastMaintenance(draft.state.positions.get(key)!, config, mark)) continue;
-    cancelPositionOrders(draft, key, ctx);
+    // Its orders on the engine's book may still fill: the takeover waits for their end (a later mark).
+    if (!cancelPositionOrders(draft, key, ctx)) continue;
     const position = draft.state.positions.get(key)!;
     if (fundCovers(draft.state, position, config, mark, ctx) || !oppositeCovers(draft.state, position, ctx)) draft.emit(takeOver(draft.state, position, config, mark, ctx));
     else deleverage(draft, position, config, mark, ctx);
@@ -46,16 +50,28 @@ function liquidationCandidates(state: ContractsState, symbol: string, mark: Mone
   });
 }
 
-/** The reason of an order the ledger ended for a liquidation: the engine is told to take it off its book. */
+/** The reason of a STOP order the ledger ended for a liquidation (a STOP waits in the ledger, not on the engine's book). */
 export const LIQUIDATION_CANCEL = 'LIQUIDATION';
 
-/** Cancels every open order of a position (OPEN orders would add to it, CLOSE orders claim it). */
-export function cancelPositionOrders(draft: ContractDraft, key: string, ctx: ContractContext): void {
+/**
+ * Cancels every open order of a position (OPEN orders would add to it, CLOSE orders claim it):
+ * a STOP ends here; an order on the engine's book has its cancel requested, once, as a user's
+ * cancel does (the engine may fill it first: those fills settle against its lock), and its
+ * outcome ends it. Whether none is left on the book, so the position may be taken now.
+ */
+export function cancelPositionOrders(draft: ContractDraft, key: string, ctx: ContractContext): boolean {
+  let onBook = false;
   for (const orderId of [...(draft.state.positionOrders.get(key) ?? [])].sort()) {
     const o = draft.state.orders.get(orderId)!;
-    const command = { type: 'EndContractOrder', v: 1, id: '', ts: ctx.now, payload: { userId: o.userId, accountId: o.accountId, orderId, symbol: o.symbol, status: 'CANCELED', reason: LIQUIDATION_CANCEL } } as const;
-    draft.emit(...endContractOrder(command, draft.state, ctx));
+    if (o.orderType === 'STOP') {
+      const command = { type: 'EndContractOrder', v: 1, id: '', ts: ctx.now, payload: { userId: o.userId, accountId: o.accountId, orderId, symbol: o.symbol, status: 'CANCELED', reason: LIQUIDATION_CANCEL } } as const;
+      draft.emit(...endContractOrder(command, draft.state, ctx));
+      continue;
+    }
+    onBook = true;
+    if (!o.cancelRequested) draft.emit({ type: 'ContractCancelRequested', payload: { order: orderRecordOf(o) } });
   }
+  return !onBook;
 }
 
 /** Whether the fund's free USDT pays what it would lose at this mark: on this position, and on what it already holds of the symbol. */

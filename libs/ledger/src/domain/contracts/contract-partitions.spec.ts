@@ -150,4 +150,22 @@ describe('price and funding commands decided per ledger partition', () => {
     expect(margin(BOB, 'SHORT', '-10', '31000')[0]?.type).toBe('PositionMarginModified');
     expect(peekPosition(ledger.state.contracts, ALICE.contracts, SWAP, 'LONG').margin.toFixed()).toBe('40');
   });
+
+  it('asks the engine to cancel a liquidated position\'s resting order, and takes the position over on the mark after its outcome', () => {
+    const ledger = opened();
+    ledger.given('PlaceContractOrder', { userId: ALICE.userId, accountId: ALICE.contracts, orderId: '13', symbol: SWAP, side: 'SELL_CLOSE', price: '40000', quantity: '4', marketsVersion: markets.version, clientOrderId: 'c13' }, 0);
+    const flp = peekPosition(ledger.state.contracts, ALICE.contracts, SWAP, 'LONG').flp.minus(1).toFixed();
+    const mark = (id: string) => ledger.everywhere('MarkContractPrice', { symbol: SWAP, markPrice: flp, indexPrice: flp, marketsVersion: markets.version }, id);
+    const [inA] = mark('m1');
+    expect(inA!.map((e) => e.type)).toEqual(['ContractMarkPriced', 'ContractCancelRequested']);
+    // The engine command is the one a user's cancel gets, for Alice's order.
+    expect(orderCommandsFor(inA!)).toEqual([expect.objectContaining({ type: 'CancelOrder', payload: { symbol: SWAP, orderId: '13', accountId: ALICE.contracts, userId: ALICE.userId } })]);
+    expect(mark('m2')).toEqual([[], []]);
+    const outcome = { userId: ALICE.userId, accountId: ALICE.contracts, symbol: SWAP, orderId: '13', side: 'SELL', outcome: 'CANCELED', reason: 'USER', remainingQty: '4' };
+    ledger.when(ledgerCommandSchema.parse({ type: 'ApplyOrderOutcome', v: 2, id: 'o13', ts: T0 + 99, payload: outcome }), 0);
+    expect(ledger.state.contracts.orders.has('13')).toBe(false);
+    const [after] = mark('m3');
+    expect(after!.map((e) => e.type)).toEqual(['PositionLiquidated', 'ContractOrderPlaced']);
+    expect(peekPosition(ledger.state.contracts, insuranceAccountIdOf(0), SWAP, 'LONG').size.toFixed()).toBe('10');
+  });
 });

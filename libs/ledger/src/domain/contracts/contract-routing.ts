@@ -16,6 +16,7 @@ import { LedgerRejection, RejectCode } from '../ledger-rejection';
 import type { LedgerState } from '../ledger-state';
 import { decideContract } from './contract-decider';
 import { type ContractContext, MARGIN_TOKEN } from './contract-decision';
+import { orderRecordOf } from './contract-state';
 
 /**
  * The insurance fund's contracts account where no partition is named (the domain's own tests):
@@ -92,7 +93,7 @@ export function requestContractCancel(command: RequestContractCancel, state: Led
   if (order.orderType === 'STOP') {
     return contractDrafts({ type: 'EndContractOrder', v: 1, id: command.id, ts: command.ts, payload: { userId, accountId, orderId: order.orderId, symbol: order.symbol, status: 'CANCELED', reason: 'USER' } }, state, ctx);
   }
-  return [{ type: 'ContractCancelRequested', payload: { order } }];
+  return [{ type: 'ContractCancelRequested', payload: { order: orderRecordOf(order) } }];
 }
 
 /** A price, funding or seeding command: the partition decides it for its own accounts, under its system user. */

@@ -93,3 +93,22 @@ export class ContractScenario {
     return { size, available, avgPrice, entryValue, margin, realizedPnl, leverage };
   }
 }
+
+/** What a mark price caused, without the ContractMarkPriced that keeps it (contract-marks.spec covers that one). */
+export function markEffects(s: ContractScenario, symbol: string, markPrice: string): ContractEvent[] {
+  return s.apply('MarkContractPrice', { symbol, markPrice, indexPrice: markPrice, marketsVersion: 1 }).filter((e) => e.type !== 'ContractMarkPriced');
+}
+
+/**
+ * The liquidation specs' start: the accounts credited (account → USDT), the fund seeded, then
+ * Alice (1001) LONG 1000 at 50000, 20× (margin 2500), against Bob (2001) SHORT 1000 at 50000, 10×.
+ */
+export function aliceLongBobShort(credits: Record<string, string>, fund: string): ContractScenario {
+  const s = new ContractScenario();
+  for (const [accountId, amount] of Object.entries(credits)) s.credit(accountId, amount);
+  if (fund !== '0') s.apply('SeedInsuranceFund', { seedId: '1', amount: fund });
+  s.order('2001', '21', 'SELL_OPEN', '1000', '50000', '10');
+  s.order('1001', '11', 'BUY_OPEN', '1000', '50000', '20');
+  s.trade({ accountId: '2001', orderId: '21' }, { accountId: '1001', orderId: '11' }, '1000', '50000', '1');
+  return s;
+}

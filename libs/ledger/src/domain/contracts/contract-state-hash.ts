@@ -18,7 +18,7 @@ export function contractsStateHash(state: ContractsState): string {
   for (const id of [...state.orders.keys()].sort()) {
     const o = state.orders.get(id)!;
     hash.update(`o|${id}|${o.accountId}|${o.symbol}|${o.side}|${o.price}|${o.quantity}|${o.leverage}|${o.executedQty}|${o.marginLocked}|${o.marginLeft}|${o.status}|${o.time}|${o.marketsVersion}`);
-    hash.update(`|${o.orderType}|${o.triggerPrice ?? ''}|${o.timeInForce ?? ''}|${o.clientOrderId ?? ''}|${o.priceType ?? ''}\n`);
+    hash.update(`|${o.orderType}|${o.triggerPrice ?? ''}|${o.timeInForce ?? ''}|${o.clientOrderId ?? ''}|${o.priceType ?? ''}${o.cancelRequested ? '|cancel-requested' : ''}\n`);
   }
   for (const symbol of [...state.fundings.keys()].sort()) hash.update(`f|${symbol}|${state.fundings.get(symbol)}\n`);
   for (const key of [...state.marks.keys()].sort()) hash.update(`m|${key}|${state.marks.get(key)!.toFixed()}\n`);

@@ -29,6 +29,18 @@ export interface PositionState {
 }
 
 /**
+ * An open order as the fold keeps it: its record, and whether a cancel is on its way to the engine
+ * (a user's or a liquidation's), so a liquidation does not request it twice and waits for its end.
+ */
+export type OpenContractOrder = ContractOrderRecord & { cancelRequested?: true };
+
+/** The order's record as events carry it, without the fold's mark. */
+export function orderRecordOf(order: OpenContractOrder): ContractOrderRecord {
+  const { cancelRequested: _mark, ...record } = order;
+  return record;
+}
+
+/**
  * The contracts fold. Like the ledger's own state it is mutable (evolve applies an event in
  * place, for speed on the order path); decide only reads it.
  */
@@ -36,7 +48,7 @@ export interface ContractsState {
   balances: Map<string, ContractBalance>;
   positions: Map<string, PositionState>;
   /** Open orders only: a final order leaves the fold (its history is a projection's). */
-  orders: Map<string, ContractOrderRecord>;
+  orders: Map<string, OpenContractOrder>;
   /** The open orders of each position (by positionKey): what a liquidation cancels, without a scan. */
   positionOrders: Map<string, ReadonlySet<string>>;
   /** The last funding time settled per `symbol|fund account` (one fund account per ledger partition): SettleFunding is idempotent per (symbol, fundingTime) in each. */
@@ -126,7 +138,7 @@ function stopHeap(state: ContractsState, o: ContractOrderRecord): PriceHeap {
   return heapOf(state.stops, `${o.symbol}|${buy ? 'BUY' : 'SELL'}`, buy ? 'asc' : 'desc');
 }
 
-export function setOrder(state: ContractsState, o: ContractOrderRecord): void {
+export function setOrder(state: ContractsState, o: OpenContractOrder): void {
   const key = orderPositionKey(o);
   if (!state.orders.has(o.orderId)) state.positionOrders.set(key, new Set([...(state.positionOrders.get(key) ?? []), o.orderId]));
   state.orders.set(o.orderId, o);
@@ -210,6 +222,11 @@ export function evolveContracts(state: ContractsState, event: ContractEvent): Co
     case 'ContractMarkPriced':
       state.marks.set(fundingKey(event.payload.symbol, event.payload.fundAccountId), new Money(event.payload.markPrice));
       return state;
+    case 'ContractCancelRequested': {
+      const order = state.orders.get(event.payload.order.orderId);
+      if (order) setOrder(state, { ...order, cancelRequested: true });
+      return state;
+    }
     default: {
       const unexpected: never = event;
       throw new Error(`contracts: unknown event ${String((unexpected as { type: unknown }).type)}`);
