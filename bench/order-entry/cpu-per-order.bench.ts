@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 10_000);
@@ -55,7 +55,9 @@ async function startExchange(dir: string): Promise<ChildProcess> {
     RATE_LIMIT_ORDERS_PER_DAY: '1000000000',
     REPLAY_GUARD: 'off',
   };
-  const child = spawn(process.execPath, ['scripts/run.js', 'apps/exchange/src/main.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  // BENCH_PROFILE_DIR=<dir>: the exchange writes a V8 CPU profile there when it stops.
+  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_PROFILE_DIR)}`] : [];
+  const child = spawn(process.execPath, [...profile, 'scripts/run.js', 'apps/exchange/src/main.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((ready, fail) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
