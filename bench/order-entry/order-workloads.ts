@@ -83,7 +83,7 @@ export async function printHops(settings: WorkloadSettings, dataDir: string): Pr
   try {
     const times = await orderTimes(log);
     console.log('');
-    console.log(`pipeline hops (from the records' append times and correlation ids): gateway = send → SubmitOrder journaled, ledger → PlaceOrder, engine → first order event, ledger' → last ledger event, reply → answer received`);
+    console.log(`pipeline hops (from the records' append times and correlation ids): gateway = send → command journaled, ledger → engine's command journaled, engine → first order event, ledger' → last ledger event, reply → answer received`);
     console.log(`  IOC (100 connections):  ${formatHops(hopsOf(times, (id) => !/^(x|s-)/.test(id)))}`);
     console.log(`  crossing:               ${formatHops(hopsOf(times, (id) => /^x\d/.test(id), clientTimes))}`);
     console.log(`  one at a time:          ${formatHops(hopsOf(times, (id) => id.startsWith('s-'), clientTimes))}`);

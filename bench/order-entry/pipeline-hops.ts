@@ -1,8 +1,8 @@
 // The latency of each hop of an order through the pipeline, from what the journal already holds:
 // every record carries its append time and the correlation id of the HTTP request that caused it
 // (x-correlation-id), so nothing is added to the order path to measure it. Per order:
-//   gateway   the client's send → SubmitOrder appended to ledger.commands (HTTP, signature, journal write)
-//   ledger    → the ledger's step appended its PlaceOrder (order.commands)
+//   gateway   the client's send → its command appended to ledger.commands (HTTP, signature, journal write)
+//   ledger    → the ledger's step appended the engine's command (order.commands)
 //   engine    → the engine's step appended its first order.events record
 //   ledger'   → the ledger's last ledger.events record of the order (its outcome applied)
 //   reply     → the client had the answer
@@ -22,22 +22,13 @@ interface OrderTimes {
 export const HOPS = ['gateway', 'ledger', 'engine', "ledger'", 'reply'] as const;
 export type Hops = Record<(typeof HOPS)[number], number[]>;
 
-function typeOf(record: IncomingRecord): string | undefined {
-  const header = record.headers[HeaderNames.messageType];
-  if (header) return header;
-  try {
-    return (JSON.parse(record.value) as { type?: string }).type;
-  } catch {
-    return undefined;
-  }
-}
-
+/** Each topic's first (or, for the outcome, last) record of the order: the gateway's command is the first on ledger.commands. */
 function note(times: OrderTimes, record: IncomingRecord): void {
   const at = record.timestamp;
-  if (record.topic === Topics.ledgerCommands.name) {
-    if (typeOf(record) === 'SubmitOrder') times.submitted = at;
-  } else if (record.topic === Topics.orderCommands.name) times.placed = Math.min(times.placed ?? at, at);
-  else if (record.topic === Topics.orderEvents.name) times.matched = Math.min(times.matched ?? at, at);
+  const first = (was: number | undefined): number => Math.min(was ?? at, at);
+  if (record.topic === Topics.ledgerCommands.name) times.submitted = first(times.submitted);
+  else if (record.topic === Topics.orderCommands.name) times.placed = first(times.placed);
+  else if (record.topic === Topics.orderEvents.name) times.matched = first(times.matched);
   else if (record.topic === Topics.ledgerEvents.name) times.settled = Math.max(times.settled ?? at, at);
 }
 
