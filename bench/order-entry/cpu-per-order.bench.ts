@@ -5,39 +5,14 @@
 // Run: `node scripts/run.js bench/order-entry/cpu-per-order.bench.ts` (BENCH_ORDERS, 10000).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
+import { cpuSecondsOfTree } from '../support/process-cpu';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 10_000);
 const PORT = 47_600;
-const TICKS = 100; // USER_HZ: /proc stat times are in clock ticks
-
-function cpuSecondsOfTree(root: number): { node: number; others: number } {
-  const stats = new Map<number, { ppid: number; ticks: number }>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const fields = readFileSync(`/proc/${name}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-      stats.set(Number(name), { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const inTree = (pid: number): boolean => {
-    for (let p: number | undefined = pid; p !== undefined && p > 1; p = stats.get(p)?.ppid) if (p === root) return true;
-    return false;
-  };
-  let node = 0;
-  let others = 0;
-  for (const [pid, s] of stats) {
-    if (!inTree(pid)) continue;
-    if (pid === root) node += s.ticks;
-    else others += s.ticks;
-  }
-  return { node: node / TICKS, others: others / TICKS };
-}
 
 async function startExchange(dir: string): Promise<ChildProcess> {
   const env = {
@@ -55,7 +30,9 @@ async function startExchange(dir: string): Promise<ChildProcess> {
     RATE_LIMIT_ORDERS_PER_DAY: '1000000000',
     REPLAY_GUARD: 'off',
   };
-  const child = spawn(process.execPath, ['scripts/run.js', 'apps/exchange/src/main.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  // BENCH_PROFILE_DIR=<dir>: the exchange writes a V8 CPU profile there when it stops.
+  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_PROFILE_DIR)}`] : [];
+  const child = spawn(process.execPath, [...profile, 'scripts/run.js', 'apps/exchange/src/main.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((ready, fail) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {

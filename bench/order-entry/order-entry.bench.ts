@@ -2,12 +2,24 @@
 // engine → ledger outcome → answer) on the embedded default, or over Kafka with BENCH_KAFKA=1 and
 // KAFKA_BROKERS, against a bare Fastify hello-world in the same run. Run: `npm run bench:order-entry`.
 // The orders are IOC BUYs below the market: each goes through every step and ends CANCELED, so
-// funds are released and the run can last as long as wanted.
-import { createHmac } from 'node:crypto';
+// funds are released and the run can last as long as wanted. Then, on the same exchange, crossing
+// orders from several accounts and one order at a time (order-workloads.ts), each with its CPU per
+// order, and the hops of every workload read from the journal once the exchange stopped.
+// BENCH_RUNS, BENCH_DURATION_SEC and BENCH_SINGLE_ORDERS (300) size it.
+import { createHmac, randomBytes } from 'node:crypto';
 import { runExchangeVsHello } from '../support/exchange-vs-hello';
 import { BENCH_PORTS } from '../support/ports';
+import { printHops, runOrderWorkloads, type WorkloadSettings } from './order-workloads';
 
 const kafka = process.env.BENCH_KAFKA === '1' && process.env.KAFKA_BROKERS ? process.env.KAFKA_BROKERS : '';
+const namespace = kafka ? `bench${Date.now()}` : '';
+const workloads: WorkloadSettings = {
+  runs: Number(process.env.BENCH_RUNS ?? 3),
+  durationSec: Number(process.env.BENCH_DURATION_SEC ?? 10),
+  singleOrders: Number(process.env.BENCH_SINGLE_ORDERS ?? 300),
+  adminToken: randomBytes(16).toString('hex'),
+  kafka: kafka ? { brokers: kafka, namespace } : undefined,
+};
 
 runExchangeVsHello({
   name: 'order-entry',
@@ -23,7 +35,8 @@ runExchangeVsHello({
     RATE_LIMIT_ORDERS_PER_DAY: '1000000000',
     REPLAY_GUARD: 'off',
     KAFKA_BROKERS: kafka,
-    EVENT_LOG_NAMESPACE: kafka ? `bench${Date.now()}` : '',
+    EVENT_LOG_NAMESPACE: namespace,
+    ADMIN_TOKEN: workloads.adminToken,
   },
   portBase: BENCH_PORTS.orderEntry,
   presign: ({ apiKey, secretKey }) => {
@@ -34,6 +47,8 @@ runExchangeVsHello({
       return { method: 'POST', path: `/openapi/v1/order?${query}&signature=${signature}`, headers: { 'X-SERVICE-KEY': apiKey } };
     });
   },
+  afterRuns: (exchange) => runOrderWorkloads(workloads, exchange),
+  afterStop: (dataDir) => printHops(workloads, dataDir),
 }).catch((error: unknown) => {
   console.error(error);
   process.exit(1);

@@ -2,7 +2,7 @@
 // { url, connections, pipelining, durationSec, requests?: [{ method, path, headers, body }], signed? }.
 // `signed` signs each request as it is sent, its query's `{n}` replaced by a counter: requests that
 // must differ (client order ids unique among open orders) even when every connection sends at once.
-// Prints { requestsPerSec, p50Ms, p99Ms, errors, non2xx } as its last line.
+// Prints { requestsPerSec, p50Ms, p99Ms, errors, non2xx, total } as its last line.
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     requests: job.signed ? signedRequests(job.signed) : (job.requests as autocannon.Request[] | undefined),
   });
   process.stdout.write(
-    JSON.stringify({ requestsPerSec: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99, errors: result.errors, non2xx: result.non2xx }) + '\n',
+    JSON.stringify({ requestsPerSec: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99, errors: result.errors, non2xx: result.non2xx, total: result.requests.total }) + '\n',
   );
 }
 

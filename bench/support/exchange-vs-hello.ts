@@ -2,6 +2,7 @@ import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runPinnedWorker, taskset } from './pinned-child';
+import { cpuOfTree } from './process-cpu';
 import { startPinnedServer, stopServer } from './pinned-server';
 import { formatNumber, formatSpread, median, spread } from './stats';
 
@@ -46,6 +47,10 @@ export interface ExchangeBenchmark {
   setup?(baseUrl: string, demo: { apiKey: string; secretKey: string }): Promise<void>;
   /** Compare with other requests on the same exchange instead of the hello-world (e.g. spot orders). */
   baseline?: { target: string; presign(demo: { apiKey: string; secretKey: string }): Requests };
+  /** More workloads on the same exchange, after the measured runs (the exchange's pid for its CPU). */
+  afterRuns?(exchange: { url: string; pid: number; dataDir: string; demo: { apiKey: string; secretKey: string }; baselinePerSec: number }): Promise<void>;
+  /** Runs once the exchange stopped (its DATA_DIR is left as it was: the journal can be read). */
+  afterStop?(dataDir: string): Promise<void>;
 }
 
 interface LoadResult {
@@ -54,6 +59,10 @@ interface LoadResult {
   p99Ms: number;
   errors: number;
   non2xx: number;
+  /** Requests answered. */
+  total: number;
+  /** CPU µs of the exchange's process tree per request answered (our runs only). */
+  cpuUs?: number;
 }
 
 /**
@@ -99,7 +108,9 @@ export async function runExchangeVsHello(bench: ExchangeBenchmark): Promise<void
     const ours: LoadResult[] = [];
     const ceiling: LoadResult[] = [];
     for (let run = 0; run < runs; run++) {
-      ours.push(await load(`exchange-${run}`, exchangeUrl, bench.presign(demo)));
+      const cpuBefore = cpuOfTree(exchange.pid!);
+      const result = await load(`exchange-${run}`, exchangeUrl, bench.presign(demo));
+      ours.push({ ...result, cpuUs: ((cpuOfTree(exchange.pid!) - cpuBefore) / result.total) * 1e6 });
       ceiling.push(await other(`baseline-${run}`));
     }
     console.log('');
@@ -107,10 +118,13 @@ export async function runExchangeVsHello(bench: ExchangeBenchmark): Promise<void
     console.log(row(bench.target, ours));
     console.log(row(bench.baseline?.target ?? 'bare Fastify hello-world', ceiling));
     console.log(`ratio (median / median): ${formatNumber(median(ours.map((r) => r.requestsPerSec)) / median(ceiling.map((r) => r.requestsPerSec)), 2)}x`);
+    console.log(`CPU per request of the exchange's process tree: ${formatSpread(spread(ours.map((r) => r.cpuUs!)))} µs`);
+    await bench.afterRuns?.({ url: exchangeUrl, pid: exchange.pid!, dataDir: join(dir, 'data'), demo, baselinePerSec: median(ceiling.map((r) => r.requestsPerSec)) });
   } finally {
     if (hello) await stopServer(hello);
     await stopServer(exchange);
   }
+  await bench.afterStop?.(join(dir, 'data'));
 }
 
 function row(label: string, results: LoadResult[]): string {

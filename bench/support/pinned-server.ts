@@ -13,7 +13,8 @@ export function startPinnedServer(script: string, core: number, env: NodeJS.Proc
   return new Promise((done, fail) => {
     const child = spawn(command[0]!, command.slice(1), { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
-    const timer = setTimeout(() => fail(new Error(`${script} not ready in 60 s`)), 60_000);
+    // Generous: on a machine shared with other jobs a pinned exchange has taken over 60 s to start.
+    const timer = setTimeout(() => fail(new Error(`${script} not ready in 180 s`)), 180_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       if (out.includes(readyText)) {

@@ -2,6 +2,7 @@ export * from './embedded/embedded-event-log';
 export { encodeSegmentRecord } from './embedded/record-codec';
 export * from './event-log-errors';
 export * from './event-log.port';
+export * from './records/decode-once';
 export * from './kafka/kafka-event-log';
 export * from './namespaced-event-log';
 export * from './partitioning/murmur2-partitioner';

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { type LedgerCommand, type LedgerJournalEvent, parseLedgerEvent, Topics, toPartitionRecord, toRecord } from '@exchange/contracts';
-import type { Consumer, EventLog, IncomingBatch, OutgoingRecord } from '@exchange/messaging';
+import { type Consumer, decodeOnce, type EventLog, type IncomingBatch, type OutgoingRecord } from '@exchange/messaging';
 import { ApiError, CONFIG, type Config, currentCorrelationId, ErrorCode, EVENT_LOG, LOGGER, type Logger, Metrics } from '@exchange/platform';
 import type { Counter } from 'prom-client';
 import { type Reply, PendingReplies } from '../replies/pending-replies';
@@ -103,7 +103,7 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
 
   private onEvents(batch: IncomingBatch): void {
     for (const record of batch.records) {
-      const event = parseLedgerEvent(record.value);
+      const event = decodeOnce(record, parseLedgerEvent);
       if (!event) {
         this.logger.error({ topic: record.topic, partition: record.partition, offset: record.offset }, 'not a ledger event: skipped');
         continue;

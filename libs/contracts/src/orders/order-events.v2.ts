@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseMessage } from '../envelope/message';
 import { clockTickedV1 } from './clock-ticked.v1';
 import { bookLevelField, cancelReasonField, cancelRejectedV1, orderEventV1Schema, type OrderEventV1, orderRejectedV1, symbolStatusChangedV1 } from './order-events.v1';
 import { decimalField, messageV2, orderIdField, orderTypeField, sideField, symbolField, timeInForceField } from './order-fields';
@@ -139,6 +140,11 @@ export function upcastOrderEventV1(event: OrderEventV1): OrderEvent {
 
 /** Every order event as consumers read it: the current shape, or a v1 record upcast to it. */
 export const orderEventSchema = z.union([currentOrderEventSchema, orderEventV1Schema.transform(upcastOrderEventV1)]);
+
+/** A record's value as an order event, or undefined when it is not JSON or not one. */
+export function parseOrderEventValue(value: string): OrderEvent | undefined {
+  return parseMessage(orderEventSchema, value);
+}
 
 /** The command an order event (or settlement command) was decided from: its id's prefix. */
 export function commandIdOf(messageId: string): string {

@@ -1,6 +1,6 @@
 import { Controller, Inject } from '@nestjs/common';
-import { contractPriceMessageSchema, type Markets, type OrderEvent, orderEventSchema, Topics, toPartitionRecord } from '@exchange/contracts';
-import { type BatchOutcome, ConsumeBatches, type IncomingBatch, type OutgoingRecord } from '@exchange/messaging';
+import { contractPriceMessageSchema, type Markets, parseOrderEventValue, Topics, toPartitionRecord } from '@exchange/contracts';
+import { type BatchOutcome, ConsumeBatches, decodeOnce, type IncomingBatch, type OutgoingRecord } from '@exchange/messaging';
 import { LOGGER, type Logger, MARKETS } from '@exchange/platform';
 import { partitionCommandOf, stopCommandsOf } from '../domain/contracts/price-commands';
 import { LEDGER_PARTITIONS } from './ledger.tokens';
@@ -51,7 +51,7 @@ export class ContractPriceRelay {
   onTrades(batch: IncomingBatch): BatchOutcome {
     const prices = new Map<string, { prices: string[]; offset: number; ts: number }>();
     for (const record of batch.records) {
-      const event = parseOrderEvent(record.value);
+      const event = decodeOnce(record, parseOrderEventValue);
       if (event?.type !== 'TradeExecuted' || this.markets.contract(event.payload.symbol) === undefined) continue;
       const seen = prices.get(event.payload.symbol) ?? { prices: [], offset: record.offset, ts: event.ts };
       seen.prices.push(event.payload.price);
@@ -69,11 +69,6 @@ export class ContractPriceRelay {
 
 function commandRecord(command: { id: string; type: string; payload: { symbol: string } }, partition: number): OutgoingRecord {
   return toPartitionRecord(Topics.ledgerCommands, command, partition, command.payload.symbol);
-}
-
-function parseOrderEvent(text: string): OrderEvent | undefined {
-  const parsed = orderEventSchema.safeParse(safeJson(text));
-  return parsed.success ? parsed.data : undefined;
 }
 
 function safeJson(text: string): unknown {

@@ -67,6 +67,8 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
   private readonly settings: SegmentSettings;
   private readonly walBytes: number;
   private writer!: JournalWriter;
+  /** Partitions appended to since their segment files were last written (flushPartitions). */
+  private readonly unflushed = new Set<PartitionLog>();
   private manifest: Manifest;
   private checkpointQueued = false;
   /** Highest generation named so far (manifest, journal, compacted files): a new file never takes a used name. */
@@ -98,10 +100,11 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
     log.restore();
     const path = join(options.dir, manifest.wal);
     const recovered = recoverJournal<JournalEntry>(path, decodeJournalEntry, (entry) => log.apply(entry));
+    log.flushPartitions();
     if (recovered.tornBytes > 0) {
       options.onWarning?.('event log: cut a torn frame at the end of the journal', { path, tornBytes: recovered.tornBytes });
     }
-    log.writer = await JournalWriter.open(path, options.fsync ?? 'always');
+    log.writer = await JournalWriter.open(path, options.fsync ?? 'always', () => log.flushPartitions());
     if (legacy || log.writer.bytes >= log.walBytes) await log.writer.exclusive(() => log.checkpoint([]));
     const every = options.maintenanceIntervalMs ?? 60_000;
     if (every > 0) {
@@ -277,13 +280,11 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
       const partitions = Array.from({ length: definition.partitions }, (_, p) => PartitionLog.create(partitionDir(this.options.dir, definition.name, p), definition.name, p, this.settingsOf(definition), this.cache));
       this.topics.set(definition.name, { definition, partitions, cleaned: partitions.map(() => ({})) });
     }
-    const touched = new Set<PartitionLog>();
     for (const r of entry.r ?? []) {
       const log = this.partition(r.t, r.p);
       log.append({ k: r.k, v: r.v, h: r.h, ts: r.ts });
-      touched.add(log);
+      this.unflushed.add(log);
     }
-    for (const log of touched) log.flush();
     for (const c of entry.c ?? []) this.committed.set(commitKey(c.g, c.t, c.p), c.o);
     if (this.writer && !this.checkpointQueued && this.writer.bytes >= this.walBytes) {
       this.checkpointQueued = true;
@@ -293,6 +294,17 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
       });
     }
     this.changed.notify();
+  }
+
+  /**
+   * Writes what the steps applied since the last call appended to the segment files: once per
+   * journal write (group commit), not once per step, so a partition touched by many steps of one
+   * write costs one file write. Nothing reads a segment file between the steps and this call (the
+   * tail is served from memory, and it runs in the same synchronous turn as they do).
+   */
+  private flushPartitions(): void {
+    for (const log of this.unflushed) log.flush();
+    this.unflushed.clear();
   }
 
   private toStored(record: OutgoingRecord): StoredRecord {

@@ -117,11 +117,13 @@ export class JournalWriter {
     private handle: FileHandle,
     private readonly fsync: FsyncPolicy,
     private size: number,
+    private readonly afterBatch: () => void,
   ) {}
 
-  static async open(path: string, fsync: FsyncPolicy): Promise<JournalWriter> {
+  /** `afterBatch` runs once the `onDurable` of every frame of a write ran: work they share (e.g. one file write per partition). */
+  static async open(path: string, fsync: FsyncPolicy, afterBatch: () => void = () => {}): Promise<JournalWriter> {
     const handle = await open(path, 'a');
-    return new JournalWriter(handle, fsync, (await handle.stat()).size);
+    return new JournalWriter(handle, fsync, (await handle.stat()).size, afterBatch);
   }
 
   /** Bytes in the current file. */
@@ -186,6 +188,7 @@ export class JournalWriter {
       if (!written) continue;
       try {
         for (const w of batch) w.onDurable();
+        this.afterBatch();
       } catch (error) {
         // The frames are durable but the log's view of them is not: refuse appends until a restart replays them.
         this.fail(error);

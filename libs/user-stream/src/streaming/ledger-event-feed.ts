@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type LedgerJournalEvent, parseLedgerEvent, Topics } from '@exchange/contracts';
-import type { Consumer, EventLog, IncomingRecord } from '@exchange/messaging';
+import { type Consumer, decodeOnce, type EventLog, type IncomingRecord } from '@exchange/messaging';
 import type { Logger } from '@exchange/platform';
 
 /**
@@ -47,7 +47,7 @@ export class LedgerEventFeed {
     for (const record of records) {
       if (record.offset < (next[record.partition] ?? 0)) continue;
       next[record.partition] = record.offset + 1;
-      const event = parseLedgerEvent(record.value);
+      const event = decodeOnce(record, parseLedgerEvent);
       if (!event) {
         this.logger.warn({ partition: record.partition, offset: record.offset }, 'user-stream: a record that is not a ledger event was skipped');
         continue;
