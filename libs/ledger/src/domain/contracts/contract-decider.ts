@@ -2,7 +2,7 @@ import type { ContractCommand, ContractEvent } from '@exchange/contracts';
 import { LedgerRejection } from '../ledger-rejection';
 import { type ContractContext, sequenced } from './contract-decision';
 import { seedInsuranceFund, settleFunding } from './contract-funding';
-import { markContractPrice } from './contract-liquidation';
+import { liquidateAfterCancel, markContractPrice } from './contract-liquidation';
 import { triggerContractStops } from './contract-stops';
 import { fillContractOrder } from './contract-fills';
 import { creditContractAccount, debitContractAccount, markPriced, modifyPositionMargin } from './contract-margin';
@@ -39,8 +39,10 @@ function decideEvents(command: ContractCommand, state: ContractsState, ctx: Cont
       return placeContractOrder(command, state, ctx);
     case 'FillContractOrder':
       return fillContractOrder(command, state, ctx);
-    case 'EndContractOrder':
-      return endContractOrder(command, state, ctx);
+    case 'EndContractOrder': {
+      const ended = endContractOrder(command, state, ctx);
+      return [...ended, ...liquidateAfterCancel(command, state, ended, ctx)];
+    }
     case 'ModifyPositionMargin':
       return modifyPositionMargin(command, state, ctx);
     case 'SeedInsuranceFund':

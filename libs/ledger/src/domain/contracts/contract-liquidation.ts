@@ -1,4 +1,4 @@
-import type { ContractConfig, ContractEvent, FlowEntry, MarkContractPrice, PositionSide } from '@exchange/contracts';
+import type { ContractConfig, ContractEvent, EndContractOrder, FlowEntry, MarkContractPrice, PositionSide } from '@exchange/contracts';
 import { Money, ZERO } from '../ledger-money';
 import { LedgerRejection, RejectCode } from '../ledger-rejection';
 import { balanceAfter, type ContractContext, flowEntry, ownedBy, positionAfter, requireContract, totalOf } from './contract-decision';
@@ -6,7 +6,7 @@ import { deleverage } from './contract-deleveraging';
 import { ContractDraft } from './contract-draft';
 import { endContractOrder, placeContractOrder } from './contract-orders';
 import { bankruptcyValue, pastMaintenance, unrealisedPnl } from './contract-risk';
-import { type ContractsState, orderRecordOf, peekContractBalance, peekPosition, type PositionState } from './contract-state';
+import { type ContractsState, fundingKey, orderRecordOf, peekContractBalance, peekPosition, type PositionState } from './contract-state';
 
 /** How far through the mark the fund's IOC closing orders reach, as priceType MARKET does (CONTRACTS.md). */
 const FUND_ORDER_REACH = new Money('0.05');
@@ -38,6 +38,22 @@ export function markContractPrice(command: MarkContractPrice, state: ContractsSt
   }
   for (const side of ['LONG', 'SHORT'] as const) offerFundPosition(draft, peekPosition(draft.state, ctx.insurance.accountId, p.symbol, side), config, mark, p.marketsVersion, ctx);
   return draft.events;
+}
+
+/**
+ * A liquidation waits for its position's orders to leave the engine's book (markContractPrice).
+ * When the engine's end of an order whose cancel was requested arrives, the symbol is judged again
+ * at the mark this partition keeps, so the takeover does not wait for the next mark change: in a
+ * flat market none comes. `ended` are the events that end the order.
+ */
+export function liquidateAfterCancel(command: EndContractOrder, state: ContractsState, ended: ContractEvent[], ctx: ContractContext): ContractEvent[] {
+  const order = state.orders.get(command.payload.orderId);
+  const mark = order && state.marks.get(fundingKey(order.symbol, ctx.insurance.accountId));
+  if (!order?.cancelRequested || !mark) return [];
+  const draft = new ContractDraft(state);
+  draft.emit(...ended);
+  const payload = { symbol: order.symbol, markPrice: mark.toFixed(), indexPrice: mark.toFixed(), marketsVersion: order.marketsVersion };
+  return markContractPrice({ type: 'MarkContractPrice', v: 1, id: command.id, ts: command.ts, payload }, draft.state, ctx);
 }
 
 /** LONGs whose liquidation price the mark fell to, then SHORTs it rose to, each the deepest first. */

@@ -151,7 +151,7 @@ describe('price and funding commands decided per ledger partition', () => {
     expect(peekPosition(ledger.state.contracts, ALICE.contracts, SWAP, 'LONG').margin.toFixed()).toBe('40');
   });
 
-  it('asks the engine to cancel a liquidated position\'s resting order, and takes the position over on the mark after its outcome', () => {
+  it('asks the engine to cancel a liquidated position\'s resting order, and takes the position over when its outcome arrives', () => {
     const ledger = opened();
     ledger.given('PlaceContractOrder', { userId: ALICE.userId, accountId: ALICE.contracts, orderId: '13', symbol: SWAP, side: 'SELL_CLOSE', price: '40000', quantity: '4', marketsVersion: markets.version, clientOrderId: 'c13' }, 0);
     const flp = peekPosition(ledger.state.contracts, ALICE.contracts, SWAP, 'LONG').flp.minus(1).toFixed();
@@ -162,10 +162,11 @@ describe('price and funding commands decided per ledger partition', () => {
     expect(orderCommandsFor(inA!)).toEqual([expect.objectContaining({ type: 'CancelOrder', payload: { symbol: SWAP, orderId: '13', accountId: ALICE.contracts, userId: ALICE.userId } })]);
     expect(mark('m2')).toEqual([[], []]);
     const outcome = { userId: ALICE.userId, accountId: ALICE.contracts, symbol: SWAP, orderId: '13', side: 'SELL', outcome: 'CANCELED', reason: 'USER', remainingQty: '4' };
-    ledger.when(ledgerCommandSchema.parse({ type: 'ApplyOrderOutcome', v: 2, id: 'o13', ts: T0 + 99, payload: outcome }), 0);
+    // Its outcome ends the order and, at the mark the partition keeps, takes the position over in the same step.
+    const ended = ledger.when(ledgerCommandSchema.parse({ type: 'ApplyOrderOutcome', v: 2, id: 'o13', ts: T0 + 99, payload: outcome }), 0);
     expect(ledger.state.contracts.orders.has('13')).toBe(false);
-    const [after] = mark('m3');
-    expect(after!.map((e) => e.type)).toEqual(['PositionLiquidated', 'ContractOrderPlaced']);
+    expect(ended.map((e) => e.type)).toEqual(['ContractOrderEnded', 'PositionLiquidated', 'ContractOrderPlaced']);
+    expect(mark('m3')).toEqual([[], []]);
     expect(peekPosition(ledger.state.contracts, insuranceAccountIdOf(0), SWAP, 'LONG').size.toFixed()).toBe('10');
   });
 });
