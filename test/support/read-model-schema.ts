@@ -58,7 +58,7 @@ type Payload<T extends LedgerInput['type']> = Extract<LedgerInput, { type: T }>[
 let ids = 0;
 
 export function ledgerCommand<T extends LedgerInput['type']>(type: T, payload: Payload<T>): LedgerInput {
-  return { type, v: type === 'ApplyOrderOutcome' ? 2 : 1, id: `rm${++ids}`, ts: T0, payload } as LedgerInput;
+  return { type, v: type === 'ApplyOrderOutcome' || type === 'SettleTradeLeg' ? 2 : 1, id: `rm${++ids}`, ts: T0, payload } as LedgerInput;
 }
 
 /**

@@ -18,7 +18,7 @@ const BOB = { userId: '200', accountId: '2001' };
 type Payload<T extends LedgerInput['type']> = Extract<LedgerInput, { type: T }>['payload'];
 let ids = 0;
 function cmd<T extends LedgerInput['type']>(type: T, payload: Payload<T>, ts = T0): LedgerInput {
-  return { type, v: type === 'ApplyOrderOutcome' ? 2 : 1, id: `t${++ids}`, ts, payload } as LedgerInput;
+  return { type, v: type === 'ApplyOrderOutcome' || type === 'SettleTradeLeg' ? 2 : 1, id: `t${++ids}`, ts, payload } as LedgerInput;
 }
 
 /** Given/When/Then over the decider: the state is the fold of what it decided, no mocks. */
@@ -78,7 +78,7 @@ function outcome(who: { userId: string; accountId: string }, orderId: string, si
 }
 function leg(who: { userId: string; accountId: string }, orderId: string, side: 'BUY' | 'SELL', t: { tradeId: string; price: string; qty: string; isMaker: boolean }): LedgerInput {
   const quoteQty = new Money(t.price).times(t.qty).toFixed();
-  return cmd('SettleTradeLeg', { ...who, symbol: 'BTCUSDT', orderId, side, quoteQty, ...t });
+  return cmd('SettleTradeLeg', { ...who, symbol: 'BTCUSDT', orderId, matchOrderId: '0', side, quoteQty, ...t });
 }
 
 describe('ledger trading: placing orders', () => {
