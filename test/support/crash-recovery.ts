@@ -6,7 +6,7 @@ import { openDataSource } from '@exchange/platform';
 import { assertBalanceInvariant } from './balance-invariant';
 import { type ExchangeProcess, spawnExchange, waitUntilServing } from './exchange-process';
 import { decideJournal, recoveredState, timelessHash } from './ledger-replay';
-import { waitUntilQuiet } from './wait-for';
+import { metricsLagProbe, outboxProbe, waitUntilQuiet } from './quiet-pipeline';
 
 export interface Recovery {
   journaled: Map<string, LedgerJournalEvent>;
@@ -26,7 +26,7 @@ export async function restartAndCompare(env: { DATA_DIR: string; DATABASE_URL: s
   await waitUntilServing(exchange);
   const dataSource = await openDataSource({ url: env.DATABASE_URL, schema, entities: [], migrations: [], readOnly: true });
   try {
-    await waitUntilQuiet((sql) => dataSource.query(sql), [schema], 'the pipeline to settle');
+    await waitUntilQuiet([metricsLagProbe(exchange.metricsUrl), outboxProbe((sql) => dataSource.query(sql), [schema])], 'the pipeline to settle');
     exchange.child.kill('SIGTERM');
     await exchange.exited();
 

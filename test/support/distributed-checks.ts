@@ -4,7 +4,7 @@ import { openDataSource } from '@exchange/platform';
 import { assertBalanceInvariant } from './balance-invariant';
 import type { DistributedExchange } from './distributed-exchange';
 import { decideLog, recoveredState, timelessHash } from './ledger-replay';
-import { waitFor } from './wait-for';
+import { committedLagProbe, MONEY_PATH_STAGES, outboxProbe, waitUntilQuiet } from './quiet-pipeline';
 
 /** The run's topics on the real Kafka, as its services see them (inside its namespace). */
 export function openRunEventLog(exchange: DistributedExchange): EventLog {
@@ -12,34 +12,15 @@ export function openRunEventLog(exchange: DistributedExchange): EventLog {
   return new NamespacedEventLog(new KafkaEventLog({ brokers, clientId: `${exchange.namespace}-checks` }), exchange.namespace);
 }
 
-const ENGINE_GROUP = 'matching-engine';
-
 /**
- * Waits until the pipeline is quiet: the engine has committed every order command, the ledger's
- * outbox is empty and its checkpoints have stopped moving (the engine's transactional writes
- * leave commit markers, so a checkpoint need not reach the high watermark).
+ * Waits until the pipeline is quiet: the ledger, its projection, the engine and the wallet have
+ * committed all of their inputs and the wallet's outbox is empty, on two polls a second apart.
  */
 export async function waitUntilSettled(exchange: DistributedExchange, log: EventLog): Promise<void> {
-  const ledger = `"${exchange.schemaPrefix}ledger"`;
-  const wallet = `"${exchange.schemaPrefix}wallet"`;
   const db = await openDataSource({ url: exchange.databaseUrl, schema: `${exchange.schemaPrefix}ledger`, entities: [], migrations: [], readOnly: true });
   try {
-    let last = '';
-    await waitFor(
-      async () => {
-        const [ends, committed] = await Promise.all([log.endOffsets(Topics.orderCommands.name), log.committedOffsets(ENGINE_GROUP, Topics.orderCommands.name)]);
-        const [row] = await db.query(
-          `SELECT (SELECT coalesce(sum(next_offset), 0) FROM ${ledger}.checkpoints)::text AS applied, (SELECT count(*) FROM ${ledger}.outbox)::int + (SELECT count(*) FROM ${wallet}.outbox)::int AS outbox`,
-        );
-        const progress = `${row.applied}/${row.outbox}/${committed.join(',')}`;
-        const settled = progress === last && row.outbox === 0 && ends.every((end, p) => (committed[p] ?? 0) === end);
-        last = progress;
-        return settled;
-      },
-      'the pipeline to settle',
-      90_000,
-      1000,
-    );
+    const schemas = [`${exchange.schemaPrefix}ledger`, `${exchange.schemaPrefix}wallet`];
+    await waitUntilQuiet([committedLagProbe(log, MONEY_PATH_STAGES), outboxProbe((sql) => db.query(sql), schemas)], 'the pipeline to settle');
   } finally {
     await db.destroy();
   }
@@ -54,7 +35,8 @@ export async function waitUntilSettled(exchange: DistributedExchange, log: Event
  *   still pending a cancel), every order the engine accepted was placed by the ledger;
  * - no order.events id twice, and every trade settled exactly once on each of its two legs;
  * - balances add up to the deposits, fee accounts included, and none is negative;
- * - every order a client got an answer for exists.
+ * - every order a client got an answer for exists (spot orders: contract orders are checked by
+ *   their client ids, see contract-checks).
  */
 export async function assertNothingLostOrDoubled(exchange: DistributedExchange, log: EventLog, answeredOrderIds: string[]): Promise<void> {
   const schema = `${exchange.schemaPrefix}ledger`;
@@ -65,7 +47,8 @@ export async function assertNothingLostOrDoubled(exchange: DistributedExchange, 
     expect(timelessHash(await recoveredState(db, schema, partitions))).toBe(timelessHash(state));
     const orderIds = new Set(((await db.query(`SELECT order_id::text AS id FROM "${schema}".orders`)) as { id: string }[]).map((r) => r.id));
     expect(answeredOrderIds.filter((id) => !orderIds.has(id))).toEqual([]);
-    const legs: { n: number }[] = await db.query(`SELECT count(*)::int AS n FROM "${schema}".trades`);
+    // One row per account leg, spot and contract trades alike.
+    const legs: { n: number }[] = await db.query(`SELECT ((SELECT count(*) FROM "${schema}".trades) + (SELECT count(*) FROM "${schema}".contract_trades))::int AS n`);
 
     const engineEvents = await readOrderEvents(log);
     expect(new Set(engineEvents.map((e) => e.id)).size).toBe(engineEvents.length);
@@ -74,8 +57,8 @@ export async function assertNothingLostOrDoubled(exchange: DistributedExchange, 
     expect(legs[0]!.n).toBe(2 * trades.length);
 
     const events = [...journaled.values()];
-    const placed = new Set(events.filter((e) => e.type === 'OrderPlaced').map(orderIdOf));
-    const decidedByEngine = new Set(events.filter((e) => e.type === 'OrderOutcomeApplied' || e.type === 'TradeSettled').map(orderIdOf));
+    const placed = new Set(events.filter((e) => PLACED.has(e.type)).map(orderIdOf));
+    const decidedByEngine = new Set(events.filter((e) => DECIDED_BY_ENGINE.has(e.type)).map(orderIdOf));
     expect([...placed].filter((id) => !decidedByEngine.has(id))).toEqual([]);
     const accepted = new Set(engineEvents.filter((e) => e.type === 'OrderAccepted' || e.type === 'OrderRejected').map((e) => e.payload.orderId!));
     expect([...accepted].sort()).toEqual([...placed].sort());
@@ -100,6 +83,11 @@ async function readOrderEvents(log: EventLog): Promise<OrderEvent[]> {
   return events;
 }
 
+const PLACED = new Set(['OrderPlaced', 'ContractOrderPlaced']);
+/** The ledger's events of the engine's word on an order: spot outcomes and fills, contract fills, ends and rests. */
+const DECIDED_BY_ENGINE = new Set(['OrderOutcomeApplied', 'TradeSettled', 'ContractOrderFilled', 'ContractOrderEnded', 'ContractOrderRested']);
+
 function orderIdOf(event: LedgerJournalEvent): string {
-  return 'order' in event.payload ? event.payload.order.orderId : '';
+  if ('order' in event.payload) return event.payload.order.orderId;
+  return event.type === 'ContractOrderRested' ? event.payload.orderId : '';
 }

@@ -226,7 +226,8 @@ async function waitUntilReady(p: ServiceProcess): Promise<void> {
       return (await http(p.url, 'GET', '/health/ready').catch(() => ({ status: 0 }))).status === 200;
     },
     `${p.name} to be ready`,
-    120_000,
+    // Eight processes transpiling the workspace at once on a loaded CI machine take minutes.
+    300_000,
     200,
   );
 }

@@ -8,6 +8,8 @@ const root = resolve(__dirname, '../..');
 export interface ExchangeProcess {
   child: ChildProcess;
   baseUrl: string;
+  /** GET /metrics (the port after PORT's next one unless the test names METRICS_PORT). */
+  metricsUrl: string;
   output(): string;
   /** Resolves with the exit code (or signal name) once the process is gone. */
   exited(): Promise<number | string | null>;
@@ -20,13 +22,14 @@ export interface ExchangeProcess {
 export function spawnExchange(env: Record<string, string>): ExchangeProcess {
   const full: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn' };
   for (const name of ['DATABASE_URL', 'KAFKA_BROKERS', 'REDIS_URL', 'ADMIN_TOKEN', 'SECRET_ENCRYPTION_KEY', 'DATABASE_SCHEMA_PREFIX']) delete full[name];
-  // Several of these run at once: the metrics port is any free one unless the test names it.
-  Object.assign(full, { METRICS_PORT: '0' }, env);
+  // Several of these run at once: the metrics port is one of the few after PORT (freePortBase)
+  // unless the test names it, so a test can read the process's consumer lags.
+  Object.assign(full, { METRICS_PORT: env.PORT ? String(Number(env.PORT) + 2) : '0' }, env);
   const child = spawn(process.execPath, ['scripts/run.js', 'apps/exchange/src/main.ts'], { cwd: root, env: full, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const exit = new Promise<number | string | null>((done) => child.once('exit', (code, signal) => done(signal ?? code)));
-  return { child, baseUrl: `http://127.0.0.1:${env.PORT}`, output: () => out, exited: () => exit };
+  return { child, baseUrl: `http://127.0.0.1:${env.PORT}`, metricsUrl: `http://127.0.0.1:${full.METRICS_PORT}`, output: () => out, exited: () => exit };
 }
 
 export async function waitUntilServing(exchange: ExchangeProcess, timeoutMs = 60_000): Promise<void> {

@@ -58,7 +58,7 @@ type Payload<T extends LedgerCommand['type']> = Extract<LedgerCommand, { type: T
 let ids = 0;
 
 export function ledgerCommand<T extends LedgerCommand['type']>(type: T, payload: Payload<T>): LedgerCommand {
-  return { type, v: type === 'ApplyOrderOutcome' ? 2 : 1, id: `rm${++ids}`, ts: T0, payload } as LedgerCommand;
+  return { type, v: type === 'ApplyOrderOutcome' || type === 'SettleTradeLeg' ? 2 : 1, id: `rm${++ids}`, ts: T0, payload } as LedgerCommand;
 }
 
 /**

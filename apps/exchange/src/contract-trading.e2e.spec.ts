@@ -66,14 +66,21 @@ describe('contract trading through REST', () => {
     // A close above the available position is -2022.
     expect((await order(alice, 'SELL_CLOSE', '21', '30500')).body).toMatchObject({ code: -2022 });
     // Partial close of 5 at 30500: PnL (30500 − 30150) × 5 × 0.001 = 1.75 for Alice, −1.75 for Bob.
-    expect((await order(bob, 'BUY_CLOSE', '5', '30500')).body).toMatchObject({ status: 'NEW', marginLocked: '0', leverage: '0' });
+    const bobsClose = await order(bob, 'BUY_CLOSE', '5', '30500');
+    expect(bobsClose.body).toMatchObject({ status: 'NEW', marginLocked: '0', leverage: '0' });
     expect(await position(bob, 'SHORT')).toMatchObject({ position: '20', available: '15' });
-    expect((await order(alice, 'SELL_CLOSE', '5', '30500')).body).toMatchObject({ status: 'FILLED', fees: [{ feeToken: 'USDT', fee: '0.0915' }] });
+    const alicesClose = await order(alice, 'SELL_CLOSE', '5', '30500');
+    expect(alicesClose.body).toMatchObject({ status: 'FILLED', fees: [{ feeToken: 'USDT', fee: '0.0915' }] });
     expect(await position(alice, 'LONG')).toMatchObject({ position: '15', available: '15', avgPrice: '30150', margin: '45.225', realizedPnL: '1.75' });
     expect((await call<Json[]>(alice, 'GET', '/openapi/contract/v1/myTrades', { limit: 1 })).body).toEqual([
       expect.objectContaining({ symbolId: SWAP, side: 'SELL_CLOSE', price: '30500', quantity: '5', fee: '0.0915', feeTokenId: 'USDT', pnl: '1.75', isMaker: false }),
     ]);
-    expect((await call<Json[]>(bob, 'GET', '/openapi/contract/v1/myTrades', { limit: 1 })).body).toEqual([expect.objectContaining({ side: 'BUY_CLOSE', pnl: '-1.75', fee: '0.0305', isMaker: true })]);
+    // Each side's matchOrderId is the other side's order.
+    const [alices, bobs] = [alicesClose.body.orderId, bobsClose.body.orderId];
+    expect((await call<Json[]>(alice, 'GET', '/openapi/contract/v1/myTrades', { limit: 1 })).body).toEqual([expect.objectContaining({ orderId: alices, matchOrderId: bobs })]);
+    expect((await call<Json[]>(bob, 'GET', '/openapi/contract/v1/myTrades', { limit: 1 })).body).toEqual([
+      expect.objectContaining({ orderId: bobs, matchOrderId: alices, side: 'BUY_CLOSE', pnl: '-1.75', fee: '0.0305', isMaker: true }),
+    ]);
 
     // Full close of 15 at 29900: PnL (29900 − 30150) × 15 × 0.001 = −3.75 for Alice.
     expect((await order(bob, 'BUY_CLOSE', '15', '29900')).body).toMatchObject({ status: 'NEW' });

@@ -11,7 +11,8 @@ import { createFundedUser, type TestUser } from '../../../test/support/exchange-
 import { type ExchangeProcess, freePortBase, spawnExchange, waitUntilServing } from '../../../test/support/exchange-process';
 import { decideJournal, recoveredState, timelessHash } from '../../../test/support/ledger-replay';
 import { adminCall, signedRequest } from '../../../test/support/signed-client';
-import { waitFor, waitUntilQuiet } from '../../../test/support/wait-for';
+import { metricsLagProbe, outboxProbe, waitUntilQuiet } from '../../../test/support/quiet-pipeline';
+import { waitFor } from '../../../test/support/wait-for';
 
 /** What the ledger must hold for a withdrawal in each wallet status: debited at 6, released when rejected or failed, held otherwise. */
 const ledgerStatusFor = (status: number): string => (status === 6 ? 'SETTLED' : [2, 4, 7].includes(status) ? 'RELEASED' : 'HELD');
@@ -76,7 +77,7 @@ describe('wallet crash recovery', () => {
     await waitUntilServing(exchange);
     const db = await openDataSource({ url: env.DATABASE_URL, schema: `${prefix}ledger`, entities: [], migrations: [], readOnly: true });
     try {
-      await waitUntilQuiet((sql) => db.query(sql), [`${prefix}ledger`, `${prefix}wallet`], 'ledger and wallet to settle');
+      await waitUntilQuiet([metricsLagProbe(exchange.metricsUrl), outboxProbe((sql) => db.query(sql), [`${prefix}ledger`, `${prefix}wallet`])], 'ledger and wallet to settle');
       exchange.child.kill('SIGTERM');
       await exchange.exited();
 

@@ -22,7 +22,7 @@ const journal = ledgerJournal([
   cmd('ApplyOrderOutcome', { ...BOB, symbol: 'BTCUSDT', orderId: '7', side: 'SELL', outcome: 'ACCEPTED', remainingQty: '0.2' }),
   cmd('ApplyOrderOutcome', { ...BOB, symbol: 'BTCUSDT', orderId: '7', side: 'SELL', outcome: 'RESTED', remainingQty: '0.2' }),
   cmd('PlaceOrder', { ...ALICE, orderId: '8', clientOrderId: 'a8', symbol: 'BTCUSDT', type: 'LIMIT', timeInForce: 'GTC', marketsVersion: 1, side: 'BUY', price: '30000', quantity: '0.1' }),
-  cmd('SettleTradeLeg', { ...ALICE, symbol: 'BTCUSDT', orderId: '8', side: 'BUY', tradeId: '1', price: '29500', qty: '0.1', quoteQty: '2950', isMaker: false }),
+  cmd('SettleTradeLeg', { ...ALICE, symbol: 'BTCUSDT', orderId: '8', matchOrderId: '7', side: 'BUY', tradeId: '1', price: '29500', qty: '0.1', quoteQty: '2950', isMaker: false }),
   cmd('ApplyOrderOutcome', { ...ALICE, symbol: 'BTCUSDT', orderId: '8', side: 'BUY', outcome: 'FILLED' }),
   cmd('RequestCancel', { ...BOB, orderId: '7' }),
   cmd('ApplyOrderOutcome', { ...BOB, symbol: 'BTCUSDT', orderId: '7', side: 'SELL', outcome: 'CANCELED', reason: 'USER', remainingQty: '0.2' }),

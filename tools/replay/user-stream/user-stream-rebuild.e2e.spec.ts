@@ -9,7 +9,8 @@ import { createFundedUser, type TestUser } from '../../../test/support/exchange-
 import { adminCall, signedRequest } from '../../../test/support/signed-client';
 import { StreamClient } from '../../../test/support/stream-client';
 import { startTestExchange, type TestExchange } from '../../../test/support/test-exchange';
-import { waitFor, waitUntilQuiet } from '../../../test/support/wait-for';
+import { metricsLagProbe, outboxProbe, waitUntilQuiet } from '../../../test/support/quiet-pipeline';
+import { waitFor } from '../../../test/support/wait-for';
 import type { ReplayContext, ReplayResult } from '../replay-target';
 import { userStreamReplay } from './user-stream-rebuild';
 
@@ -64,8 +65,8 @@ describe('user-stream replay: ledger.events folded into account streams, against
 
     await waitFor(async () => (await call<{ status: string }>(maker, 'GET', '/openapi/v1/order', { orderId: sell.body.orderId })).body.status === 'PARTIALLY_FILLED', 'the partial fill');
     await makerStream.waitForFrames('the partial fill on the stream', (frames) => frames.some((f) => f.x === 'PARTIALLY_FILLED'));
-    // Until the ledger's outbox is published, its tables are ahead of ledger.events: the hash compares a quiet exchange.
-    await waitUntilQuiet((sql) => ledger.query(sql), [schema], 'the ledger to publish its outbox');
+    // The hash compares a quiet exchange: the ledger has decided every command and its projection holds every event.
+    await waitUntilQuiet([metricsLagProbe(exchange.metricsUrl), outboxProbe((sql) => ledger.query(sql), [schema])], 'the ledger and its projection to catch up');
   });
 
   afterAll(async () => {

@@ -51,13 +51,13 @@ export function contractOrderRowView(row: ContractOrderRow): ContractOrderView {
   return contractOrderView(row.record, row.updateTime, row);
 }
 
-/** myTrades' record (CONTRACTS.md): matchOrderId is not known to the ledger's side of a trade and is "0". */
+/** myTrades' record (CONTRACTS.md): matchOrderId is the other side's order, "0" for trades settled before legs named it. */
 export function contractTradeView(t: ContractTradeRecord): Record<string, unknown> {
   return {
     time: String(t.time),
     tradeId: t.tradeId,
     orderId: t.orderId,
-    matchOrderId: '0',
+    matchOrderId: t.matchOrderId ?? '0',
     symbolId: t.symbol,
     price: t.price,
     quantity: t.quantity,

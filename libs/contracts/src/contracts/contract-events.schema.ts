@@ -98,6 +98,7 @@ export const contractJournalEventSchemas = {
     pnl: signedDecimal,
     uncovered: signedDecimal,
     time: ms.optional(),
+    matchOrderId: id.optional(),
     position: positionSchema,
     balance: balanceSchema,
     feeAccount: balanceSchema,

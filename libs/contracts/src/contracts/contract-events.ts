@@ -98,6 +98,8 @@ export interface ContractTradeRecord {
   /** Realised PnL of a CLOSE fill ("0" on OPEN fills). */
   pnl: string;
   time: number;
+  /** The other side's order; absent in trades settled before the engine named it (read as "0"). */
+  matchOrderId?: string;
 }
 
 export interface ContractAccountCredited {
@@ -136,6 +138,8 @@ export interface ContractOrderFilled {
     uncovered: string;
     /** The engine's decision time of the trade (what market trades show), when the engine's leg named it. */
     time?: number;
+    /** The other side's order (myTrades' matchOrderId), when the engine's leg named it (SettleTradeLeg v2). */
+    matchOrderId?: string;
     order: ContractOrderChange;
     position: PositionAfter;
     balance: ContractBalanceAfter;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { messageV1 } from '../envelope/message';
 import { decimalField, orderIdField, orderTypeField, sideField, symbolField, timeInForceField } from '../orders/order-fields';
 import { applyOrderOutcomeV1, settleTradeLegV1 } from '../orders/settlement-commands.v1';
-import { applyOrderOutcomeV2, upcastApplyOrderOutcomeV1 } from '../orders/settlement-commands.v2';
+import { applyOrderOutcomeV2, settleTradeLegV2, upcastApplyOrderOutcomeV1, upcastSettleTradeLegV1 } from '../orders/settlement-commands.v2';
 import { ledgerAccountCommandSchema } from './ledger-commands';
 import { ledgerWithdrawalCommandSchema } from './ledger-withdrawal-commands';
 import { modifyPositionMarginV1, placeContractOrderV1, requestContractCancelV1 } from '../contracts/contract-commands.v1';
@@ -47,7 +47,7 @@ export const requestCancelV1 = messageV1(
     .refine((p) => p.orderId !== undefined || p.clientOrderId !== undefined, { message: 'orderId or clientOrderId is required' }),
 );
 
-export const ledgerTradingCommandSchema = z.discriminatedUnion('type', [placeOrderV1, requestCancelV1, applyOrderOutcomeV2, settleTradeLegV1]);
+export const ledgerTradingCommandSchema = z.discriminatedUnion('type', [placeOrderV1, requestCancelV1, applyOrderOutcomeV2, settleTradeLegV2]);
 
 /**
  * The contract requests the gateway sends on `ledger.commands`. The engine's outcomes and trade
@@ -65,11 +65,13 @@ export const ledgerPartitionCommandSchema = z.discriminatedUnion('type', [markCo
 
 /**
  * Everything the ledger decides: the account commands, the trading family and the withdrawal
- * family, in their current versions; an ApplyOrderOutcome v1 (journals before v2) is upcast.
+ * family, in their current versions; an ApplyOrderOutcome or SettleTradeLeg v1 (journals before
+ * v2) is upcast.
  */
 export const ledgerCommandSchema = z.union([
   z.discriminatedUnion('type', [...ledgerAccountCommandSchema.options, ...ledgerTradingCommandSchema.options, ...ledgerWithdrawalCommandSchema.options, ...ledgerContractCommandSchema.options, ...ledgerPartitionCommandSchema.options]),
   applyOrderOutcomeV1.transform(upcastApplyOrderOutcomeV1),
+  settleTradeLegV1.transform(upcastSettleTradeLegV1),
 ]);
 
 export type PlaceOrder = z.infer<typeof placeOrderV1>;

@@ -34,10 +34,10 @@ describe('order contracts v1', () => {
     expect(orderEventSchema.parse(book)).toEqual(book);
     const leg = {
       type: 'SettleTradeLeg',
-      v: 1,
+      v: 2,
       id: '9001:s1',
       ts: 1,
-      payload: { tradeId: '1', symbol: 'BTCUSDT', orderId: '42', accountId: '7', userId: '3', side: 'BUY', price: '30000.1', qty: '0.5', quoteQty: '15000.05', isMaker: false },
+      payload: { tradeId: '1', symbol: 'BTCUSDT', orderId: '42', matchOrderId: '41', accountId: '7', userId: '3', side: 'BUY', price: '30000.1', qty: '0.5', quoteQty: '15000.05', isMaker: false },
     };
     expect(settlementCommandSchema.parse(leg)).toEqual(leg);
   });

@@ -70,3 +70,22 @@ describe('ApplyOrderOutcome: v1 records read through the ledger\'s input path', 
     expect(ledgerCommandSchema.parse(v2)).toEqual(v2);
   });
 });
+
+describe('SettleTradeLeg: v1 records read through the ledger\'s input path', () => {
+  const v1 = {
+    type: 'SettleTradeLeg', v: 1, id: '374903566827523:0:s0', ts: 1795596391609,
+    payload: { tradeId: '1', symbol: 'BTC-SWAP-USDT', orderId: '42', accountId: '7', userId: '3', side: 'BUY', price: '30000', qty: '4', quoteQty: '120000', isMaker: false },
+  };
+
+  it('upcasts to v2 with matchOrderId "0": a v1 leg did not name the other side\'s order', () => {
+    const expected = { ...v1, v: 2, payload: { ...v1.payload, matchOrderId: '0' } };
+    expect(ledgerCommandSchema.parse(v1)).toEqual(expected);
+    expect(settlementCommandSchema.parse(v1)).toEqual(expected);
+  });
+
+  it('reads a v2 leg as it is, and refuses one without the other side\'s order', () => {
+    const v2 = { ...v1, v: 2, payload: { ...v1.payload, matchOrderId: '41' } };
+    expect(ledgerCommandSchema.parse(v2)).toEqual(v2);
+    expect(settlementCommandSchema.safeParse({ ...v1, v: 2 }).success).toBe(false);
+  });
+});

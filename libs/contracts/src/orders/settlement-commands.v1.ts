@@ -56,4 +56,4 @@ export const settleTradeLegV1 = messageV1(
 );
 
 export type ApplyOrderOutcomeV1 = z.infer<typeof applyOrderOutcomeV1>;
-export type SettleTradeLeg = z.infer<typeof settleTradeLegV1>;
+export type SettleTradeLegV1 = z.infer<typeof settleTradeLegV1>;

@@ -19,7 +19,7 @@ const BOB = { userId: '200', accountId: '2001' };
 type Payload<T extends LedgerCommand['type']> = Extract<LedgerCommand, { type: T }>['payload'];
 let ids = 0;
 function cmd<T extends LedgerCommand['type']>(type: T, payload: Payload<T>, ts = T0): LedgerCommand {
-  return { type, v: type === 'ApplyOrderOutcome' ? 2 : 1, id: `t${++ids}`, ts, payload } as LedgerCommand;
+  return { type, v: type === 'ApplyOrderOutcome' || type === 'SettleTradeLeg' ? 2 : 1, id: `t${++ids}`, ts, payload } as LedgerCommand;
 }
 
 /** Given/When/Then over the decider: the state is the fold of what it decided, no mocks. */
@@ -79,7 +79,7 @@ function outcome(who: { userId: string; accountId: string }, orderId: string, si
 }
 function leg(who: { userId: string; accountId: string }, orderId: string, side: 'BUY' | 'SELL', t: { tradeId: string; price: string; qty: string; isMaker: boolean }): LedgerCommand {
   const quoteQty = new Money(t.price).times(t.qty).toFixed();
-  return cmd('SettleTradeLeg', { ...who, symbol: 'BTCUSDT', orderId, side, quoteQty, ...t });
+  return cmd('SettleTradeLeg', { ...who, symbol: 'BTCUSDT', orderId, matchOrderId: '0', side, quoteQty, ...t });
 }
 
 describe('ledger trading: placing orders', () => {

@@ -50,7 +50,7 @@ export function addContractRows(rows: ContractRows, event: ContractJournalEvent)
       if (event.type !== 'ContractOrderFilled') return [];
       const f = event.payload;
       balance(f.feeAccount);
-      rows.trades.push({ tradeId: f.tradeId, accountId: f.accountId, orderId: f.order.orderId, symbol: f.symbol, side: f.side, price: f.price, quantity: f.quantity, isMaker: f.isMaker, fee: f.fee, feeToken: f.feeToken, pnl: f.pnl, time: f.time ?? event.ts });
+      rows.trades.push({ tradeId: f.tradeId, accountId: f.accountId, orderId: f.order.orderId, symbol: f.symbol, side: f.side, price: f.price, quantity: f.quantity, isMaker: f.isMaker, fee: f.fee, feeToken: f.feeToken, pnl: f.pnl, time: f.time ?? event.ts, ...(f.matchOrderId === undefined ? {} : { matchOrderId: f.matchOrderId }) });
       return f.flows;
     }
     case 'PositionMarginModified':

@@ -12,7 +12,7 @@ const place = (who: Who, terms: Terms): LedgerCommand =>
 const outcome = (who: Who, orderId: string, side: 'BUY' | 'SELL', out: 'ACCEPTED' | 'RESTED' | 'FILLED' | 'CANCELED', remainingQty?: string): LedgerCommand =>
   cmd('ApplyOrderOutcome', { ...who, symbol: 'BTCUSDT', orderId, side, outcome: out, ...(remainingQty ? { remainingQty } : {}), ...(out === 'CANCELED' ? { reason: 'USER' } : {}) });
 const leg = (who: Who, orderId: string, side: 'BUY' | 'SELL', tradeId: string, isMaker: boolean): LedgerCommand =>
-  cmd('SettleTradeLeg', { ...who, symbol: 'BTCUSDT', orderId, side, tradeId, price: '29500', qty: '0.1', quoteQty: '2950', isMaker });
+  cmd('SettleTradeLeg', { ...who, symbol: 'BTCUSDT', orderId, matchOrderId: '0', side, tradeId, price: '29500', qty: '0.1', quoteQty: '2950', isMaker });
 
 /** The ledger's migrations, its projection of decided events and OrdersReader, together on PostgreSQL. */
 describe('OrdersReader on the order and trade tables the ledger projects', () => {

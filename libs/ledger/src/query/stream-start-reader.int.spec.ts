@@ -12,8 +12,8 @@ function trade(sell: string, buy: string): LedgerCommand[] {
     cmd('PlaceOrder', { ...bob, ...order, orderId: sell, clientOrderId: 'b', side: 'SELL' }),
     cmd('ApplyOrderOutcome', { ...bob, symbol: 'BTCUSDT', orderId: sell, side: 'SELL', outcome: 'ACCEPTED', remainingQty: '0.1' }),
     cmd('PlaceOrder', { ...alice, ...order, orderId: buy, clientOrderId: 'a', side: 'BUY' }),
-    cmd('SettleTradeLeg', { ...alice, ...fill, orderId: buy, side: 'BUY', isMaker: false }),
-    cmd('SettleTradeLeg', { ...bob, ...fill, orderId: sell, side: 'SELL', isMaker: true }),
+    cmd('SettleTradeLeg', { ...alice, ...fill, orderId: buy, matchOrderId: sell, side: 'BUY', isMaker: false }),
+    cmd('SettleTradeLeg', { ...bob, ...fill, orderId: sell, matchOrderId: buy, side: 'SELL', isMaker: true }),
   ];
 }
 
@@ -49,7 +49,7 @@ describe('StreamStartReader on the tables the ledger projects', () => {
       cmd('CreditDeposit', { userId: '200', accountId: '2001', depositId: '3', asset: 'USDT', amount: '10000' }),
       cmd('TransferFunds', { userId: '200', transferId: '4', fromAccountId: '2001', toAccountId: '2003', asset: 'USDT', amount: '5000' }),
       cmd('PlaceContractOrder', contractOrder('31', 'BUY_OPEN', '10', '30000')),
-      cmd('SettleTradeLeg', { userId: '200', accountId: '2003', symbol: SWAP, orderId: '31', tradeId: '41', side: 'BUY', price: '30000', qty: '4', quoteQty: '0', isMaker: true }),
+      cmd('SettleTradeLeg', { userId: '200', accountId: '2003', symbol: SWAP, orderId: '31', matchOrderId: '0', tradeId: '41', side: 'BUY', price: '30000', qty: '4', quoteQty: '0', isMaker: true }),
       cmd('PlaceContractOrder', contractOrder('32', 'SELL_OPEN', '3', '31000')),
       cmd('PlaceContractOrder', contractOrder('33', 'SELL_OPEN', '1', '32000')),
       cmd('ApplyOrderOutcome', { userId: '200', accountId: '2003', symbol: SWAP, orderId: '33', side: 'SELL', outcome: 'CANCELED', reason: 'USER' }),

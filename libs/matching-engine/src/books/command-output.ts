@@ -16,7 +16,7 @@ const currentVersion = {
   SymbolStatusChanged: 1,
   ClockTicked: 1,
   ApplyOrderOutcome: 2,
-  SettleTradeLeg: 1,
+  SettleTradeLeg: 2,
 } as const satisfies Record<OrderEvent['type'] | SettlementCommand['type'], number>;
 
 /**

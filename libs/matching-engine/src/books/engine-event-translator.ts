@@ -103,8 +103,9 @@ export class EngineEventTranslator {
       ...amount('takerRemainingQuote', this.unspent(event.takerRemainingQuote, taker)),
     });
     const leg = { tradeId, symbol: out.symbol, price, qty, quoteQty };
-    out.settle('SettleTradeLeg', { ...leg, orderId: String(event.takerOrderId), accountId: taker.accountId, userId: taker.userId, side: event.takerSide, isMaker: false });
-    out.settle('SettleTradeLeg', { ...leg, orderId: String(event.makerOrderId), accountId: makerAccountId, userId: maker.userId, side: makerSide, isMaker: true });
+    const [takerOrderId, makerOrderId] = [String(event.takerOrderId), String(event.makerOrderId)];
+    out.settle('SettleTradeLeg', { ...leg, orderId: takerOrderId, matchOrderId: makerOrderId, accountId: taker.accountId, userId: taker.userId, side: event.takerSide, isMaker: false });
+    out.settle('SettleTradeLeg', { ...leg, orderId: makerOrderId, matchOrderId: takerOrderId, accountId: makerAccountId, userId: maker.userId, side: makerSide, isMaker: true });
     if (event.makerRemainingLots === 0) {
       // A maker's last lot ends its life here; the ledger gets the same FILLED step a taker does.
       this.refs.delete(event.makerOrderId);

@@ -106,8 +106,10 @@ export function contractRisk(command: SeedInsuranceFund | SettleFunding | MarkCo
 export function contractTradeLeg(command: SettleTradeLeg, state: LedgerState, ctx: DecisionContext): Draft[] {
   const { userId, accountId, orderId, symbol, tradeId, price, qty, isMaker } = command.payload;
   const fill = { type: 'FillContractOrder', v: 1, id: command.id, ts: command.ts, payload: { userId, accountId, orderId, symbol, tradeId, price, quantity: qty, isMaker } } as const;
-  // The trade's time is the engine's (its TradeExecuted carries the same): myTrades and market trades agree.
-  return contractDrafts(fill, state, ctx).map((d) => (d.type === 'ContractOrderFilled' ? { ...d, payload: { ...d.payload, time: command.ts } } : d));
+  // The trade's time is the engine's (its TradeExecuted carries the same): myTrades and market trades
+  // agree. The other side's order is the engine's word too ("0" from a v1 leg, which did not name it).
+  const match = command.payload.matchOrderId === '0' ? {} : { matchOrderId: command.payload.matchOrderId };
+  return contractDrafts(fill, state, ctx).map((d) => (d.type === 'ContractOrderFilled' ? { ...d, payload: { ...d.payload, time: command.ts, ...match } } : d));
 }
 
 /**
