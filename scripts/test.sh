@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one test command (README: "npm test"; .ci/run calls it too): types, lint, then every jest
+# The one test command (README: "npm test"; .ci/run calls it too): types, lint, format, then every jest
 # tier. Suites that need PostgreSQL, Redis or Kafka read DATABASE_URL / REDIS_URL / KAFKA_BROKERS
 # (set by .ci/run) and say in one line that they skipped when an address is unset.
 set -euo pipefail
@@ -10,6 +10,8 @@ npx tsc -p tsconfig.json
 npx tsc -p apps/web/tsconfig.json
 echo "== lint"
 npm run --silent lint
+echo "== format (Prettier: npm run format fixes it)"
+npm run --silent format:check
 echo "== jest"
 npx jest --selectProjects unit integration e2e --maxWorkers=2 "$@"
 echo "== browser (the pages in Debian's chromium against npm start, one file at a time)"
