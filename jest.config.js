@@ -15,7 +15,18 @@ const swcTransform = [
   },
 ];
 
-const libs = ['api-gateway', 'bootstrap', 'contracts', 'ledger', 'market-data', 'matching-engine', 'messaging', 'platform', 'user-stream', 'wallet'];
+const libs = [
+  'api-gateway',
+  'bootstrap',
+  'contracts',
+  'ledger',
+  'market-data',
+  'matching-engine',
+  'messaging',
+  'platform',
+  'user-stream',
+  'wallet',
+];
 // A service's read side for other services is a project of its own inside the service's lib.
 const queryLibs = ['ledger', 'wallet'];
 const moduleNameMapper = Object.fromEntries([
@@ -28,7 +39,9 @@ const common = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j)s$': swcTransform },
   // Nest 12 (and cookie, under Fastify's inject) ship as ES modules; Jest's CommonJS runtime needs them transpiled like our code.
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|file-type|strtok3|token-types|peek-readable|@tokenizer|uint8array-extras|cookie)/)'],
+  transformIgnorePatterns: [
+    '/node_modules/(?!(@nestjs|file-type|strtok3|token-types|peek-readable|@tokenizer|uint8array-extras|cookie)/)',
+  ],
   moduleNameMapper,
   roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/test', '<rootDir>/tools'],
 };
@@ -41,10 +54,26 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['**/*.spec.ts'], testPathIgnorePatterns: ['\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$', '\\.browser\\.spec\\.ts$', '/node_modules/'] },
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['**/*.spec.ts'],
+      testPathIgnorePatterns: [
+        '\\.int\\.spec\\.ts$',
+        '\\.e2e\\.spec\\.ts$',
+        '\\.browser\\.spec\\.ts$',
+        '/node_modules/',
+      ],
+    },
     // Starting an exchange on Kafka takes seconds, more on a loaded machine: jest's 5 s default is too tight for these tiers.
     { ...common, displayName: 'integration', testMatch: ['**/*.int.spec.ts'], testTimeout: 60_000 },
-    { ...common, displayName: 'e2e', testMatch: ['**/*.e2e.spec.ts'], testTimeout: 60_000, testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/distributed/'] },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['**/*.e2e.spec.ts'],
+      testTimeout: 60_000,
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/distributed/'],
+    },
     // Six apps, nginx and the real services per file: run alone (--runInBand), after the other tiers,
     // so neither their CPU nor ours starves the other's timeouts on a two-core machine.
     // A real Chromium driving the pages of a spawned `npm start` (README, Web pages); after e2e.

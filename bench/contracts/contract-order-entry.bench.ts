@@ -11,7 +11,9 @@ type Key = { apiKey: string; secretKey: string };
 function presigned(key: Key, path: string, params: string): PresignedRequest[] {
   const query = `${params}&recvWindow=60000&timestamp=${Date.now()}`;
   const signature = createHmac('sha256', key.secretKey).update(query).digest('hex');
-  return [{ method: 'POST', path: `${path}?${query}&signature=${signature}`, headers: { 'X-SERVICE-KEY': key.apiKey } }];
+  return [
+    { method: 'POST', path: `${path}?${query}&signature=${signature}`, headers: { 'X-SERVICE-KEY': key.apiKey } },
+  ];
 }
 
 runExchangeVsHello({
@@ -23,17 +25,36 @@ runExchangeVsHello({
     'spot (baseline): BTCUSDT BUY LIMIT IOC 0.01 @ 1000 (reserves quote, ends CANCELED, released)',
     'both signed by the load worker as sent, each with a client order id of its own (a contract order requires one, unique among open orders)',
   ],
-  env: { RATE_LIMIT_WEIGHT_PER_MINUTE: '1000000000', RATE_LIMIT_ORDERS_PER_SECOND: '1000000000', RATE_LIMIT_ORDERS_PER_DAY: '1000000000', REPLAY_GUARD: 'off' },
+  env: {
+    RATE_LIMIT_WEIGHT_PER_MINUTE: '1000000000',
+    RATE_LIMIT_ORDERS_PER_SECOND: '1000000000',
+    RATE_LIMIT_ORDERS_PER_DAY: '1000000000',
+    REPLAY_GUARD: 'off',
+  },
   portBase: 47_600,
   setup: async (baseUrl, demo) => {
-    const [transfer] = presigned(demo, '/openapi/v1/transfer', 'fromAccountType=1&toAccountType=3&tokenId=USDT&amount=100000');
+    const [transfer] = presigned(
+      demo,
+      '/openapi/v1/transfer',
+      'fromAccountType=1&toAccountType=3&tokenId=USDT&amount=100000',
+    );
     const answer = await fetch(`${baseUrl}${transfer!.path}`, { method: 'POST', headers: transfer!.headers });
     if (!answer.ok) throw new Error(`transfer to the contracts account: ${answer.status} ${await answer.text()}`);
   },
-  presign: (demo) => ({ ...demo, method: 'POST', path: '/openapi/contract/v1/order', query: `symbol=BTC-SWAP-USDT&side=BUY_OPEN&timeInForce=IOC&price=1000&quantity=1&leverage=10&clientOrderId=c${Date.now()}-{n}` }),
+  presign: (demo) => ({
+    ...demo,
+    method: 'POST',
+    path: '/openapi/contract/v1/order',
+    query: `symbol=BTC-SWAP-USDT&side=BUY_OPEN&timeInForce=IOC&price=1000&quantity=1&leverage=10&clientOrderId=c${Date.now()}-{n}`,
+  }),
   baseline: {
     target: 'signed POST /openapi/v1/order',
-    presign: (demo) => ({ ...demo, method: 'POST', path: '/openapi/v1/order', query: `symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=IOC&price=1000&quantity=0.01&newClientOrderId=s${Date.now()}-{n}` }),
+    presign: (demo) => ({
+      ...demo,
+      method: 'POST',
+      path: '/openapi/v1/order',
+      query: `symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=IOC&price=1000&quantity=0.01&newClientOrderId=s${Date.now()}-{n}`,
+    }),
   },
 }).catch((error: unknown) => {
   console.error(error);

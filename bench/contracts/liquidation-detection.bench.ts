@@ -18,21 +18,33 @@ interface Result {
 }
 
 async function main(): Promise<void> {
-  console.log(`liquidation detection: BTC-SWAP-USDT LONG positions, ${RUNS} runs + 1 warm-up run per size and mode; per run ${JSON.stringify(CHANGES)} mark changes (warm-up untimed)`);
-  console.log(`node ${process.version}; each run a process on core 1 (${taskset() ? 'taskset' : 'no taskset: unpinned'}); decide + fold of MarkContractPrice timed, state built untimed`);
+  console.log(
+    `liquidation detection: BTC-SWAP-USDT LONG positions, ${RUNS} runs + 1 warm-up run per size and mode; per run ${JSON.stringify(CHANGES)} mark changes (warm-up untimed)`,
+  );
+  console.log(
+    `node ${process.version}; each run a process on core 1 (${taskset() ? 'taskset' : 'no taskset: unpinned'}); decide + fold of MarkContractPrice timed, state built untimed`,
+  );
   for (const mode of ['crossing', 'quiet'] as const) {
     const samples = new Map<number, number[]>(SIZES.map((s) => [s, []]));
     for (let run = 0; run <= RUNS; run++) {
       for (const size of SIZES) {
         const { warm, timed } = CHANGES[mode];
-        const result = await runPinnedWorker<Result>('bench/contracts/liquidation-worker.ts', [String(size), mode, String(warm), String(timed), String(PER_CHANGE)], 1);
+        const result = await runPinnedWorker<Result>(
+          'bench/contracts/liquidation-worker.ts',
+          [String(size), mode, String(warm), String(timed), String(PER_CHANGE)],
+          1,
+        );
         const expected = mode === 'crossing' ? timed * PER_CHANGE : 0;
-        if (result.liquidated !== expected) throw new Error(`expected ${expected} liquidations, got ${result.liquidated}`);
+        if (result.liquidated !== expected)
+          throw new Error(`expected ${expected} liquidations, got ${result.liquidated}`);
         if (run > 0) samples.get(size)!.push(result.microsPerChange);
       }
     }
     const what = mode === 'crossing' ? `each change liquidates ${PER_CHANGE} positions` : 'each change crosses none';
-    for (const size of SIZES) console.log(`  ${mode} (${what}), ${formatNumber(size)} positions: µs per change ${formatSpread(spread(samples.get(size)!), 1)} (median, min–max)`);
+    for (const size of SIZES)
+      console.log(
+        `  ${mode} (${what}), ${formatNumber(size)} positions: µs per change ${formatSpread(spread(samples.get(size)!), 1)} (median, min–max)`,
+      );
     const ratio = spread(samples.get(100_000)!).median / spread(samples.get(1_000)!).median;
     console.log(`  ${mode}: 100,000 / 1,000 = ${ratio.toFixed(2)}× (goal ≤ 2×)`);
   }

@@ -10,11 +10,24 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { type ContractEvent, Markets } from '@exchange/contracts';
-import { type ContractContext, decideContract, evolveContracts, initialContractsState, setBalance, setPosition } from '@exchange/ledger';
+import {
+  type ContractContext,
+  decideContract,
+  evolveContracts,
+  initialContractsState,
+  setBalance,
+  setPosition,
+} from '@exchange/ledger';
 import { positionAfter } from '../../libs/ledger/src/domain/contracts/contract-decision';
 import { Money, ZERO } from '../../libs/ledger/src/domain/ledger-money';
 
-const [positions, mode, warm, changes, perChange] = [Number(process.argv[2]), process.argv[3] as 'crossing' | 'quiet', Number(process.argv[4]), Number(process.argv[5]), Number(process.argv[6])];
+const [positions, mode, warm, changes, perChange] = [
+  Number(process.argv[2]),
+  process.argv[3] as 'crossing' | 'quiet',
+  Number(process.argv[4]),
+  Number(process.argv[5]),
+  Number(process.argv[6]),
+];
 const markets = Markets.fromJson(JSON.parse(readFileSync('config/markets.json', 'utf8')));
 const SYMBOL = 'BTC-SWAP-USDT';
 const config = markets.contract(SYMBOL)!;
@@ -39,7 +52,19 @@ for (let i = 0; i < positions; i++) {
   const flp = top.minus(spacing.times(i));
   const margin = new Money(50000).minus(flp.times('0.995')).toDecimalPlaces(8, Money.ROUND_DOWN);
   const accountId = String(100_001 + i);
-  const p = { accountId, symbol: SYMBOL, side: 'LONG' as const, size: new Money(1000), closing: ZERO, opening: ZERO, entryValue: new Money(50000), margin, realizedPnl: ZERO, leverage: new Money(10), flp: ZERO };
+  const p = {
+    accountId,
+    symbol: SYMBOL,
+    side: 'LONG' as const,
+    size: new Money(1000),
+    closing: ZERO,
+    opening: ZERO,
+    entryValue: new Money(50000),
+    margin,
+    realizedPnl: ZERO,
+    leverage: new Money(10),
+    flp: ZERO,
+  };
   setPosition(state, positionAfter(p, config, ctx));
   setBalance(state, { accountId, free: '0', locked: '0', positionMargin: margin.toFixed() });
 }
@@ -50,7 +75,18 @@ let started = performance.now();
 for (let c = -warm; c < changes; c++) {
   if (c === 0) [started, liquidated] = [performance.now(), 0];
   mark = mode === 'crossing' ? mark.minus(spacing.times(perChange)) : mark.plus(c % 2 === 0 ? 100 : -100);
-  const command = { type: 'MarkContractPrice', v: 1, id: String(c), ts: ctx.now, payload: { symbol: SYMBOL, markPrice: mark.toDecimalPlaces(8).toFixed(), indexPrice: mark.toDecimalPlaces(8).toFixed(), marketsVersion: 1 } } as const;
+  const command = {
+    type: 'MarkContractPrice',
+    v: 1,
+    id: String(c),
+    ts: ctx.now,
+    payload: {
+      symbol: SYMBOL,
+      markPrice: mark.toDecimalPlaces(8).toFixed(),
+      indexPrice: mark.toDecimalPlaces(8).toFixed(),
+      marketsVersion: 1,
+    },
+  } as const;
   const decision = decideContract(command, state, ctx);
   if (!('events' in decision)) throw new Error(`refused: ${decision.rejection.msg}`);
   decision.events.forEach((e: ContractEvent) => evolveContracts(state, e));

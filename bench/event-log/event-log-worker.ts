@@ -15,7 +15,13 @@ type Mode = 'batched' | 'single' | 'latency';
 
 const PARTITIONS = 4;
 const BATCH = 500;
-const VALUE = JSON.stringify({ type: 'BenchRecorded', v: 1, id: 'x'.repeat(36), ts: 0, payload: { pad: 'p'.repeat(120) } });
+const VALUE = JSON.stringify({
+  type: 'BenchRecorded',
+  v: 1,
+  id: 'x'.repeat(36),
+  ts: 0,
+  payload: { pad: 'p'.repeat(120) },
+});
 const brokers = (process.env.KAFKA_BROKERS ?? '').split(',').filter(Boolean);
 
 /** The operations measured, the same for our adapters and for raw kafkajs. */
@@ -30,7 +36,12 @@ async function adapterClient(log: EventLog, topic: string): Promise<Client> {
   return {
     publish: (records) => log.publish(records),
     consume: async (groupId, onRecords) => {
-      await log.consume({ groupId, topics: [topic], fromBeginning: true, eachBatch: async (b) => onRecords(b.records.map((r) => r.value)) });
+      await log.consume({
+        groupId,
+        topics: [topic],
+        fromBeginning: true,
+        eachBatch: async (b) => onRecords(b.records.map((r) => r.value)),
+      });
     },
     close: () => log.close(),
   };
@@ -41,14 +52,20 @@ async function rawKafkajsClient(topic: string): Promise<Client> {
   const kafka = new Kafka({ clientId: 'bench-raw', brokers, logLevel: logLevel.NOTHING });
   const admin = kafka.admin();
   await admin.connect();
-  await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: PARTITIONS, replicationFactor: 1 }] });
+  await admin.createTopics({
+    waitForLeaders: true,
+    topics: [{ topic, numPartitions: PARTITIONS, replicationFactor: 1 }],
+  });
   await admin.disconnect();
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
   await producer.connect();
   const consumers: ReturnType<typeof kafka.consumer>[] = [];
   return {
     publish: async (records) => {
-      await producer.sendBatch({ acks: -1, topicMessages: [{ topic, messages: records.map((r) => ({ key: r.key, value: r.value })) }] });
+      await producer.sendBatch({
+        acks: -1,
+        topicMessages: [{ topic, messages: records.map((r) => ({ key: r.key, value: r.value })) }],
+      });
     },
     consume: async (groupId, onRecords) => {
       const consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 100 });
@@ -56,7 +73,10 @@ async function rawKafkajsClient(topic: string): Promise<Client> {
       await consumer.connect();
       await consumer.subscribe({ topic, fromBeginning: true });
       // Committing after every batch, as our adapter must, so both sides pay for the same durability.
-      await consumer.run({ autoCommitThreshold: 1, eachBatch: async ({ batch }) => onRecords(batch.messages.map((m) => m.value?.toString() ?? '')) });
+      await consumer.run({
+        autoCommitThreshold: 1,
+        eachBatch: async ({ batch }) => onRecords(batch.messages.map((m) => m.value?.toString() ?? '')),
+      });
     },
     close: async () => {
       await Promise.all(consumers.map((c) => c.disconnect()));
@@ -66,12 +86,22 @@ async function rawKafkajsClient(topic: string): Promise<Client> {
 }
 
 async function openClient(subject: Subject, topic: string): Promise<Client> {
-  if (subject === 'embedded') return adapterClient(await EmbeddedEventLog.open({ dir: mkdtempSync(join(tmpdir(), 'bench-log-')), fsync: 'always' }), topic);
-  if (subject === 'kafka-adapter') return adapterClient(new KafkaEventLog({ brokers, clientId: 'bench-adapter' }), topic);
+  if (subject === 'embedded')
+    return adapterClient(
+      await EmbeddedEventLog.open({ dir: mkdtempSync(join(tmpdir(), 'bench-log-')), fsync: 'always' }),
+      topic,
+    );
+  if (subject === 'kafka-adapter')
+    return adapterClient(new KafkaEventLog({ brokers, clientId: 'bench-adapter' }), topic);
   return rawKafkajsClient(topic);
 }
 
-function records(topic: string, from: number, count: number, value: (i: number) => string = () => VALUE): OutgoingRecord[] {
+function records(
+  topic: string,
+  from: number,
+  count: number,
+  value: (i: number) => string = () => VALUE,
+): OutgoingRecord[] {
   return Array.from({ length: count }, (_, i) => ({ topic, key: String((from + i) % 1000), value: value(from + i) }));
 }
 
@@ -88,7 +118,10 @@ async function batched(client: Client, topic: string, count: number): Promise<Re
   await client.consume(`bench-${randomUUID()}`, (values) => (seen += values.length));
   await waitUntil(() => seen >= count);
   const consumed = performance.now();
-  return { producePerSec: count / ((produced - started) / 1000), consumePerSec: count / ((consumed - consumeStarted) / 1000) };
+  return {
+    producePerSec: count / ((produced - started) / 1000),
+    consumePerSec: count / ((consumed - consumeStarted) / 1000),
+  };
 }
 
 async function single(client: Client, topic: string, count: number): Promise<Record<string, number>> {
@@ -122,7 +155,12 @@ async function main(): Promise<void> {
   const topic = `bench-${mode}-${randomUUID()}`;
   const client = await openClient(subject, topic);
   const count = Number(countText);
-  const result = mode === 'batched' ? await batched(client, topic, count) : mode === 'single' ? await single(client, topic, count) : await latency(client, topic, count);
+  const result =
+    mode === 'batched'
+      ? await batched(client, topic, count)
+      : mode === 'single'
+        ? await single(client, topic, count)
+        : await latency(client, topic, count);
   await client.close();
   process.stdout.write(JSON.stringify(result) + '\n');
   process.exit(0);

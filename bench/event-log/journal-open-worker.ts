@@ -2,14 +2,31 @@
 // Spawned by journal-open.bench.ts, one process per step, so each open starts from a cold heap.
 import { EmbeddedEventLog } from '../../libs/messaging/src/embedded/embedded-event-log';
 
-const TOPIC = { name: 'bench.journal', partitions: 8, key: 'userId' as const, config: { 'retention.ms': '-1', 'cleanup.policy': 'delete' } };
-const VALUE = JSON.stringify({ type: 'BenchRecorded', v: 1, id: 'x'.repeat(36), ts: 0, payload: { note: 'y'.repeat(120) } });
+const TOPIC = {
+  name: 'bench.journal',
+  partitions: 8,
+  key: 'userId' as const,
+  config: { 'retention.ms': '-1', 'cleanup.policy': 'delete' },
+};
+const VALUE = JSON.stringify({
+  type: 'BenchRecorded',
+  v: 1,
+  id: 'x'.repeat(36),
+  ts: 0,
+  payload: { note: 'y'.repeat(120) },
+});
 
 async function seed(dir: string, count: number): Promise<void> {
   const log = await EmbeddedEventLog.open({ dir, fsync: 'never' });
   await log.createTopics([TOPIC]);
   for (let from = 0; from < count; from += 1000) {
-    await log.publish(Array.from({ length: Math.min(1000, count - from) }, (_, i) => ({ topic: TOPIC.name, key: `u${(from + i) % 5000}`, value: VALUE })));
+    await log.publish(
+      Array.from({ length: Math.min(1000, count - from) }, (_, i) => ({
+        topic: TOPIC.name,
+        key: `u${(from + i) % 5000}`,
+        value: VALUE,
+      })),
+    );
   }
   await log.close();
   console.log(JSON.stringify({ seeded: count }));
@@ -25,7 +42,14 @@ async function open(dir: string): Promise<void> {
   global.gc?.();
   const rss = process.memoryUsage().rss;
   await log.close();
-  console.log(JSON.stringify({ openMs, rssMb: rss / 2 ** 20, rssGrowthMb: (rss - before) / 2 ** 20, records: ends.reduce((a, b) => a + b, 0) }));
+  console.log(
+    JSON.stringify({
+      openMs,
+      rssMb: rss / 2 ** 20,
+      rssGrowthMb: (rss - before) / 2 ** 20,
+      records: ends.reduce((a, b) => a + b, 0),
+    }),
+  );
 }
 
 const [mode, dir, count] = process.argv.slice(2);

@@ -26,7 +26,8 @@ async function main(): Promise<void> {
     try {
       await runPinnedWorker(script, ['seed', dir, String(size)], CORE);
       const runs: Opened[] = [];
-      for (let run = 0; run < RUNS; run++) runs.push(await runPinnedWorker<Opened>(script, ['open', dir], CORE, { NODE_OPTIONS: '--expose-gc' }));
+      for (let run = 0; run < RUNS; run++)
+        runs.push(await runPinnedWorker<Opened>(script, ['open', dir], CORE, { NODE_OPTIONS: '--expose-gc' }));
       const best = runs.sort((a, b) => a.openMs - b.openMs)[Math.floor(runs.length / 2)]!;
       if (best.records !== size) throw new Error(`opened ${best.records} records, seeded ${size}`);
       rows.push({ size, openMs: best.openMs, rssMb: best.rssMb, rssGrowthMb: best.rssGrowthMb });
@@ -37,10 +38,15 @@ async function main(): Promise<void> {
   }
   console.log('| records | time to open (median) | RSS after open | RSS growth during open |');
   console.log('|---:|---:|---:|---:|');
-  for (const r of rows) console.log(`| ${r.size.toLocaleString('en')} | ${r.openMs.toFixed(0)} ms | ${r.rssMb.toFixed(0)} MB | ${r.rssGrowthMb.toFixed(0)} MB |`);
+  for (const r of rows)
+    console.log(
+      `| ${r.size.toLocaleString('en')} | ${r.openMs.toFixed(0)} ms | ${r.rssMb.toFixed(0)} MB | ${r.rssGrowthMb.toFixed(0)} MB |`,
+    );
   const first = rows[0]!;
   const last = rows[rows.length - 1]!;
-  console.log(`\n${last.size / first.size}× the records: open time ×${(last.openMs / first.openMs).toFixed(2)}, RSS ×${(last.rssMb / first.rssMb).toFixed(2)}`);
+  console.log(
+    `\n${last.size / first.size}× the records: open time ×${(last.openMs / first.openMs).toFixed(2)}, RSS ×${(last.rssMb / first.rssMb).toFixed(2)}`,
+  );
 }
 
 main().catch((error: unknown) => {

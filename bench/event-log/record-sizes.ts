@@ -38,11 +38,17 @@ const FRAME_HEADER_BYTES = 8;
 
 function storedBytes(record: IncomingRecord): number {
   const headers = Object.keys(record.headers).length > 0 ? record.headers : undefined;
-  return FRAME_HEADER_BYTES + encodeSegmentRecord({ o: record.offset, k: record.key, v: record.value, h: headers, ts: record.timestamp }).length;
+  return (
+    FRAME_HEADER_BYTES +
+    encodeSegmentRecord({ o: record.offset, k: record.key, v: record.value, h: headers, ts: record.timestamp }).length
+  );
 }
 
 function framedBytes(record: IncomingRecord): number {
-  return FRAME_HEADER_BYTES + utf8(JSON.stringify({ o: record.offset, k: record.key, v: record.value, h: record.headers, ts: record.timestamp }));
+  return (
+    FRAME_HEADER_BYTES +
+    utf8(JSON.stringify({ o: record.offset, k: record.key, v: record.value, h: record.headers, ts: record.timestamp }))
+  );
 }
 
 function folderBytes(path: string): number {
@@ -92,8 +98,12 @@ async function main(): Promise<void> {
   const orders = rows.get(`order.commands\u0000SubmitOrder`)?.count ?? 0;
   const journalBytes = folderBytes(dir);
   const perOrder = (n: number): string => (orders === 0 ? '-' : formatNumber(n / orders, 2));
-  console.log(`${dataDir}: ${formatNumber(orders)} orders (SubmitOrder), event-log folder ${formatNumber(journalBytes)} bytes = ${perOrder(journalBytes)} bytes/order`);
-  console.log('topic                     type                        records   avg bytes  avg stored    avg JSON   per order   bytes/order  stored/order  JSON/order');
+  console.log(
+    `${dataDir}: ${formatNumber(orders)} orders (SubmitOrder), event-log folder ${formatNumber(journalBytes)} bytes = ${perOrder(journalBytes)} bytes/order`,
+  );
+  console.log(
+    'topic                     type                        records   avg bytes  avg stored    avg JSON   per order   bytes/order  stored/order  JSON/order',
+  );
   let [total, stored, framed] = [0, 0, 0];
   const sorted = [...rows.entries()].sort((a, b) => b[1].bytes - a[1].bytes);
   for (const [key, row] of sorted) {
@@ -102,9 +112,13 @@ async function main(): Promise<void> {
     stored += row.stored;
     framed += row.framed;
     const avg = (n: number): string => formatNumber(n / row.count).padStart(11);
-    console.log(`${topic.padEnd(25)} ${type.padEnd(26)} ${formatNumber(row.count).padStart(9)} ${avg(row.bytes)} ${avg(row.stored)} ${avg(row.framed)} ${perOrder(row.count).padStart(11)} ${perOrder(row.bytes).padStart(13)} ${perOrder(row.stored).padStart(13)} ${perOrder(row.framed).padStart(11)}`);
+    console.log(
+      `${topic.padEnd(25)} ${type.padEnd(26)} ${formatNumber(row.count).padStart(9)} ${avg(row.bytes)} ${avg(row.stored)} ${avg(row.framed)} ${perOrder(row.count).padStart(11)} ${perOrder(row.bytes).padStart(13)} ${perOrder(row.stored).padStart(13)} ${perOrder(row.framed).padStart(11)}`,
+    );
   }
-  console.log(`records (key + value + headers): ${formatNumber(total)} bytes = ${perOrder(total)} bytes/order; as stored in segments ${perOrder(stored)} bytes/order (JSON frames of earlier versions: ${perOrder(framed)}); the write-ahead log since the last checkpoint, indexes and the manifest are the rest of the folder`);
+  console.log(
+    `records (key + value + headers): ${formatNumber(total)} bytes = ${perOrder(total)} bytes/order; as stored in segments ${perOrder(stored)} bytes/order (JSON frames of earlier versions: ${perOrder(framed)}); the write-ahead log since the last checkpoint, indexes and the manifest are the rest of the folder`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -14,7 +14,14 @@ server.on('connection', (ws) => {
 });
 
 function broadcast(sequence: number): void {
-  const frame = JSON.stringify({ symbol: 'ETHUSDT', symbolName: 'ETHUSDT', topic: 'diffDepth', data: [{ s: 'ETHUSDT', t: Date.now(), U: sequence, u: sequence, b: [], a: levels }], f: false, sendTime: Date.now() });
+  const frame = JSON.stringify({
+    symbol: 'ETHUSDT',
+    symbolName: 'ETHUSDT',
+    topic: 'diffDepth',
+    data: [{ s: 'ETHUSDT', t: Date.now(), U: sequence, u: sequence, b: [], a: levels }],
+    f: false,
+    sendTime: Date.now(),
+  });
   let backlog = false;
   for (const ws of server.clients) {
     ws.send(frame);

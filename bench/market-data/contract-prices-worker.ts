@@ -9,7 +9,14 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { Markets, type OrderEvent } from '@exchange/contracts';
-import { advanceOnEvent, contractPriceConfigOf, initialContractPriceState, type MarketChange, MarketFold, marketSymbolsOf } from '@exchange/market-data';
+import {
+  advanceOnEvent,
+  contractPriceConfigOf,
+  initialContractPriceState,
+  type MarketChange,
+  MarketFold,
+  marketSymbolsOf,
+} from '@exchange/market-data';
 import { OrderEventFactory } from '../../libs/market-data/src/testing/order-event-fixtures';
 
 const [mode, warm, timed] = [process.argv[2] as 'fold' | 'prices', Number(process.argv[3]), Number(process.argv[4])];
@@ -20,16 +27,28 @@ const symbols = marketSymbolsOf(markets);
 function events(count: number): OrderEvent[] {
   const factory = new OrderEventFactory();
   let seed = 42;
-  const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
-  const mids: Record<string, number> = { BTCUSDT: 50_000, ETHUSDT: 3000, ETHBTC: 0.06, 'BTC-SWAP-USDT': 50_020, 'ETH-SWAP-USDT': 3001 };
+  const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+  const mids: Record<string, number> = {
+    BTCUSDT: 50_000,
+    ETHUSDT: 3000,
+    ETHBTC: 0.06,
+    'BTC-SWAP-USDT': 50_020,
+    'ETH-SWAP-USDT': 3001,
+  };
   const out: OrderEvent[] = [];
   for (let i = 0; i < count; i++) {
     const config = symbols[i % symbols.length]!;
     const tick = Number(config.tickSize);
-    const price = (mids[config.symbol]! + Math.floor(random() * 20 - 10) * tick).toFixed(config.tickSize.split('.')[1]?.length ?? 0);
+    const price = (mids[config.symbol]! + Math.floor(random() * 20 - 10) * tick).toFixed(
+      config.tickSize.split('.')[1]?.length ?? 0,
+    );
     const qty = config.stepSize;
     const ts = 1_700_000_000_000 + i;
-    out.push(i % 4 === 3 ? factory.trade(config.symbol, ts, price, qty) : factory.book(config.symbol, ts, random() < 0.5 ? [[price, qty]] : [], random() < 0.5 ? [] : [[price, qty]]));
+    out.push(
+      i % 4 === 3
+        ? factory.trade(config.symbol, ts, price, qty)
+        : factory.book(config.symbol, ts, random() < 0.5 ? [[price, qty]] : [], random() < 0.5 ? [] : [[price, qty]]),
+    );
   }
   return out;
 }

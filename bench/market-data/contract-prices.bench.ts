@@ -12,19 +12,32 @@ const WARM = 50_000;
 const TIMED = 300_000;
 
 async function main(): Promise<void> {
-  console.log(`contract prices in market data: ${RUNS} runs + 1 warm-up run per mode; per run ${WARM} events untimed, then ${TIMED} timed`);
-  console.log(`node ${process.version}; each run a process on core 1 (${taskset() ? 'taskset' : 'no taskset: unpinned'}); publishing not included`);
+  console.log(
+    `contract prices in market data: ${RUNS} runs + 1 warm-up run per mode; per run ${WARM} events untimed, then ${TIMED} timed`,
+  );
+  console.log(
+    `node ${process.version}; each run a process on core 1 (${taskset() ? 'taskset' : 'no taskset: unpinned'}); publishing not included`,
+  );
   const samples = { fold: [] as number[], prices: [] as number[] };
   let outputs = 0;
   for (let run = 0; run <= RUNS; run++) {
     for (const mode of ['fold', 'prices'] as const) {
-      const result = await runPinnedWorker<{ nsPerEvent: number; outputs: number }>('bench/market-data/contract-prices-worker.ts', [mode, String(WARM), String(TIMED)], 1);
+      const result = await runPinnedWorker<{ nsPerEvent: number; outputs: number }>(
+        'bench/market-data/contract-prices-worker.ts',
+        [mode, String(WARM), String(TIMED)],
+        1,
+      );
       if (run > 0) samples[mode].push(result.nsPerEvent);
       if (mode === 'prices') outputs = result.outputs;
     }
   }
-  for (const mode of ['fold', 'prices'] as const) console.log(`  ${mode === 'fold' ? 'fold alone' : 'fold + prices'}: ns per event ${formatSpread(spread(samples[mode]))} (median, min–max)`);
-  console.log(`  fold + prices / fold alone = ${(spread(samples.prices).median / spread(samples.fold).median).toFixed(2)}× (${outputs} price outputs in the timed events)`);
+  for (const mode of ['fold', 'prices'] as const)
+    console.log(
+      `  ${mode === 'fold' ? 'fold alone' : 'fold + prices'}: ns per event ${formatSpread(spread(samples[mode]))} (median, min–max)`,
+    );
+  console.log(
+    `  fold + prices / fold alone = ${(spread(samples.prices).median / spread(samples.fold).median).toFixed(2)}× (${outputs} price outputs in the timed events)`,
+  );
 }
 
 main().catch((error: unknown) => {

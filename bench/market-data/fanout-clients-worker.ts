@@ -27,7 +27,8 @@ async function main(): Promise<void> {
         if (!measuring) return;
         received += 1;
         // Sample delays: parsing every frame of every socket would measure this process, not the server.
-        if (received % 50 === 0) delays.push(Date.now() - (JSON.parse(data.toString()) as { sendTime: number }).sendTime);
+        if (received % 50 === 0)
+          delays.push(Date.now() - (JSON.parse(data.toString()) as { sendTime: number }).sendTime);
       });
       ws.send(JSON.stringify(job.subscribe));
       return ws;

@@ -27,10 +27,20 @@ export async function seedMarketJournal(dataDir: string, now = Date.now()): Prom
   const log = await EmbeddedEventLog.open({ dir: join(dataDir, 'event-log'), fsync: 'never' });
   await log.createTopics(allTopics);
   const records: OutgoingRecord[] = [];
-  const push = (event: OrderEvent): void => void records.push({ topic: Topics.orderEvents.name, key: event.payload.symbol, value: JSON.stringify(event) });
+  const push = (event: OrderEvent): void =>
+    void records.push({ topic: Topics.orderEvents.name, key: event.payload.symbol, value: JSON.stringify(event) });
   const events = new OrderEventFactory();
   for (const s of seeds) {
-    for (let i = 0; i < TRADES; i++) push(events.trade(s.symbol, now - (TRADES - i) * 60_000, price(s, (i % 40) - 20), s.qty, i % 2 === 0 ? 'BUY' : 'SELL'));
+    for (let i = 0; i < TRADES; i++)
+      push(
+        events.trade(
+          s.symbol,
+          now - (TRADES - i) * 60_000,
+          price(s, (i % 40) - 20),
+          s.qty,
+          i % 2 === 0 ? 'BUY' : 'SELL',
+        ),
+      );
     const bids = Array.from({ length: LEVELS }, (_, i) => [price(s, -1 - i), s.qty] as [string, string]);
     const asks = Array.from({ length: LEVELS }, (_, i) => [price(s, 1 + i), s.qty] as [string, string]);
     push(events.book(s.symbol, now, bids, asks));

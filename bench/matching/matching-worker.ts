@@ -42,14 +42,53 @@ class Ours implements Engine {
     const side = ops[at + 1] === SIDE_BUY ? 'BUY' : 'SELL';
     switch (ops[at]) {
       case OP_LIMIT:
-        this.engine.execute({ kind: 'PlaceOrder', orderId, ownerId: orderId, side, type: 'LIMIT', timeInForce: 'GTC', priceTicks: ops[at + 2]!, qtyLots: ops[at + 3]!, ts }, this.out);
+        this.engine.execute(
+          {
+            kind: 'PlaceOrder',
+            orderId,
+            ownerId: orderId,
+            side,
+            type: 'LIMIT',
+            timeInForce: 'GTC',
+            priceTicks: ops[at + 2]!,
+            qtyLots: ops[at + 3]!,
+            ts,
+          },
+          this.out,
+        );
         break;
       case OP_CANCEL:
         this.engine.execute({ kind: 'CancelOrder', orderId, ts }, this.out);
         break;
       case OP_MARKET:
-        if (side === 'BUY') this.engine.execute({ kind: 'PlaceOrder', orderId, ownerId: orderId, side, type: 'MARKET', timeInForce: 'GTC', quoteBudget: ops[at + 5]!, ts }, this.out);
-        else this.engine.execute({ kind: 'PlaceOrder', orderId, ownerId: orderId, side, type: 'MARKET', timeInForce: 'GTC', qtyLots: ops[at + 3]!, ts }, this.out);
+        if (side === 'BUY')
+          this.engine.execute(
+            {
+              kind: 'PlaceOrder',
+              orderId,
+              ownerId: orderId,
+              side,
+              type: 'MARKET',
+              timeInForce: 'GTC',
+              quoteBudget: ops[at + 5]!,
+              ts,
+            },
+            this.out,
+          );
+        else
+          this.engine.execute(
+            {
+              kind: 'PlaceOrder',
+              orderId,
+              ownerId: orderId,
+              side,
+              type: 'MARKET',
+              timeInForce: 'GTC',
+              qtyLots: ops[at + 3]!,
+              ts,
+            },
+            this.out,
+          );
         break;
     }
     this.out.length = 0;
@@ -94,7 +133,10 @@ class Peer implements Engine {
   }
 
   restingOrders(): number {
-    return this.book.snapshot().bids.concat(this.book.snapshot().asks).reduce((n, level) => n + level.orders.length, 0);
+    return this.book
+      .snapshot()
+      .bids.concat(this.book.snapshot().asks)
+      .reduce((n, level) => n + level.orders.length, 0);
   }
 
   depth(): { bids: DepthLevel[]; asks: DepthLevel[] } {
@@ -156,7 +198,8 @@ function main(): void {
   collectGarbage();
   const latencies = Array.from(latencyPass(engine, stream, count).sort());
   const finalBookDigest = digest(engine);
-  if (finalBookDigest !== afterThroughput) throw new Error('the two passes ended with different books: the engine is not deterministic');
+  if (finalBookDigest !== afterThroughput)
+    throw new Error('the two passes ended with different books: the engine is not deterministic');
   const result: WorkerResult = {
     subject,
     opsPerSec,

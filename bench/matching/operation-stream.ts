@@ -12,7 +12,12 @@ export interface StreamConfig {
   midTicks: number;
 }
 
-export const defaultStreamConfig: StreamConfig = { seed: 20_240_601, seedOrders: 10_000, operations: 1_000_000, midTicks: 100_000 };
+export const defaultStreamConfig: StreamConfig = {
+  seed: 20_240_601,
+  seedOrders: 10_000,
+  operations: 1_000_000,
+  midTicks: 100_000,
+};
 
 export const OP_LIMIT = 0;
 export const OP_CANCEL = 1;
@@ -89,7 +94,17 @@ class Simulator {
   limit(side: number, priceTicks: number, lots: number): void {
     const orderId = ++this.lastOrderId;
     this.record(OP_LIMIT, side, priceTicks, lots, orderId, 0);
-    const command = { kind: 'PlaceOrder', orderId, ownerId: orderId, side: sideName(side), type: 'LIMIT', timeInForce: 'GTC', priceTicks, qtyLots: lots, ts: this.count } as const;
+    const command = {
+      kind: 'PlaceOrder',
+      orderId,
+      ownerId: orderId,
+      side: sideName(side),
+      type: 'LIMIT',
+      timeInForce: 'GTC',
+      priceTicks,
+      qtyLots: lots,
+      ts: this.count,
+    } as const;
     this.live.follow(this.engine.execute(command));
   }
 
@@ -109,16 +124,43 @@ class Simulator {
     const ts = this.count;
     const command =
       side === SIDE_BUY
-        ? ({ kind: 'PlaceOrder', orderId, ownerId: orderId, side: 'BUY', type: 'LIMIT', timeInForce: 'IOC', priceTicks: Number.MAX_SAFE_INTEGER, qtyLots: lots, ts } as const)
-        : ({ kind: 'PlaceOrder', orderId, ownerId: orderId, side: 'SELL', type: 'MARKET', timeInForce: 'GTC', qtyLots: lots, ts } as const);
+        ? ({
+            kind: 'PlaceOrder',
+            orderId,
+            ownerId: orderId,
+            side: 'BUY',
+            type: 'LIMIT',
+            timeInForce: 'IOC',
+            priceTicks: Number.MAX_SAFE_INTEGER,
+            qtyLots: lots,
+            ts,
+          } as const)
+        : ({
+            kind: 'PlaceOrder',
+            orderId,
+            ownerId: orderId,
+            side: 'SELL',
+            type: 'MARKET',
+            timeInForce: 'GTC',
+            qtyLots: lots,
+            ts,
+          } as const);
     const spent = this.live.follow(this.engine.execute(command));
     if (side === SIDE_BUY) {
-      if (spent <= 0 || spent > 0x7fffffff) throw new Error(`market buy ${orderId} spent ${spent}: the book ran dry or the budget overflows int32`);
+      if (spent <= 0 || spent > 0x7fffffff)
+        throw new Error(`market buy ${orderId} spent ${spent}: the book ran dry or the budget overflows int32`);
       this.ops[at + 5] = spent;
     }
   }
 
-  private record(kind: number, side: number, priceTicks: number, lots: number, orderId: number, budget: number): number {
+  private record(
+    kind: number,
+    side: number,
+    priceTicks: number,
+    lots: number,
+    orderId: number,
+    budget: number,
+  ): number {
     const at = this.count++ * FIELDS;
     this.ops.set([kind, side, priceTicks, lots, orderId, budget], at);
     return at;
@@ -153,7 +195,9 @@ export function generateStream(config: StreamConfig = defaultStreamConfig): Oper
     if (roll < 0.6) {
       const through = random.int(0, 4);
       const crossing = random.chance(crossingShare(sim.live.size));
-      const priceTicks = crossing ? config.midTicks + (side === SIDE_BUY ? through : -through) : passivePrice(random, side, config.midTicks);
+      const priceTicks = crossing
+        ? config.midTicks + (side === SIDE_BUY ? through : -through)
+        : passivePrice(random, side, config.midTicks);
       sim.limit(side, priceTicks, random.int(1, 10));
     } else if (roll < 0.9 && sim.live.size > 0) {
       sim.cancel(random.pick(sim.live.ids));

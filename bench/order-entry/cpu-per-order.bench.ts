@@ -31,8 +31,13 @@ async function startExchange(dir: string): Promise<ChildProcess> {
     REPLAY_GUARD: 'off',
   };
   // BENCH_PROFILE_DIR=<dir>: the exchange writes a V8 CPU profile there when it stops.
-  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_PROFILE_DIR)}`] : [];
-  const child = spawn(process.execPath, [...profile, 'scripts/run.js', 'apps/exchange/src/main.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const profile = process.env.BENCH_PROFILE_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_PROFILE_DIR)}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, 'scripts/run.js', 'apps/exchange/src/main.ts'], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise<void>((ready, fail) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -46,7 +51,10 @@ async function startExchange(dir: string): Promise<ChildProcess> {
 
 /** Signed requests, made just before use (each is valid for recvWindow, 60 s). */
 function presigned(dir: string, method: 'GET' | 'POST', path: string, params: string): autocannon.Request[] {
-  const { apiKey, secretKey } = JSON.parse(readFileSync(join(dir, 'data', 'demo.json'), 'utf8')) as { apiKey: string; secretKey: string };
+  const { apiKey, secretKey } = JSON.parse(readFileSync(join(dir, 'data', 'demo.json'), 'utf8')) as {
+    apiKey: string;
+    secretKey: string;
+  };
   const start = Date.now();
   return Array.from({ length: 500 }, (_, i) => {
     const query = `${params}recvWindow=60000&timestamp=${start - i}`;
@@ -55,7 +63,13 @@ function presigned(dir: string, method: 'GET' | 'POST', path: string, params: st
   });
 }
 
-const orders = (dir: string): autocannon.Request[] => presigned(dir, 'POST', '/openapi/v1/order', 'symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=IOC&price=1000&quantity=0.01&');
+const orders = (dir: string): autocannon.Request[] =>
+  presigned(
+    dir,
+    'POST',
+    '/openapi/v1/order',
+    'symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=IOC&price=1000&quantity=0.01&',
+  );
 
 async function load(requests: autocannon.Request[], connections: number, amount: number): Promise<autocannon.Result> {
   return autocannon({ url: `http://127.0.0.1:${PORT}`, connections, amount, requests });
@@ -73,13 +87,24 @@ async function main(): Promise<void> {
     const after = cpuSecondsOfTree(child.pid!);
     const single = await load(orders(dir), 1, 500);
     // Reads while orders stream: what a read that must reflect every reply (read-your-writes) waits.
-    const [reads] = await Promise.all([load(presigned(dir, 'GET', '/openapi/v1/account', ''), 10, 2_000), load(orders(dir), 90, 3_000)]);
+    const [reads] = await Promise.all([
+      load(presigned(dir, 'GET', '/openapi/v1/account', ''), 10, 2_000),
+      load(orders(dir), 90, 3_000),
+    ]);
     const us = (seconds: number): string => `${Math.round((seconds / ORDERS) * 1e6)} µs`;
-    console.log(`bench/cpu-per-order: ${ORDERS} orders from 100 connections in ${wall.toFixed(1)} s wall (${Math.round(ORDERS / wall)} orders/s on this machine as loaded now)`);
-    console.log(`  CPU per order: ${us(after.node - before.node + after.others - before.others)} (Node ${us(after.node - before.node)}, embedded PostgreSQL ${us(after.others - before.others)})`);
+    console.log(
+      `bench/cpu-per-order: ${ORDERS} orders from 100 connections in ${wall.toFixed(1)} s wall (${Math.round(ORDERS / wall)} orders/s on this machine as loaded now)`,
+    );
+    console.log(
+      `  CPU per order: ${us(after.node - before.node + after.others - before.others)} (Node ${us(after.node - before.node)}, embedded PostgreSQL ${us(after.others - before.others)})`,
+    );
     console.log(`  100 connections: p50 ${burst.latency.p50} ms, p99 ${burst.latency.p99} ms; non-2xx ${burst.non2xx}`);
-    console.log(`  GET /openapi/v1/account from 10 connections while 90 send orders: p50 ${reads.latency.p50} ms, p99 ${reads.latency.p99} ms; non-2xx ${reads.non2xx}`);
-    console.log(`  one at a time (1 connection, 500 orders): p50 ${single.latency.p50} ms, p99 ${single.latency.p99} ms, mean ${single.latency.average} ms; non-2xx ${single.non2xx}, errors ${single.errors}`);
+    console.log(
+      `  GET /openapi/v1/account from 10 connections while 90 send orders: p50 ${reads.latency.p50} ms, p99 ${reads.latency.p99} ms; non-2xx ${reads.non2xx}`,
+    );
+    console.log(
+      `  one at a time (1 connection, 500 orders): p50 ${single.latency.p50} ms, p99 ${single.latency.p99} ms, mean ${single.latency.average} ms; non-2xx ${single.non2xx}, errors ${single.errors}`,
+    );
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));

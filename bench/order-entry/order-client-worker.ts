@@ -36,17 +36,26 @@ export interface OrderClientResult {
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
 const now = (): number => performance.timeOrigin + performance.now();
 
-function post(job: OrderClientJob, account: OrderClientJob['accounts'][number], params: string, id: string): Promise<{ status: number; body: string }> {
+function post(
+  job: OrderClientJob,
+  account: OrderClientJob['accounts'][number],
+  params: string,
+  id: string,
+): Promise<{ status: number; body: string }> {
   const query = `${params}&newClientOrderId=${id}&recvWindow=60000&timestamp=${Date.now()}`;
   const signature = createHmac('sha256', account.secretKey).update(query).digest('hex');
   const url = new URL(`/openapi/v1/order?${query}&signature=${signature}`, job.url);
   return new Promise((done, fail) => {
-    const req = request(url, { method: 'POST', agent, headers: { 'X-SERVICE-KEY': account.apiKey, 'X-Request-Id': id } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => done({ status: res.statusCode ?? 0, body }));
-    });
+    const req = request(
+      url,
+      { method: 'POST', agent, headers: { 'X-SERVICE-KEY': account.apiKey, 'X-Request-Id': id } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => done({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', fail);
     req.end();
   });
@@ -70,7 +79,8 @@ async function run(job: OrderClientJob): Promise<OrderClientResult> {
   };
   const started = now();
   if (job.mode === 'single') {
-    for (let i = 0; i < job.orders; i++) await send(job.accounts[0]!, 'symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=IOC&price=1000&quantity=0.01');
+    for (let i = 0; i < job.orders; i++)
+      await send(job.accounts[0]!, 'symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=IOC&price=1000&quantity=0.01');
   } else {
     const deadline = Date.now() + job.durationSec * 1000;
     const loop = async (index: number): Promise<void> => {
@@ -79,7 +89,10 @@ async function run(job: OrderClientJob): Promise<OrderClientResult> {
       for (let round = 0; Date.now() < deadline; round++) {
         const side = round % 2 === 0 ? 'BUY' : 'SELL';
         await send(maker, `symbol=BTCUSDT&side=${side}&type=LIMIT&timeInForce=GTC&price=30000&quantity=0.001`);
-        await send(taker, `symbol=BTCUSDT&side=${side === 'BUY' ? 'SELL' : 'BUY'}&type=LIMIT&timeInForce=GTC&price=30000&quantity=0.001`);
+        await send(
+          taker,
+          `symbol=BTCUSDT&side=${side === 'BUY' ? 'SELL' : 'BUY'}&type=LIMIT&timeInForce=GTC&price=30000&quantity=0.001`,
+        );
       }
     };
     await Promise.all(Array.from({ length: job.concurrency }, (_, i) => loop(i)));

@@ -44,7 +44,11 @@ runExchangeVsHello({
     return Array.from({ length: 500 }, (_, i) => {
       const query = `symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=IOC&price=1000&quantity=0.01&recvWindow=60000&timestamp=${start - (i % 1000)}`;
       const signature = createHmac('sha256', secretKey).update(query).digest('hex');
-      return { method: 'POST', path: `/openapi/v1/order?${query}&signature=${signature}`, headers: { 'X-SERVICE-KEY': apiKey } };
+      return {
+        method: 'POST',
+        path: `/openapi/v1/order?${query}&signature=${signature}`,
+        headers: { 'X-SERVICE-KEY': apiKey },
+      };
     });
   },
   afterRuns: (exchange) => runOrderWorkloads(workloads, exchange),

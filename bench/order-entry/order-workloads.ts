@@ -27,26 +27,46 @@ export interface WorkloadSettings {
 const clientTimes: Record<string, [number, number]> = {};
 
 async function admin<T>(url: string, token: string, path: string, body: unknown): Promise<T> {
-  const response = await fetch(`${url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const text = await response.text();
   if (!response.ok) throw new Error(`POST ${path}: ${response.status} ${text}`);
   return JSON.parse(text) as T;
 }
 
 async function trader(url: string, token: string, index: number): Promise<{ apiKey: string; secretKey: string }> {
-  const user = await admin<{ accounts: { accountId: string; accountType: number; accountIndex: number }[] }>(url, token, '/admin/v1/users', { name: `bench-${index}` });
+  const user = await admin<{ accounts: { accountId: string; accountType: number; accountIndex: number }[] }>(
+    url,
+    token,
+    '/admin/v1/users',
+    { name: `bench-${index}` },
+  );
   const accountId = user.accounts.find((a) => a.accountType === 1 && a.accountIndex === 0)!.accountId;
-  const key = await admin<{ apiKey: string; secretKey: string }>(url, token, '/admin/v1/api-keys', { accountId, permissions: ['read', 'trade'] });
+  const key = await admin<{ apiKey: string; secretKey: string }>(url, token, '/admin/v1/api-keys', {
+    accountId,
+    permissions: ['read', 'trade'],
+  });
   await admin(url, token, '/admin/v1/deposits', { accountId, asset: 'USDT', amount: '100000000' });
   await admin(url, token, '/admin/v1/deposits', { accountId, asset: 'BTC', amount: '10000' });
   return key;
 }
 
-async function clientRun(dataDir: string, pid: number, job: OrderClientJob): Promise<OrderClientResult & { cpuUs: number }> {
+async function clientRun(
+  dataDir: string,
+  pid: number,
+  job: OrderClientJob,
+): Promise<OrderClientResult & { cpuUs: number }> {
   const file = join(dataDir, '..', `${job.idPrefix}.json`);
   writeFileSync(file, JSON.stringify(job));
   const before = cpuOfTree(pid);
-  const result = await runPinnedWorker<OrderClientResult>('bench/order-entry/order-client-worker.ts', [file], LOAD_CORE);
+  const result = await runPinnedWorker<OrderClientResult>(
+    'bench/order-entry/order-client-worker.ts',
+    [file],
+    LOAD_CORE,
+  );
   Object.assign(clientTimes, result.times);
   return { ...result, cpuUs: ((cpuOfTree(pid) - before) / result.answered) * 1e6 };
 }
@@ -58,32 +78,68 @@ function row(label: string, results: (OrderClientResult & { cpuUs: number })[]):
 }
 
 /** Crossing orders, then one order at a time, on the running exchange. */
-export async function runOrderWorkloads(settings: WorkloadSettings, exchange: { url: string; pid: number; dataDir: string; demo: { apiKey: string; secretKey: string }; baselinePerSec: number }): Promise<void> {
+export async function runOrderWorkloads(
+  settings: WorkloadSettings,
+  exchange: {
+    url: string;
+    pid: number;
+    dataDir: string;
+    demo: { apiKey: string; secretKey: string };
+    baselinePerSec: number;
+  },
+): Promise<void> {
   const accounts: { apiKey: string; secretKey: string }[] = [];
   for (let i = 0; i < CROSSING_ACCOUNTS; i++) accounts.push(await trader(exchange.url, settings.adminToken, i));
   const crossing = (prefix: string, durationSec: number) =>
-    clientRun(exchange.dataDir, exchange.pid, { mode: 'crossing', url: exchange.url, accounts, concurrency: CROSSING_LOOPS, durationSec, orders: 0, idPrefix: prefix });
+    clientRun(exchange.dataDir, exchange.pid, {
+      mode: 'crossing',
+      url: exchange.url,
+      accounts,
+      concurrency: CROSSING_LOOPS,
+      durationSec,
+      orders: 0,
+      idPrefix: prefix,
+    });
   await crossing('xw', Math.min(3, settings.durationSec));
   const crossed = [];
   for (let run = 0; run < settings.runs; run++) crossed.push(await crossing(`x${run}-`, settings.durationSec));
-  const single = [await clientRun(exchange.dataDir, exchange.pid, { mode: 'single', url: exchange.url, accounts: [exchange.demo], concurrency: 1, durationSec: 0, orders: settings.singleOrders, idPrefix: 's-' })];
+  const single = [
+    await clientRun(exchange.dataDir, exchange.pid, {
+      mode: 'single',
+      url: exchange.url,
+      accounts: [exchange.demo],
+      concurrency: 1,
+      durationSec: 0,
+      orders: settings.singleOrders,
+      idPrefix: 's-',
+    }),
+  ];
   console.log('');
-  console.log(`crossing: ${CROSSING_LOOPS} loops (one request in flight each) over ${CROSSING_ACCOUNTS} accounts, BTCUSDT LIMIT GTC 0.001 @ 30000, maker then taker (each pair a trade), signed as sent; one at a time: IOC below the market, ${settings.singleOrders} orders`);
+  console.log(
+    `crossing: ${CROSSING_LOOPS} loops (one request in flight each) over ${CROSSING_ACCOUNTS} accounts, BTCUSDT LIMIT GTC 0.001 @ 30000, maker then taker (each pair a trade), signed as sent; one at a time: IOC below the market, ${settings.singleOrders} orders`,
+  );
   console.log(`${'workload'.padEnd(33)}orders/s (median, min–max)     p50 ms   p99 ms   failed`);
   console.log(row('crossing orders (trades)', crossed));
   console.log(row('one order at a time', single));
-  console.log(`crossing / hello-world (median / median): ${formatNumber(median(crossed.map((r) => r.ordersPerSec)) / exchange.baselinePerSec, 2)}x`);
+  console.log(
+    `crossing / hello-world (median / median): ${formatNumber(median(crossed.map((r) => r.ordersPerSec)) / exchange.baselinePerSec, 2)}x`,
+  );
 }
 
 /** Reads the journal the run left and prints each workload's hops. */
 export async function printHops(settings: WorkloadSettings, dataDir: string): Promise<void> {
   const log: EventLog = settings.kafka
-    ? new NamespacedEventLog(new KafkaEventLog({ brokers: settings.kafka.brokers.split(','), clientId: 'bench-hops' }), settings.kafka.namespace)
+    ? new NamespacedEventLog(
+        new KafkaEventLog({ brokers: settings.kafka.brokers.split(','), clientId: 'bench-hops' }),
+        settings.kafka.namespace,
+      )
     : await EmbeddedEventLog.open({ dir: join(dataDir, 'event-log'), fsync: 'never', maintenanceIntervalMs: 0 });
   try {
     const times = await orderTimes(log);
     console.log('');
-    console.log(`pipeline hops (from the records' append times and correlation ids): gateway = send → command journaled, ledger → engine's command journaled, engine → first order event, ledger' → last ledger event, reply → answer received`);
+    console.log(
+      `pipeline hops (from the records' append times and correlation ids): gateway = send → command journaled, ledger → engine's command journaled, engine → first order event, ledger' → last ledger event, reply → answer received`,
+    );
     console.log(`  IOC (100 connections):  ${formatHops(hopsOf(times, (id) => !/^(x|s-)/.test(id)))}`);
     console.log(`  crossing:               ${formatHops(hopsOf(times, (id) => /^x\d/.test(id), clientTimes))}`);
     console.log(`  one at a time:          ${formatHops(hopsOf(times, (id) => id.startsWith('s-'), clientTimes))}`);

@@ -35,7 +35,12 @@ function note(times: OrderTimes, record: IncomingRecord): void {
 /** Every order's record times, by correlation id, read from the whole log (after the run). */
 export async function orderTimes(log: EventLog): Promise<Map<string, OrderTimes>> {
   const byId = new Map<string, OrderTimes>();
-  const wanted = new Set<string>([Topics.ledgerCommands.name, Topics.orderCommands.name, Topics.orderEvents.name, Topics.ledgerEvents.name]);
+  const wanted = new Set<string>([
+    Topics.ledgerCommands.name,
+    Topics.orderCommands.name,
+    Topics.orderEvents.name,
+    Topics.ledgerEvents.name,
+  ]);
   for (const topic of allTopics.filter((t) => wanted.has(t.name))) {
     const ends = await log.endOffsets(topic.name);
     for (let partition = 0; partition < ends.length; partition++) {
@@ -58,10 +63,21 @@ export async function orderTimes(log: EventLog): Promise<Map<string, OrderTimes>
  * The hops of the orders whose correlation ids `belongs` accepts; `client` gives the send and
  * answer times of those the order clients sent (the gateway and reply hops need them).
  */
-export function hopsOf(times: Map<string, OrderTimes>, belongs: (id: string) => boolean, client: Record<string, [number, number]> = {}): Hops {
+export function hopsOf(
+  times: Map<string, OrderTimes>,
+  belongs: (id: string) => boolean,
+  client: Record<string, [number, number]> = {},
+): Hops {
   const hops: Hops = { gateway: [], ledger: [], engine: [], "ledger'": [], reply: [] };
   for (const [id, t] of times) {
-    if (!belongs(id) || t.submitted === undefined || t.placed === undefined || t.matched === undefined || t.settled === undefined) continue;
+    if (
+      !belongs(id) ||
+      t.submitted === undefined ||
+      t.placed === undefined ||
+      t.matched === undefined ||
+      t.settled === undefined
+    )
+      continue;
     hops.ledger.push(t.placed - t.submitted);
     hops.engine.push(t.matched - t.placed);
     hops["ledger'"].push(t.settled - t.matched);
@@ -77,7 +93,9 @@ export function hopsOf(times: Map<string, OrderTimes>, belongs: (id: string) => 
 export function formatHops(hops: Hops): string {
   const parts = HOPS.map((hop) => {
     const sorted = [...hops[hop]].sort((a, b) => a - b);
-    return sorted.length === 0 ? `${hop} -` : `${hop} ${formatNumber(percentile(sorted, 50), 1)}/${formatNumber(percentile(sorted, 99), 1)}`;
+    return sorted.length === 0
+      ? `${hop} -`
+      : `${hop} ${formatNumber(percentile(sorted, 50), 1)}/${formatNumber(percentile(sorted, 99), 1)}`;
   });
   return `hops p50/p99 ms (${formatNumber(hops.ledger.length)} orders): ${parts.join(', ')}`;
 }

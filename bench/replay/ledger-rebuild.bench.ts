@@ -32,16 +32,41 @@ async function generateJournal(log: EventLog, markets: Markets): Promise<number>
     const accounts = [`${userId}1`, `${userId}2`, `${userId}3`] as [string, string, string];
     const commands: LedgerAccountCommand[] = [
       { type: 'CreateUser', v: 1, id: `c${u}`, ts: 1, payload: { userId, name: `user ${u}`, accountIds: accounts } },
-      { type: 'CreditDeposit', v: 1, id: `d${u}`, ts: 2, payload: { userId, accountId: accounts[0], depositId: String(u + 1), asset: 'USDT', amount: '1000000' } },
+      {
+        type: 'CreditDeposit',
+        v: 1,
+        id: `d${u}`,
+        ts: 2,
+        payload: { userId, accountId: accounts[0], depositId: String(u + 1), asset: 'USDT', amount: '1000000' },
+      },
     ];
     for (let t = 0; t < EVENTS_PER_USER - 2; t++) {
       const [from, to] = t % 2 === 0 ? [accounts[0], accounts[2]] : [accounts[2], accounts[0]];
-      commands.push({ type: 'TransferFunds', v: 1, id: `t${u}.${t}`, ts: 3 + t, payload: { userId, transferId: `${u}${t}`, fromAccountId: from, toAccountId: to, asset: 'USDT', amount: '1.25' } });
+      commands.push({
+        type: 'TransferFunds',
+        v: 1,
+        id: `t${u}.${t}`,
+        ts: 3 + t,
+        payload: {
+          userId,
+          transferId: `${u}${t}`,
+          fromAccountId: from,
+          toAccountId: to,
+          asset: 'USDT',
+          amount: '1.25',
+        },
+      });
     }
     const p = partitionForKey(userId, partitions);
     const events: LedgerJournalEvent[] = [];
     for (const command of commands) {
-      const ctx = { now: 0, flowId: (k: number) => flowIdOf(offset, p, k), asset: (a: string) => markets.asset(a), symbol: (s: string) => markets.symbol(s), feeAccountId: feeAccountIdOf(p) };
+      const ctx = {
+        now: 0,
+        flowId: (k: number) => flowIdOf(offset, p, k),
+        asset: (a: string) => markets.asset(a),
+        symbol: (s: string) => markets.symbol(s),
+        feeAccountId: feeAccountIdOf(p),
+      };
       offset += 1;
       for (const event of decide(command, state, ctx)) {
         evolve(state, event);
@@ -89,14 +114,25 @@ async function main(): Promise<void> {
     await log.createTopics(allTopics);
     const generated = await generateJournal(log, markets);
     const logger = createLogger('replay-bench', 'warn');
-    const ctx: ReplayContext = { config: loadConfig({ DATABASE_URL: url }), log, markets, logger, say: () => undefined, progress: process.stderr };
+    const ctx: ReplayContext = {
+      config: loadConfig({ DATABASE_URL: url }),
+      log,
+      markets,
+      logger,
+      say: () => undefined,
+      progress: process.stderr,
+    };
     const pg = new Client({ connectionString: url });
     await pg.connect();
     const server = (await pg.query('SHOW server_version')).rows[0].server_version as string;
     const durability = (await pg.query('SHOW synchronous_commit')).rows[0].synchronous_commit as string;
     await pg.end();
-    console.log(`ledger rebuild: ${formatNumber(generated)} events of ${EVENTS / EVENTS_PER_USER} users (UserCreated, DepositCredited, FundsTransferred) on the embedded log`);
-    console.log(`node ${process.version}, PostgreSQL ${server} (synchronous_commit=${durability}), one transaction per 10,000 events, ${RUNS} runs after a warm-up`);
+    console.log(
+      `ledger rebuild: ${formatNumber(generated)} events of ${EVENTS / EVENTS_PER_USER} users (UserCreated, DepositCredited, FundsTransferred) on the embedded log`,
+    );
+    console.log(
+      `node ${process.version}, PostgreSQL ${server} (synchronous_commit=${durability}), one transaction per 10,000 events, ${RUNS} runs after a warm-up`,
+    );
 
     await foldInMemory(log);
     const ceiling: number[] = [];

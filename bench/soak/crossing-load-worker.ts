@@ -35,7 +35,11 @@ const agent = new Agent({ keepAlive: true, maxSockets: 256 });
 const runId = randomBytes(4).toString('hex');
 let sent = 0;
 
-function postOrder(job: CrossingLoadJob, account: SoakAccount, side: 'BUY' | 'SELL'): Promise<{ status: number; body: string }> {
+function postOrder(
+  job: CrossingLoadJob,
+  account: SoakAccount,
+  side: 'BUY' | 'SELL',
+): Promise<{ status: number; body: string }> {
   const query = `symbol=${job.symbol}&side=${side}&type=LIMIT&timeInForce=GTC&price=${job.price}&quantity=${job.quantity}&newClientOrderId=soak${runId}-${++sent}&recvWindow=60000&timestamp=${Date.now()}`;
   const signature = createHmac('sha256', account.secretKey).update(query).digest('hex');
   const url = new URL(`/openapi/v1/order?${query}&signature=${signature}`, job.url);

@@ -71,7 +71,11 @@ async function admin<T>(method: string, path: string, body?: unknown): Promise<T
 }
 
 async function createTrader(index: number): Promise<SoakAccount> {
-  const user = await admin<{ accounts: { accountId: string; accountType: number; accountIndex: number }[] }>('POST', '/admin/v1/users', { name: `soak-${index}` });
+  const user = await admin<{ accounts: { accountId: string; accountType: number; accountIndex: number }[] }>(
+    'POST',
+    '/admin/v1/users',
+    { name: `soak-${index}` },
+  );
   const accountId = user.accounts.find((a) => a.accountType === 1 && a.accountIndex === 0)!.accountId;
   const key = await admin<SoakAccount>('POST', '/admin/v1/api-keys', { accountId, permissions: ['read', 'trade'] });
   await admin('POST', '/admin/v1/deposits', { accountId, asset: 'USDT', amount: '100000000' });
@@ -85,7 +89,9 @@ function bytesOf(path: string): number {
 }
 
 function rssOf(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return Number(line?.split(/\s+/)[1] ?? 0) * 1024;
 }
 
@@ -113,7 +119,9 @@ async function sample(exchange: ChildProcess, atSec: number, orders: number): Pr
 
 function printSample(s: Sample): void {
   const mb = (n: number): string => formatNumber(n / MB, 1).padStart(9);
-  console.log(`${String(s.atSec).padStart(6)} s ${formatNumber(s.orders).padStart(11)} orders  RSS ${mb(s.rssBytes)} MB  heap ${mb(s.heapUsedBytes)} MB  journal ${mb(s.journalBytes)} MB  PostgreSQL ${mb(s.postgresBytes)} MB`);
+  console.log(
+    `${String(s.atSec).padStart(6)} s ${formatNumber(s.orders).padStart(11)} orders  RSS ${mb(s.rssBytes)} MB  heap ${mb(s.heapUsedBytes)} MB  journal ${mb(s.journalBytes)} MB  PostgreSQL ${mb(s.postgresBytes)} MB`,
+  );
 }
 
 function startExchange(): Promise<ChildProcess> {
@@ -130,9 +138,23 @@ async function restart(exchange: ChildProcess): Promise<{ exchange: ChildProcess
 }
 
 /** One load phase in a pinned process, sampled every 10 s; returns the samples it took. */
-async function loadPhase(exchange: ChildProcess, accounts: SoakAccount[], durationSec: number, ordersBefore: number, clockSec: number): Promise<{ samples: Sample[]; result: CrossingLoadResult }> {
+async function loadPhase(
+  exchange: ChildProcess,
+  accounts: SoakAccount[],
+  durationSec: number,
+  ordersBefore: number,
+  clockSec: number,
+): Promise<{ samples: Sample[]; result: CrossingLoadResult }> {
   const jobFile = join(dir, `load-${clockSec}.json`);
-  const job: CrossingLoadJob = { url: base, accounts, concurrency, durationSec, symbol: 'BTCUSDT', price: '30000', quantity: '0.001' };
+  const job: CrossingLoadJob = {
+    url: base,
+    accounts,
+    concurrency,
+    durationSec,
+    symbol: 'BTCUSDT',
+    price: '30000',
+    quantity: '0.001',
+  };
   writeFileSync(jobFile, JSON.stringify(job));
   const node = [process.execPath, 'scripts/run.js', 'bench/soak/crossing-load-worker.ts', jobFile];
   const command = taskset() ? [taskset()!, '-c', String(LOAD_CORE), ...node] : node;
@@ -177,26 +199,37 @@ async function main(): Promise<void> {
   const totalSec = minutes * 60;
   const firstSec = Math.max(30, Math.round(totalSec / 10));
   console.log('bench/soak');
-  console.log(`  node ${process.version}, ${cpus().length} cores; exchange on core ${SERVER_CORE}, load on core ${LOAD_CORE} ${taskset() ? '(taskset)' : '(no taskset: unpinned)'}`);
-  console.log(`  embedded default, fsync always; ${concurrency} loops over ${accountCount} accounts, crossing BTCUSDT LIMIT GTC 0.001 @ 30000 (each pair a trade), fresh signatures`);
-  console.log(`  ${minutes} min of load: ${firstSec} s, restart, ${totalSec - firstSec} s, restart; then ${idleSec} s idle; DATA_DIR ${dataDir}`);
+  console.log(
+    `  node ${process.version}, ${cpus().length} cores; exchange on core ${SERVER_CORE}, load on core ${LOAD_CORE} ${taskset() ? '(taskset)' : '(no taskset: unpinned)'}`,
+  );
+  console.log(
+    `  embedded default, fsync always; ${concurrency} loops over ${accountCount} accounts, crossing BTCUSDT LIMIT GTC 0.001 @ 30000 (each pair a trade), fresh signatures`,
+  );
+  console.log(
+    `  ${minutes} min of load: ${firstSec} s, restart, ${totalSec - firstSec} s, restart; then ${idleSec} s idle; DATA_DIR ${dataDir}`,
+  );
   let exchange = await startExchange();
   try {
     const accounts = await Promise.all(Array.from({ length: accountCount }, (_, i) => createTrader(i)));
     const first = await loadPhase(exchange, accounts, firstSec, 0, 0);
     const early = await restart(exchange);
     exchange = early.exchange;
-    console.log(`restart after ${formatNumber(first.result.answered)} orders: ready in ${formatNumber(early.restart.readyMs)} ms, RSS ${formatNumber(early.restart.rssBytes / MB, 1)} MB`);
+    console.log(
+      `restart after ${formatNumber(first.result.answered)} orders: ready in ${formatNumber(early.restart.readyMs)} ms, RSS ${formatNumber(early.restart.rssBytes / MB, 1)} MB`,
+    );
     const second = await loadPhase(exchange, accounts, totalSec - firstSec, first.result.answered, firstSec);
     const late = await restart(exchange);
     exchange = late.exchange;
     const orders = first.result.answered + second.result.answered;
-    console.log(`restart after ${formatNumber(orders)} orders: ready in ${formatNumber(late.restart.readyMs)} ms, RSS ${formatNumber(late.restart.rssBytes / MB, 1)} MB`);
+    console.log(
+      `restart after ${formatNumber(orders)} orders: ready in ${formatNumber(late.restart.readyMs)} ms, RSS ${formatNumber(late.restart.rssBytes / MB, 1)} MB`,
+    );
 
     const idleFrom = await sample(exchange, 0, orders);
     await new Promise((done) => setTimeout(done, idleSec * 1000));
     const idleTo = await sample(exchange, idleSec, orders);
-    const idlePerHour = ((idleTo.journalBytes + idleTo.postgresBytes - idleFrom.journalBytes - idleFrom.postgresBytes) / idleSec) * 3600;
+    const idlePerHour =
+      ((idleTo.journalBytes + idleTo.postgresBytes - idleFrom.journalBytes - idleFrom.postgresBytes) / idleSec) * 3600;
 
     // Growth is taken over the second phase after its first minute: past warm-up and the restart.
     const past = second.samples.filter((s) => s.atSec >= firstSec + 60);
@@ -206,14 +239,29 @@ async function main(): Promise<void> {
     const all = [...first.samples, ...second.samples];
     const lastSample = all[all.length - 1]!;
     console.log('');
-    console.log(`orders answered ${formatNumber(orders)} (filled ${formatNumber(first.result.filled + second.result.filled)}, failed ${first.result.failed + second.result.failed}${first.result.firstFailure ?? second.result.firstFailure ? `: ${first.result.firstFailure ?? second.result.firstFailure}` : ''}), ${formatNumber(orders / totalSec)} orders/s`);
-    console.log(`per 1M orders (steady state, ${formatNumber(to.orders - from.orders)} orders): RSS ${formatNumber(perMillion(from, to, (s) => s.rssBytes) / MB, 1)} MB (goal ≤ 100), heap ${formatNumber(perMillion(from, to, (s) => s.heapUsedBytes) / MB, 1)} MB`);
+    console.log(
+      `orders answered ${formatNumber(orders)} (filled ${formatNumber(first.result.filled + second.result.filled)}, failed ${first.result.failed + second.result.failed}${(first.result.firstFailure ?? second.result.firstFailure) ? `: ${first.result.firstFailure ?? second.result.firstFailure}` : ''}), ${formatNumber(orders / totalSec)} orders/s`,
+    );
+    console.log(
+      `per 1M orders (steady state, ${formatNumber(to.orders - from.orders)} orders): RSS ${formatNumber(perMillion(from, to, (s) => s.rssBytes) / MB, 1)} MB (goal ≤ 100), heap ${formatNumber(perMillion(from, to, (s) => s.heapUsedBytes) / MB, 1)} MB`,
+    );
     const floors = heapFloors(steady);
-    if (floors) console.log(`heap floor (lowest sample, what survives a GC) ${formatNumber(floors.first.heapUsedBytes / MB, 1)} MB in the first third of the steady state, ${formatNumber(floors.last.heapUsedBytes / MB, 1)} MB in the last: ${formatNumber(perMillion(floors.first, floors.last, (s) => s.heapUsedBytes) / MB, 1)} MB per 1M orders (RSS follows V8's high-water mark, not what is live)`);
-    console.log(`journal ${formatNumber(perMillion(from, to, (s) => s.journalBytes) / 1e6)} B/order (goal ≤ 2048), PostgreSQL ${formatNumber(perMillion(from, to, (s) => s.postgresBytes) / 1e6)} B/order (goal ≤ 4096) in the steady state`);
-    console.log(`over the whole run, fixed costs included (PostgreSQL's WAL, the outbox's high-water mark): journal ${formatNumber(lastSample.journalBytes / Math.max(1, lastSample.orders))} B/order, PostgreSQL ${formatNumber(lastSample.postgresBytes / Math.max(1, lastSample.orders))} B/order`);
-    console.log(`restart ratio (after all / after a tenth): time ${formatNumber(late.restart.readyMs / early.restart.readyMs, 2)}x, RSS ${formatNumber(late.restart.rssBytes / early.restart.rssBytes, 2)}x (goal ≤ 1.5x)`);
-    console.log(`idle growth: ${formatNumber(idlePerHour / MB, 2)} MB/hour of journal + PostgreSQL (goal ≤ 1), measured over ${idleSec} s`);
+    if (floors)
+      console.log(
+        `heap floor (lowest sample, what survives a GC) ${formatNumber(floors.first.heapUsedBytes / MB, 1)} MB in the first third of the steady state, ${formatNumber(floors.last.heapUsedBytes / MB, 1)} MB in the last: ${formatNumber(perMillion(floors.first, floors.last, (s) => s.heapUsedBytes) / MB, 1)} MB per 1M orders (RSS follows V8's high-water mark, not what is live)`,
+      );
+    console.log(
+      `journal ${formatNumber(perMillion(from, to, (s) => s.journalBytes) / 1e6)} B/order (goal ≤ 2048), PostgreSQL ${formatNumber(perMillion(from, to, (s) => s.postgresBytes) / 1e6)} B/order (goal ≤ 4096) in the steady state`,
+    );
+    console.log(
+      `over the whole run, fixed costs included (PostgreSQL's WAL, the outbox's high-water mark): journal ${formatNumber(lastSample.journalBytes / Math.max(1, lastSample.orders))} B/order, PostgreSQL ${formatNumber(lastSample.postgresBytes / Math.max(1, lastSample.orders))} B/order`,
+    );
+    console.log(
+      `restart ratio (after all / after a tenth): time ${formatNumber(late.restart.readyMs / early.restart.readyMs, 2)}x, RSS ${formatNumber(late.restart.rssBytes / early.restart.rssBytes, 2)}x (goal ≤ 1.5x)`,
+    );
+    console.log(
+      `idle growth: ${formatNumber(idlePerHour / MB, 2)} MB/hour of journal + PostgreSQL (goal ≤ 1), measured over ${idleSec} s`,
+    );
   } finally {
     await stopServer(exchange);
   }

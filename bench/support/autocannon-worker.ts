@@ -21,7 +21,12 @@ function signedRequests(t: NonNullable<Job['signed']>): autocannon.Request[] {
   const setupRequest = (request: autocannon.Request): autocannon.Request => {
     const query = `${t.query.replaceAll('{n}', String(++n))}&recvWindow=60000&timestamp=${Date.now()}`;
     const signature = createHmac('sha256', t.secretKey).update(query).digest('hex');
-    return { ...request, method: t.method as autocannon.Request['method'], path: `${t.path}?${query}&signature=${signature}`, headers: { 'X-SERVICE-KEY': t.apiKey } };
+    return {
+      ...request,
+      method: t.method as autocannon.Request['method'],
+      path: `${t.path}?${query}&signature=${signature}`,
+      headers: { 'X-SERVICE-KEY': t.apiKey },
+    };
   };
   return [{ method: t.method as autocannon.Request['method'], path: t.path, setupRequest }];
 }
@@ -36,7 +41,14 @@ async function main(): Promise<void> {
     requests: job.signed ? signedRequests(job.signed) : (job.requests as autocannon.Request[] | undefined),
   });
   process.stdout.write(
-    JSON.stringify({ requestsPerSec: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99, errors: result.errors, non2xx: result.non2xx, total: result.requests.total }) + '\n',
+    JSON.stringify({
+      requestsPerSec: result.requests.average,
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      errors: result.errors,
+      non2xx: result.non2xx,
+      total: result.requests.total,
+    }) + '\n',
   );
 }
 

@@ -48,7 +48,13 @@ export interface ExchangeBenchmark {
   /** Compare with other requests on the same exchange instead of the hello-world (e.g. spot orders). */
   baseline?: { target: string; presign(demo: { apiKey: string; secretKey: string }): Requests };
   /** More workloads on the same exchange, after the measured runs (the exchange's pid for its CPU). */
-  afterRuns?(exchange: { url: string; pid: number; dataDir: string; demo: { apiKey: string; secretKey: string }; baselinePerSec: number }): Promise<void>;
+  afterRuns?(exchange: {
+    url: string;
+    pid: number;
+    dataDir: string;
+    demo: { apiKey: string; secretKey: string };
+    baselinePerSec: number;
+  }): Promise<void>;
   /** Runs once the exchange stopped (its DATA_DIR is left as it was: the journal can be read). */
   afterStop?(dataDir: string): Promise<void>;
 }
@@ -78,9 +84,13 @@ export async function runExchangeVsHello(bench: ExchangeBenchmark): Promise<void
   const exchangePort = bench.portBase;
   const helloPort = bench.portBase + 100;
   console.log(`bench/${bench.name}`);
-  console.log(`  node ${process.version}, ${cpus().length} cores; servers on core ${SERVER_CORE}, autocannon on core ${LOAD_CORE} ${taskset() ? '(taskset)' : '(no taskset: unpinned)'}`);
+  console.log(
+    `  node ${process.version}, ${cpus().length} cores; servers on core ${SERVER_CORE}, autocannon on core ${LOAD_CORE} ${taskset() ? '(taskset)' : '(no taskset: unpinned)'}`,
+  );
   const pipelining = bench.pipelining ?? PIPELINING;
-  console.log(`  ${CONNECTIONS} connections, pipelining ${pipelining}, ${duration} s per run, ${runs} runs after a warm-up; signed requests pre-signed with recvWindow 60000`);
+  console.log(
+    `  ${CONNECTIONS} connections, pipelining ${pipelining}, ${duration} s per run, ${runs} runs after a warm-up; signed requests pre-signed with recvWindow 60000`,
+  );
   for (const line of bench.describe) console.log(`  ${line}`);
 
   const load = (name: string, url: string, requests?: Requests): Promise<LoadResult> => {
@@ -93,16 +103,34 @@ export async function runExchangeVsHello(bench: ExchangeBenchmark): Promise<void
   const exchange = await startPinnedServer(
     'apps/exchange/src/main.ts',
     SERVER_CORE,
-    { PORT: String(exchangePort), DATA_DIR: join(dir, 'data'), EMBEDDED_PG_PORT: String(exchangePort + 1), LOG_LEVEL: 'warn', DATABASE_URL: '', KAFKA_BROKERS: '', REDIS_URL: '', METRICS_PORT: '0', ...bench.env },
+    {
+      PORT: String(exchangePort),
+      DATA_DIR: join(dir, 'data'),
+      EMBEDDED_PG_PORT: String(exchangePort + 1),
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      KAFKA_BROKERS: '',
+      REDIS_URL: '',
+      METRICS_PORT: '0',
+      ...bench.env,
+    },
     'demo secret key',
   );
-  const hello = bench.baseline ? undefined : await startPinnedServer('bench/support/hello-world-server.ts', SERVER_CORE, { PORT: String(helloPort) }, 'ready');
+  const hello = bench.baseline
+    ? undefined
+    : await startPinnedServer('bench/support/hello-world-server.ts', SERVER_CORE, { PORT: String(helloPort) }, 'ready');
   try {
-    const demo = JSON.parse(readFileSync(join(dir, 'data', 'demo.json'), 'utf8')) as { apiKey: string; secretKey: string };
+    const demo = JSON.parse(readFileSync(join(dir, 'data', 'demo.json'), 'utf8')) as {
+      apiKey: string;
+      secretKey: string;
+    };
     const exchangeUrl = `http://127.0.0.1:${exchangePort}`;
     await bench.setup?.(exchangeUrl, demo);
     // The baseline: other requests on the same exchange, or the hello-world's ceiling.
-    const other = (name: string) => (bench.baseline ? load(name, exchangeUrl, bench.baseline.presign(demo)) : load(name, `http://127.0.0.1:${helloPort}/hello`));
+    const other = (name: string) =>
+      bench.baseline
+        ? load(name, exchangeUrl, bench.baseline.presign(demo))
+        : load(name, `http://127.0.0.1:${helloPort}/hello`);
     await load('warm-exchange', exchangeUrl, bench.presign(demo));
     await other('warm-baseline');
     const ours: LoadResult[] = [];
@@ -117,9 +145,19 @@ export async function runExchangeVsHello(bench: ExchangeBenchmark): Promise<void
     console.log(`${'target'.padEnd(33)}req/s (median, min–max)        p50 ms   p99 ms   errors+non-2xx`);
     console.log(row(bench.target, ours));
     console.log(row(bench.baseline?.target ?? 'bare Fastify hello-world', ceiling));
-    console.log(`ratio (median / median): ${formatNumber(median(ours.map((r) => r.requestsPerSec)) / median(ceiling.map((r) => r.requestsPerSec)), 2)}x`);
-    console.log(`CPU per request of the exchange's process tree: ${formatSpread(spread(ours.map((r) => r.cpuUs!)))} µs`);
-    await bench.afterRuns?.({ url: exchangeUrl, pid: exchange.pid!, dataDir: join(dir, 'data'), demo, baselinePerSec: median(ceiling.map((r) => r.requestsPerSec)) });
+    console.log(
+      `ratio (median / median): ${formatNumber(median(ours.map((r) => r.requestsPerSec)) / median(ceiling.map((r) => r.requestsPerSec)), 2)}x`,
+    );
+    console.log(
+      `CPU per request of the exchange's process tree: ${formatSpread(spread(ours.map((r) => r.cpuUs!)))} µs`,
+    );
+    await bench.afterRuns?.({
+      url: exchangeUrl,
+      pid: exchange.pid!,
+      dataDir: join(dir, 'data'),
+      demo,
+      baselinePerSec: median(ceiling.map((r) => r.requestsPerSec)),
+    });
   } finally {
     if (hello) await stopServer(hello);
     await stopServer(exchange);

@@ -13,11 +13,20 @@ export function taskset(): string | undefined {
  * Runs a TypeScript worker of this workspace in its own process, pinned to `core` when taskset
  * exists, and resolves with the JSON object it prints as its last stdout line.
  */
-export function runPinnedWorker<T>(script: string, args: string[], core: number, env: NodeJS.ProcessEnv = {}): Promise<T> {
+export function runPinnedWorker<T>(
+  script: string,
+  args: string[],
+  core: number,
+  env: NodeJS.ProcessEnv = {},
+): Promise<T> {
   const node = [process.execPath, 'scripts/run.js', script, ...args];
   const command = taskset() ? [taskset()!, '-c', String(core), ...node] : node;
   return new Promise((done, fail) => {
-    const child = spawn(command[0]!, command.slice(1), { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(command[0]!, command.slice(1), {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.on('error', fail);

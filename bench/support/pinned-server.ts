@@ -5,13 +5,24 @@ import { taskset } from './pinned-child';
 const root = resolve(__dirname, '../..');
 
 /** Starts a server script pinned to `core`; resolves once its stdout contains `readyText`. */
-export function startPinnedServer(script: string, core: number, env: NodeJS.ProcessEnv, readyText: string): Promise<ChildProcess> {
+export function startPinnedServer(
+  script: string,
+  core: number,
+  env: NodeJS.ProcessEnv,
+  readyText: string,
+): Promise<ChildProcess> {
   // BENCH_PROFILE_DIR=<dir>: the server writes a V8 CPU profile there when it stops (open it in Chrome DevTools).
-  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_PROFILE_DIR)}`] : [];
+  const profile = process.env.BENCH_PROFILE_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_PROFILE_DIR)}`]
+    : [];
   const node = [process.execPath, ...profile, 'scripts/run.js', script];
   const command = taskset() ? [taskset()!, '-c', String(core), ...node] : node;
   return new Promise((done, fail) => {
-    const child = spawn(command[0]!, command.slice(1), { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(command[0]!, command.slice(1), {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     // Generous: on a machine shared with other jobs a pinned exchange has taken over 60 s to start.
     const timer = setTimeout(() => fail(new Error(`${script} not ready in 180 s`)), 180_000);

@@ -12,7 +12,9 @@ export function cpuSecondsOfTree(root: number): { node: number; others: number }
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      const fields = readFileSync(`/proc/${name}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+      const fields = readFileSync(`/proc/${name}/stat`, 'utf8')
+        .replace(/^.*\) /, '')
+        .split(' ');
       stats.set(Number(name), { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
     } catch {
       // gone meanwhile

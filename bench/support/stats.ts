@@ -6,7 +6,10 @@ export function percentile(sorted: readonly number[], p: number): number {
 }
 
 export function median(values: readonly number[]): number {
-  return percentile([...values].sort((a, b) => a - b), 50);
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 }
 
 export interface Spread {
@@ -21,7 +24,9 @@ export function spread(values: readonly number[]): Spread {
 }
 
 export function formatNumber(n: number, digits = 0): string {
-  return Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : 'n/a';
+  return Number.isFinite(n)
+    ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+    : 'n/a';
 }
 
 export function formatSpread(s: Spread, digits = 0): string {

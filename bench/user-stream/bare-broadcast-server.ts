@@ -38,7 +38,12 @@ async function burst(accounts: BenchAccount[], events: number, start: number): P
   for (let n = 0; n < events; n++) {
     const account = accounts[n % accounts.length]!;
     const event = tradeSettled(account, 0, start + n, created);
-    const state = { accountId: account.accountId, flags: { canTrade: true, canWithdraw: true, canDeposit: true }, lastSeq: -1, lastE: 0 };
+    const state = {
+      accountId: account.accountId,
+      flags: { canTrade: true, canWithdraw: true, canDeposit: true },
+      lastSeq: -1,
+      lastE: 0,
+    };
     const order = changedOrder(placedOrder(orderPlaced(account, 0, created)), event);
     for (const frame of streamLedgerEvent(state, event, () => 8, undefined, order).frames) {
       const data = Buffer.from(JSON.stringify(frame));
@@ -62,6 +67,7 @@ const listening = new Promise<void>((done) => server.listen(port, '127.0.0.1', d
 
 serveIpc(async (message) => {
   if (message.type === 'ready') return listening.then(() => ({}));
-  if (message.type === 'burst') return { sent: await burst(message.accounts as BenchAccount[], message.events as number, message.start as number) };
+  if (message.type === 'burst')
+    return { sent: await burst(message.accounts as BenchAccount[], message.events as number, message.start as number) };
   throw new Error(`bare-broadcast-server: unknown message ${String(message.type)}`);
 });

@@ -15,7 +15,11 @@ import { type BenchAccount, tradeSettled } from './bench-frames';
 const [kind, accountsArg, warmArg, eventsArg] = process.argv.slice(2);
 const [accountCount, warm, events] = [Number(accountsArg), Number(warmArg), Number(eventsArg)];
 const markets = Markets.fromFile('config/markets.json');
-const accounts: BenchAccount[] = Array.from({ length: accountCount }, (_, i) => ({ userId: String(10_000 + i), accountId: String(100_000 + i), listenKey: '' }));
+const accounts: BenchAccount[] = Array.from({ length: accountCount }, (_, i) => ({
+  userId: String(10_000 + i),
+  accountId: String(100_000 + i),
+  listenKey: '',
+}));
 const flags = { canTrade: true, canWithdraw: true, canDeposit: true };
 /** The user's main contracts account: the main account's id plus 1,000,000. */
 const contractsOf = (account: BenchAccount) => String(Number(account.accountId) + 1_000_000);
@@ -26,20 +30,92 @@ const sink = { deliver: (data: Buffer) => ((frames += 1), (bytes += data.length)
 
 function contractPlaced(account: BenchAccount, seq: number): LedgerJournalEvent {
   const accountId = contractsOf(account);
-  const order = { orderId: `o${account.accountId}`, clientOrderId: `c${account.accountId}`, accountId, userId: account.userId, symbol: 'BTC-SWAP-USDT', side: 'BUY_OPEN' as const, price: '60000', quantity: '1000000', leverage: '10', executedQty: '0', marginLocked: '6072000', marginLeft: '6072000', status: 'NEW' as const, time: 1, marketsVersion: 1, orderType: 'LIMIT' as const };
-  const position = { accountId, symbol: 'BTC-SWAP-USDT', side: 'LONG' as const, size: '0', available: '0', opening: '1000000', entryValue: '0', avgPrice: '0', margin: '0', realizedPnl: '0', leverage: '10', flp: '0' };
-  const payload = { userId: account.userId, seq, commandId: `p${seq}`, order, balance: { accountId, free: '1000', locked: '6072000', positionMargin: '0' }, position };
+  const order = {
+    orderId: `o${account.accountId}`,
+    clientOrderId: `c${account.accountId}`,
+    accountId,
+    userId: account.userId,
+    symbol: 'BTC-SWAP-USDT',
+    side: 'BUY_OPEN' as const,
+    price: '60000',
+    quantity: '1000000',
+    leverage: '10',
+    executedQty: '0',
+    marginLocked: '6072000',
+    marginLeft: '6072000',
+    status: 'NEW' as const,
+    time: 1,
+    marketsVersion: 1,
+    orderType: 'LIMIT' as const,
+  };
+  const position = {
+    accountId,
+    symbol: 'BTC-SWAP-USDT',
+    side: 'LONG' as const,
+    size: '0',
+    available: '0',
+    opening: '1000000',
+    entryValue: '0',
+    avgPrice: '0',
+    margin: '0',
+    realizedPnl: '0',
+    leverage: '10',
+    flp: '0',
+  };
+  const payload = {
+    userId: account.userId,
+    seq,
+    commandId: `p${seq}`,
+    order,
+    balance: { accountId, free: '1000', locked: '6072000', positionMargin: '0' },
+    position,
+  };
   return { type: 'ContractOrderPlaced', v: 1, id: `p${seq}:0`, ts: 1, payload };
 }
 
 function contractFilled(account: BenchAccount, seq: number, n: number): LedgerJournalEvent {
   const accountId = contractsOf(account);
   const size = String(n + 1);
-  const position = { accountId, symbol: 'BTC-SWAP-USDT', side: 'LONG' as const, size, available: size, opening: '999000', entryValue: '60000', avgPrice: '60000', margin: '6000', realizedPnl: '0', leverage: '10', flp: '54291.3' };
+  const position = {
+    accountId,
+    symbol: 'BTC-SWAP-USDT',
+    side: 'LONG' as const,
+    size,
+    available: size,
+    opening: '999000',
+    entryValue: '60000',
+    avgPrice: '60000',
+    margin: '6000',
+    realizedPnl: '0',
+    leverage: '10',
+    flp: '54291.3',
+  };
   const balance = { accountId, free: '1000.024', locked: '6065928', positionMargin: '6000' };
   const payload = {
-    userId: account.userId, seq, commandId: `f${seq}`, tradeId: String(n + 1), accountId, symbol: 'BTC-SWAP-USDT', side: 'BUY_OPEN' as const, price: '60000', quantity: '1', isMaker: true, fee: '0.012', feeToken: 'USDT', pnl: '0', uncovered: '0',
-    order: { orderId: `o${account.accountId}`, executedQty: size, marginLeft: '6065928', status: 'PARTIALLY_FILLED' as const }, position, balance, feeAccount: { accountId: '1', free: '1', locked: '0', positionMargin: '0' }, flows: [],
+    userId: account.userId,
+    seq,
+    commandId: `f${seq}`,
+    tradeId: String(n + 1),
+    accountId,
+    symbol: 'BTC-SWAP-USDT',
+    side: 'BUY_OPEN' as const,
+    price: '60000',
+    quantity: '1',
+    isMaker: true,
+    fee: '0.012',
+    feeToken: 'USDT',
+    pnl: '0',
+    uncovered: '0',
+    order: {
+      orderId: `o${account.accountId}`,
+      executedQty: size,
+      marginLeft: '6065928',
+      status: 'PARTIALLY_FILLED' as const,
+    },
+    position,
+    balance,
+    feeAccount: { accountId: '1', free: '1', locked: '0', positionMargin: '0' },
+    flows: [],
   };
   return { type: 'ContractOrderFilled', v: 1, id: `f${seq}:0`, ts: n, payload };
 }

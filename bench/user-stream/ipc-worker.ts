@@ -13,7 +13,11 @@ export interface IpcWorker {
 export function startIpcWorker(script: string, core: number, env: NodeJS.ProcessEnv = {}): IpcWorker {
   const node = [process.execPath, 'scripts/run.js', script];
   const command = taskset() ? [taskset()!, '-c', String(core), ...node] : node;
-  const child: ChildProcess = spawn(command[0]!, command.slice(1), { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = spawn(command[0]!, command.slice(1), {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   return {
     request: <T>(message: Record<string, unknown>) =>
       new Promise<T>((done, fail) => {

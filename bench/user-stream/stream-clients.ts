@@ -54,7 +54,15 @@ async function collect(expected: number, timeoutMs: number): Promise<Record<stri
   const deadline = Date.now() + timeoutMs;
   while (received < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   const sorted = latencies.sort((a, b) => a - b);
-  return { received, first, last, p50: percentile(sorted, 50), p99: percentile(sorted, 99), samples: sorted.length, open: sockets.filter((s) => s.readyState === WebSocket.OPEN).length };
+  return {
+    received,
+    first,
+    last,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    samples: sorted.length,
+    open: sockets.filter((s) => s.readyState === WebSocket.OPEN).length,
+  };
 }
 
 serveIpc(async (message) => {

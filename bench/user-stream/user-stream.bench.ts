@@ -59,7 +59,12 @@ function env(name: string): string {
 }
 
 async function setUp(settings: Record<string, string>): Promise<BenchAccount[]> {
-  const infrastructure = await openInfrastructure({ service: 'bench-setup', mode: 'embedded', needsDatabase: true, env: settings });
+  const infrastructure = await openInfrastructure({
+    service: 'bench-setup',
+    mode: 'embedded',
+    needsDatabase: true,
+    env: settings,
+  });
   const app = await createApp(infrastructure, exchangeModules);
   await app.startAllMicroservices();
   await app.listen(0, '127.0.0.1');
@@ -87,9 +92,16 @@ async function measure(clients: IpcWorker, fire: () => Promise<number>): Promise
   const start = Date.now();
   await fire();
   const c = await clients.request<Collected>({ type: 'collect', expected: EXPECTED, timeoutMs: 120_000 });
-  if (c.received < EXPECTED) console.log(`  warning: ${c.received} of ${EXPECTED} frames arrived (open sockets: ${c.open})`);
+  if (c.received < EXPECTED)
+    console.log(`  warning: ${c.received} of ${EXPECTED} frames arrived (open sockets: ${c.open})`);
   const seconds = Math.max(1, c.last - start) / 1000;
-  return { framesPerSecond: c.received / seconds, eventsPerSecond: c.received / 2 / (SOCKETS / ACCOUNTS) / seconds, p50: c.p50, p99: c.p99, received: c.received };
+  return {
+    framesPerSecond: c.received / seconds,
+    eventsPerSecond: c.received / 2 / (SOCKETS / ACCOUNTS) / seconds,
+    p50: c.p50,
+    p99: c.p99,
+    received: c.received,
+  };
 }
 
 async function series(name: string, clients: IpcWorker, fire: (run: number) => Promise<number>): Promise<Run[]> {
@@ -97,7 +109,9 @@ async function series(name: string, clients: IpcWorker, fire: (run: number) => P
   const runs: Run[] = [];
   for (let run = 1; run <= RUNS; run++) {
     const result = await measure(clients, () => fire(run));
-    console.log(`  ${name} run ${run}: ${formatNumber(result.framesPerSecond)} frames/s (${formatNumber(result.eventsPerSecond)} events/s), p50 ${result.p50} ms, p99 ${result.p99} ms`);
+    console.log(
+      `  ${name} run ${run}: ${formatNumber(result.framesPerSecond)} frames/s (${formatNumber(result.eventsPerSecond)} events/s), p50 ${result.p50} ms, p99 ${result.p99} ms`,
+    );
     runs.push(result);
   }
   return runs;
@@ -128,11 +142,21 @@ async function main(): Promise<void> {
     WS_MAX_SOCKETS_PER_IP: '1000000',
     METRICS_PORT: '0',
   };
-  console.log(`bench/user-stream: ${SOCKETS} sockets across ${ACCOUNTS} accounts (${SOCKETS / ACCOUNTS} per account, one listenKey each), bursts of ${EVENTS} TradeSettled events`);
-  console.log(`  each event: an executionReport and an outboundAccountInfo to ${SOCKETS / ACCOUNTS} sockets = ${formatNumber(EXPECTED)} frames per burst; 1 warm-up + ${RUNS} measured bursts per side`);
-  console.log(`  system under test: apps/user-stream (distributed mode: Kafka ${brokers}, Redis, PostgreSQL) on core ${SUT_CORE}; ceiling: a bare ws broadcast server on core ${SUT_CORE}`);
-  console.log(`  load: this process (setup, then publishing the bursts to Kafka, acks=all, 500 records per publish) and the socket clients on core ${LOAD_CORE}; the Kafka broker is not pinned`);
-  console.log(`  latency: receipt minus the event's creation time (T of each executionReport); Node ${process.version}; taskset ${taskset() ? 'yes' : 'missing: not pinned'}`);
+  console.log(
+    `bench/user-stream: ${SOCKETS} sockets across ${ACCOUNTS} accounts (${SOCKETS / ACCOUNTS} per account, one listenKey each), bursts of ${EVENTS} TradeSettled events`,
+  );
+  console.log(
+    `  each event: an executionReport and an outboundAccountInfo to ${SOCKETS / ACCOUNTS} sockets = ${formatNumber(EXPECTED)} frames per burst; 1 warm-up + ${RUNS} measured bursts per side`,
+  );
+  console.log(
+    `  system under test: apps/user-stream (distributed mode: Kafka ${brokers}, Redis, PostgreSQL) on core ${SUT_CORE}; ceiling: a bare ws broadcast server on core ${SUT_CORE}`,
+  );
+  console.log(
+    `  load: this process (setup, then publishing the bursts to Kafka, acks=all, 500 records per publish) and the socket clients on core ${LOAD_CORE}; the Kafka broker is not pinned`,
+  );
+  console.log(
+    `  latency: receipt minus the event's creation time (T of each executionReport); Node ${process.version}; taskset ${taskset() ? 'yes' : 'missing: not pinned'}`,
+  );
 
   const accounts = await setUp(settings);
   console.log(`  set up ${accounts.length} users, API keys and listenKeys`);
@@ -140,12 +164,30 @@ async function main(): Promise<void> {
   const clients = startIpcWorker('bench/user-stream/stream-clients.ts', LOAD_CORE);
 
   // The user stream.
-  const sut = await startPinnedServer('apps/user-stream/src/main.ts', SUT_CORE, { ...settings, PORT: String(SUT_PORT), LOG_LEVEL: 'info' }, '"listening"');
-  const urls = accounts.flatMap((a) => Array.from({ length: perAccount }, () => `ws://127.0.0.1:${SUT_PORT}/openapi/ws/${a.listenKey}`));
-  console.log(`  user-stream: ${(await clients.request<{ connected: number }>({ type: 'connect', urls })).connected} sockets open`);
-  const log = new NamespacedEventLog(new KafkaEventLog({ brokers: brokers.split(','), clientId: 'bench-user-stream' }), settings.EVENT_LOG_NAMESPACE);
+  const sut = await startPinnedServer(
+    'apps/user-stream/src/main.ts',
+    SUT_CORE,
+    { ...settings, PORT: String(SUT_PORT), LOG_LEVEL: 'info' },
+    '"listening"',
+  );
+  const urls = accounts.flatMap((a) =>
+    Array.from({ length: perAccount }, () => `ws://127.0.0.1:${SUT_PORT}/openapi/ws/${a.listenKey}`),
+  );
+  console.log(
+    `  user-stream: ${(await clients.request<{ connected: number }>({ type: 'connect', urls })).connected} sockets open`,
+  );
+  const log = new NamespacedEventLog(
+    new KafkaEventLog({ brokers: brokers.split(','), clientId: 'bench-user-stream' }),
+    settings.EVENT_LOG_NAMESPACE,
+  );
   const seqs = new Map(accounts.map((a) => [a.userId, 1001]));
-  await log.publish(accounts.map((a) => ({ topic: Topics.ledgerEvents.name, key: a.userId, value: JSON.stringify(orderPlaced(a, 1001, Date.now())) })));
+  await log.publish(
+    accounts.map((a) => ({
+      topic: Topics.ledgerEvents.name,
+      key: a.userId,
+      value: JSON.stringify(orderPlaced(a, 1001, Date.now())),
+    })),
+  );
   let n = 0;
   const publishBurst = async (): Promise<number> => {
     for (let i = 0; i < EVENTS; i += 500) {
@@ -154,7 +196,11 @@ async function main(): Promise<void> {
         const account = accounts[j % accounts.length]!;
         const seq = seqs.get(account.userId)! + 1;
         seqs.set(account.userId, seq);
-        records.push({ topic: Topics.ledgerEvents.name, key: account.userId, value: JSON.stringify(tradeSettled(account, seq, n++, Date.now())) });
+        records.push({
+          topic: Topics.ledgerEvents.name,
+          key: account.userId,
+          value: JSON.stringify(tradeSettled(account, seq, n++, Date.now())),
+        });
       }
       await log.publish(records);
     }
@@ -168,9 +214,18 @@ async function main(): Promise<void> {
   // The ceiling.
   const bare = startIpcWorker('bench/user-stream/bare-broadcast-server.ts', SUT_CORE, { BARE_PORT: String(BARE_PORT) });
   await bare.request({ type: 'ready' });
-  const bareUrls = accounts.flatMap((a) => Array.from({ length: perAccount }, () => `ws://127.0.0.1:${BARE_PORT}/${a.accountId}`));
-  console.log(`  bare ws: ${(await clients.request<{ connected: number }>({ type: 'connect', urls: bareUrls })).connected} sockets open`);
-  const bareRuns = await series('bare ws', clients, async (run) => (await bare.request<{ sent: number }>({ type: 'burst', accounts, events: EVENTS, start: run * EVENTS })).sent);
+  const bareUrls = accounts.flatMap((a) =>
+    Array.from({ length: perAccount }, () => `ws://127.0.0.1:${BARE_PORT}/${a.accountId}`),
+  );
+  console.log(
+    `  bare ws: ${(await clients.request<{ connected: number }>({ type: 'connect', urls: bareUrls })).connected} sockets open`,
+  );
+  const bareRuns = await series(
+    'bare ws',
+    clients,
+    async (run) =>
+      (await bare.request<{ sent: number }>({ type: 'burst', accounts, events: EVENTS, start: run * EVENTS })).sent,
+  );
   await clients.request({ type: 'close' });
   await bare.stop();
   await clients.stop();
@@ -188,7 +243,10 @@ async function main(): Promise<void> {
 async function dropSchemas(url: string, prefix: string): Promise<void> {
   const client = new Client({ connectionString: url });
   await client.connect();
-  const { rows } = await client.query<{ nspname: string }>('SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1)', [prefix]);
+  const { rows } = await client.query<{ nspname: string }>(
+    'SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1)',
+    [prefix],
+  );
   for (const { nspname } of rows) await client.query(`DROP SCHEMA "${nspname}" CASCADE`);
   await client.end();
 }

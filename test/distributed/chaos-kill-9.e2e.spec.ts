@@ -2,7 +2,11 @@ import type { EventLog } from '@exchange/messaging';
 import { answeredRequestProblems } from '../support/chaos-checks';
 import { type ChaosActors, ChaosLoad, formatTally, type PlannedRequest, type RequestKind } from '../support/chaos-load';
 import { assertNothingLostOrDoubled, openRunEventLog, waitUntilSettled } from '../support/distributed-checks';
-import { type DistributedExchange, distributedSuiteRuns, startDistributedExchange } from '../support/distributed-exchange';
+import {
+  type DistributedExchange,
+  distributedSuiteRuns,
+  startDistributedExchange,
+} from '../support/distributed-exchange';
 import { createFundedUser, type TestUser } from '../support/exchange-actors';
 import { whileKilled } from '../support/kill-and-restart';
 import { chaosSeed, SeededRandom } from '../support/seeded-random';
@@ -18,7 +22,14 @@ const seed = chaosSeed();
 const victimApps = ['ledger', 'matching-engine', 'wallet', 'api-gateway', 'market-data', 'user-stream'];
 
 /** One round's mix: mostly orders; cancels and confirmations aim at earlier rounds' answers, so round 1 has none. */
-const mix = (round: number): Record<RequestKind, number> => ({ order: 20, cancel: round === 1 ? 0 : 4, transfer: 4, withdrawal: 3, deposit: 3, confirmation: round === 1 ? 0 : 2 });
+const mix = (round: number): Record<RequestKind, number> => ({
+  order: 20,
+  cancel: round === 1 ? 0 : 4,
+  transfer: 4,
+  withdrawal: 3,
+  deposit: 3,
+  confirmation: round === 1 ? 0 : 2,
+});
 
 /**
  * Rounds of kill -9 of a random service at a random moment of a mixed load sent through the edge
@@ -38,17 +49,31 @@ const mix = (round: number): Record<RequestKind, number> => ({ order: 20, cancel
   let users: TestUser[];
 
   beforeAll(async () => {
-    exchange = await startDistributedExchange({ env: { RATE_LIMIT_ORDERS_PER_SECOND: '100000', RATE_LIMIT_WEIGHT_PER_MINUTE: '1000000' } });
+    exchange = await startDistributedExchange({
+      env: { RATE_LIMIT_ORDERS_PER_SECOND: '100000', RATE_LIMIT_WEIGHT_PER_MINUTE: '1000000' },
+    });
     log = openRunEventLog(exchange);
-    const fund = (deposits: Record<string, string>) => createFundedUser(exchange.edgeUrl, exchange.adminToken, deposits);
-    actors = { sellers: [await fund({ ETH: '1000' }), await fund({ ETH: '1000' })], buyers: [await fund({ USDT: '10000000' }), await fund({ USDT: '10000000' })], withdrawalAddress: '0xchaos' };
+    const fund = (deposits: Record<string, string>) =>
+      createFundedUser(exchange.edgeUrl, exchange.adminToken, deposits);
+    actors = {
+      sellers: [await fund({ ETH: '1000' }), await fund({ ETH: '1000' })],
+      buyers: [await fund({ USDT: '10000000' }), await fund({ USDT: '10000000' })],
+      withdrawalAddress: '0xchaos',
+    };
     users = [...actors.sellers, ...actors.buyers];
     for (const seller of actors.sellers) {
-      const entry = await adminCall(exchange.edgeUrl, exchange.adminToken, 'POST', '/admin/v1/withdrawal-addresses', { accountId: seller.mainAccountId, tokenId: 'ETH', address: actors.withdrawalAddress });
+      const entry = await adminCall(exchange.edgeUrl, exchange.adminToken, 'POST', '/admin/v1/withdrawal-addresses', {
+        accountId: seller.mainAccountId,
+        tokenId: 'ETH',
+        address: actors.withdrawalAddress,
+      });
       if (entry.status !== 200) throw new Error(`address book: ${entry.status} ${JSON.stringify(entry.body)}`);
     }
     // One trade before the chaos, so the first round's check of trades settled once has one whatever the draw.
-    const cross = (user: TestUser, side: string) => signedRequest<{ status?: string }>(exchange.edgeUrl, 'POST', '/openapi/v1/order', user.key, { query: { symbol: 'ETHUSDT', side, type: 'LIMIT', price: '3000', quantity: '0.1' } });
+    const cross = (user: TestUser, side: string) =>
+      signedRequest<{ status?: string }>(exchange.edgeUrl, 'POST', '/openapi/v1/order', user.key, {
+        query: { symbol: 'ETHUSDT', side, type: 'LIMIT', price: '3000', quantity: '0.1' },
+      });
     expect((await cross(actors.sellers[0]!, 'SELL')).body.status).toBe('NEW');
     expect((await cross(actors.buyers[0]!, 'BUY')).body.status).toBe('FILLED');
   }, 180_000);
@@ -76,20 +101,33 @@ const mix = (round: number): Record<RequestKind, number> => ({ order: 20, cancel
       const before = inPool(requests.slice(0, cut), 6, () => answers++);
       // The first `cut` requests are all sent whatever happens, so `killAfter` ≤ `cut` answers always come.
       await waitFor(() => answers >= killAfter, `${killAfter} answers before the kill`, 120_000);
-      const after = await whileKilled(exchange, [victim], () => ({ done: inPool(requests.slice(cut), requests.length, () => answers++) }));
+      const after = await whileKilled(exchange, [victim], () => ({
+        done: inPool(requests.slice(cut), requests.length, () => answers++),
+      }));
       await Promise.all([before, after.done]);
       killed.push(victim.name);
 
       await waitUntilSettled(exchange, log);
-      await assertNothingLostOrDoubled(exchange, log, load.answered.orders.map((o) => o.orderId));
-      await expectEventuallyNone(() => answeredRequestProblems(exchange.edgeUrl, users, load.answered, load.answered.orders.slice(ordersBefore)), `round ${round}: every answered request found with the same or a later state`);
+      await assertNothingLostOrDoubled(
+        exchange,
+        log,
+        load.answered.orders.map((o) => o.orderId),
+      );
+      await expectEventuallyNone(
+        () => answeredRequestProblems(exchange.edgeUrl, users, load.answered, load.answered.orders.slice(ordersBefore)),
+        `round ${round}: every answered request found with the same or a later state`,
+      );
       expect(load.outsideEnvelope).toEqual([]);
-      console.log(`chaos round ${round}/${rounds}: kill -9 of ${victim.name} after ${killAfter} of ${requests.length} answers (${cut} sent before the kill); invariants hold (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      console.log(
+        `chaos round ${round}/${rounds}: kill -9 of ${victim.name} after ${killAfter} of ${requests.length} answers (${cut} sent before the kill); invariants hold (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+      );
     }
     console.log(`chaos seed ${seed}: ${rounds} rounds, killed ${killed.join(', ')}\n${formatTally(load.tally)}`);
     // The load did what it is for: orders traded, and money moved every way while services died.
     expect(load.answered.orders.length).toBeGreaterThan(0);
-    expect(load.answered.transfers.length + load.answered.withdrawals.length + load.answered.deposits.length).toBeGreaterThan(0);
+    expect(
+      load.answered.transfers.length + load.answered.withdrawals.length + load.answered.deposits.length,
+    ).toBeGreaterThan(0);
   }, 600_000);
 });
 

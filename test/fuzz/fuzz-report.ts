@@ -10,9 +10,15 @@ const DEFAULT_SEED = 435618175;
 
 /** FUZZ_SEED reproduces a run (the same inputs in the same order), `random` draws one; FUZZ_RUNS sets the inputs per class and protocol. */
 export function fuzzSettings(env: NodeJS.ProcessEnv = process.env): { seed: number; runs: number } {
-  const seed = env.FUZZ_SEED === 'random' ? randomInt(0, 2 ** 31 - 1) : env.FUZZ_SEED !== undefined && env.FUZZ_SEED !== '' ? Number(env.FUZZ_SEED) : DEFAULT_SEED;
+  const seed =
+    env.FUZZ_SEED === 'random'
+      ? randomInt(0, 2 ** 31 - 1)
+      : env.FUZZ_SEED !== undefined && env.FUZZ_SEED !== ''
+        ? Number(env.FUZZ_SEED)
+        : DEFAULT_SEED;
   const runs = env.FUZZ_RUNS !== undefined && env.FUZZ_RUNS !== '' ? Number(env.FUZZ_RUNS) : 300;
-  if (!Number.isSafeInteger(seed) || !Number.isSafeInteger(runs) || runs < 1) throw new Error(`FUZZ_SEED and FUZZ_RUNS must be integers (got ${env.FUZZ_SEED}, ${env.FUZZ_RUNS})`);
+  if (!Number.isSafeInteger(seed) || !Number.isSafeInteger(runs) || runs < 1)
+    throw new Error(`FUZZ_SEED and FUZZ_RUNS must be integers (got ${env.FUZZ_SEED}, ${env.FUZZ_RUNS})`);
   return { seed, runs };
 }
 
@@ -33,7 +39,10 @@ export class FuzzReport {
   private readonly counts = new Map<string, Map<string, number>>();
   private readonly seconds = new Map<string, number>();
 
-  constructor(readonly seed: number, readonly runs: number) {}
+  constructor(
+    readonly seed: number,
+    readonly runs: number,
+  ) {}
 
   count(area: string, bucket: string): void {
     const byBucket = this.counts.get(area) ?? new Map<string, number>();
@@ -61,21 +70,32 @@ export class FuzzReport {
       const key = `${f.kind} | ${f.target} | ${f.detail.replace(/\d+/g, '#').slice(0, 50)}`;
       groups.set(key, [...(groups.get(key) ?? []), f]);
     }
-    const lines = [`${area}: ${this.of(area).length} violations in ${groups.size} groups (FUZZ_SEED=${this.seed} FUZZ_RUNS=${this.runs})`];
+    const lines = [
+      `${area}: ${this.of(area).length} violations in ${groups.size} groups (FUZZ_SEED=${this.seed} FUZZ_RUNS=${this.runs})`,
+    ];
     for (const [key, list] of groups) {
       const shortest = list.reduce((a, b) => (b.request.length < a.request.length ? b : a));
-      lines.push(`- ${key} ×${list.length}\n    ${shortest.detail.slice(0, 300)}\n    input: ${shortest.input.slice(0, 400)}\n    bytes: ${shortest.request.slice(0, 600)}`);
+      lines.push(
+        `- ${key} ×${list.length}\n    ${shortest.detail.slice(0, 300)}\n    input: ${shortest.input.slice(0, 400)}\n    bytes: ${shortest.request.slice(0, 600)}`,
+      );
     }
     return lines.join('\n');
   }
 
   countsText(): string {
-    return [...this.counts].map(([area, byBucket]) => `${area} (${this.seconds.get(area) ?? '?'} s): ${[...byBucket].map(([b, n]) => `${b} ${n}`).join(', ')}`).join('\n');
+    return [...this.counts]
+      .map(
+        ([area, byBucket]) =>
+          `${area} (${this.seconds.get(area) ?? '?'} s): ${[...byBucket].map(([b, n]) => `${b} ${n}`).join(', ')}`,
+      )
+      .join('\n');
   }
 }
 
 /** Printable bytes: control bytes and non-ASCII as \xNN, long runs shortened. */
 export function escapeBytes(bytes: Buffer): string {
   const text = bytes.toString('latin1').replace(/(.)\1{40,}/gs, (run, c: string) => `${c.repeat(8)}…(${run.length}×)`);
-  return text.replace(/[\x00-\x1f\x7f-\xff]/g, (c) => (c === '\r' ? '\\r' : c === '\n' ? '\\n' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+  return text.replace(/[\x00-\x1f\x7f-\xff]/g, (c) =>
+    c === '\r' ? '\\r' : c === '\n' ? '\\n' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
 }

@@ -72,7 +72,8 @@ export function valueOf(value: ParamValue, ctx: Pick<RenderContext, 'now' | 'rec
   const ids = ctx.recent[value.recent];
   return ids.length === 0 ? '1' : ids[value.pick % ids.length]!;
 }
-const pairText = (pair: Pair, ctx: RenderContext): string => (pair.raw ? `${pair.name}=${valueOf(pair.value, ctx)}` : `${encode(pair.name)}=${encode(valueOf(pair.value, ctx))}`);
+const pairText = (pair: Pair, ctx: RenderContext): string =>
+  pair.raw ? `${pair.name}=${valueOf(pair.value, ctx)}` : `${encode(pair.name)}=${encode(valueOf(pair.value, ctx))}`;
 const joinPairs = (pairs: Pair[], ctx: RenderContext): string => pairs.map((p) => pairText(p, ctx)).join('&');
 
 /** The request as bytes: request line, headers and body, signed the way the family's clients sign. */
@@ -102,7 +103,15 @@ export function renderRequest(input: HttpInput, ctx: RenderContext): Buffer {
       bodyText = all.slice(at);
       // Only the rendered text knows where the cut fell: mid-pair, a signed request must be refused (finding 6).
       // A raw path of its own may send it to a public route (`http://x/openapi/v1/time`), which signs nothing.
-      if (input.endpoint.cls === 'signed' && input.pathOverride === undefined && at > 0 && at < all.length && all[at - 1] !== '&' && all[at] !== '&') input.mustReject ??= 'signed text split mid-pair between query and body';
+      if (
+        input.endpoint.cls === 'signed' &&
+        input.pathOverride === undefined &&
+        at > 0 &&
+        at < all.length &&
+        all[at - 1] !== '&' &&
+        all[at] !== '&'
+      )
+        input.mustReject ??= 'signed text split mid-pair between query and body';
       contentType ??= 'application/x-www-form-urlencoded';
       break;
     }
@@ -119,9 +128,15 @@ export function renderRequest(input: HttpInput, ctx: RenderContext): Buffer {
   for (const [name, value] of input.headers) head.push(`${name}: ${value}`);
   if (input.chunked && body.length > 0) {
     head.push('Transfer-Encoding: chunked');
-    return Buffer.concat([Buffer.from(head.join('\r\n') + '\r\n\r\n', 'latin1'), Buffer.from(body.length.toString(16) + '\r\n'), body, Buffer.from('\r\n0\r\n\r\n')]);
+    return Buffer.concat([
+      Buffer.from(head.join('\r\n') + '\r\n\r\n', 'latin1'),
+      Buffer.from(body.length.toString(16) + '\r\n'),
+      body,
+      Buffer.from('\r\n0\r\n\r\n'),
+    ]);
   }
-  if (body.length > 0 || ['POST', 'PUT', 'DELETE', 'PATCH'].includes(input.method)) head.push(`Content-Length: ${body.length}`);
+  if (body.length > 0 || ['POST', 'PUT', 'DELETE', 'PATCH'].includes(input.method))
+    head.push(`Content-Length: ${body.length}`);
   // latin1 keeps raw bytes of a hostile request line as they are; utf8 text was encoded above.
   return Buffer.concat([Buffer.from(head.join('\r\n') + '\r\n\r\n', 'latin1'), body]);
 }
@@ -135,9 +150,16 @@ function credentialHeader(input: HttpInput, ctx: RenderContext): string | undefi
   return `Authorization: Bearer ${c.kind === 'valid' ? ctx.adminToken : c.text}`;
 }
 
-function sign(input: HttpInput, ctx: RenderContext, queryText: string, bodyText: string): { queryText: string; bodyText: string } {
+function sign(
+  input: HttpInput,
+  ctx: RenderContext,
+  queryText: string,
+  bodyText: string,
+): { queryText: string; bodyText: string } {
   const secret = input.signature === 'wrong-secret' ? 'f'.repeat(64) : ctx.secretKey;
-  const signature = createHmac('sha256', secret).update(queryText + bodyText, 'utf8').digest('hex');
+  const signature = createHmac('sha256', secret)
+    .update(queryText + bodyText, 'utf8')
+    .digest('hex');
   const append = (text: string, pair: string) => (text === '' ? pair : `${text}&${pair}`);
   switch (input.signature) {
     case 'missing':
@@ -149,7 +171,8 @@ function sign(input: HttpInput, ctx: RenderContext, queryText: string, bodyText:
       return { queryText: append(queryText, `signature=${signature.toUpperCase()}`), bodyText };
     case 'in-body':
       // Only a form body can carry it; the others keep it in the query.
-      if (input.body.kind === 'form' || input.body.kind === 'split' || input.body.kind === 'none') return { queryText, bodyText: append(bodyText, `signature=${signature}`) };
+      if (input.body.kind === 'form' || input.body.kind === 'split' || input.body.kind === 'none')
+        return { queryText, bodyText: append(bodyText, `signature=${signature}`) };
       return { queryText: append(queryText, `signature=${signature}`), bodyText };
     case 'garbage':
       return { queryText: append(queryText, `signature=${encode(input.garbageSignature ?? '')}`), bodyText };
@@ -174,10 +197,18 @@ function jsonText(pairs: Pair[], style: 'strings' | 'numbers' | 'duplicate', ctx
 /** One line that says what was sent, for the failure report (long values shortened). */
 export function describeInput(input: HttpInput): string {
   const short = (v: ParamValue) => {
-    const text = typeof v === 'string' ? v : 'now' in v ? `now${v.now >= 0 ? '+' : ''}${v.now}` : `<a recent ${v.recent}>`;
+    const text =
+      typeof v === 'string' ? v : 'now' in v ? `now${v.now >= 0 ? '+' : ''}${v.now}` : `<a recent ${v.recent}>`;
     return JSON.stringify(text.length > 60 ? `${text.slice(0, 40)}…(${text.length} chars)` : text);
   };
   const pairs = (ps: Pair[]) => ps.map((p) => `${p.name}=${short(p.value)}`).join('&');
-  const body = input.body.kind === 'form' || input.body.kind === 'json' ? ` body(${input.body.kind})=${pairs(input.body.pairs)}` : input.body.kind === 'raw' ? ` body(${input.body.contentType})=${short(input.body.text)}` : input.body.kind === 'split' ? ` split@${input.body.at}` : '';
+  const body =
+    input.body.kind === 'form' || input.body.kind === 'json'
+      ? ` body(${input.body.kind})=${pairs(input.body.pairs)}`
+      : input.body.kind === 'raw'
+        ? ` body(${input.body.contentType})=${short(input.body.text)}`
+        : input.body.kind === 'split'
+          ? ` split@${input.body.at}`
+          : '';
   return `${input.method} ${input.pathOverride ? short(input.pathOverride) : fillPath(input.endpoint.path, input.pathParams) + input.pathSuffix}?${pairs(input.query)}${body} [${input.notes.join('; ')}]`;
 }

@@ -12,7 +12,8 @@ export const CREDENTIAL_NOT_VALID = 'credential not valid';
 const reject = (input: HttpInput, why: string): void => {
   input.mustReject ??= why;
 };
-const pick = <T>(items: T[], index: number): T | undefined => (items.length === 0 ? undefined : items[index % items.length]);
+const pick = <T>(items: T[], index: number): T | undefined =>
+  items.length === 0 ? undefined : items[index % items.length];
 const own = (input: HttpInput) => input.query.filter((p) => p.name !== 'timestamp' && p.name !== 'recvWindow');
 
 /** Free-text parameters (documented strings without an enum: ids, names, addresses) count thrice: that is where NUL got through. */
@@ -30,10 +31,16 @@ const replaceValue: fc.Arbitrary<Mutation> = fc.tuple(fc.nat(), hostileValue).ma
 });
 
 const dropRequired: fc.Arbitrary<Mutation> = fc.nat().map((i) => (input) => {
-  const required = input.endpoint.params.filter((p) => p.required && p.in === 'query' && p.name !== 'signature' && p.name !== 'timestamp');
+  const required = input.endpoint.params.filter(
+    (p) => p.required && p.in === 'query' && p.name !== 'signature' && p.name !== 'timestamp',
+  );
   const victim = pick(required, i);
   if (!victim) return;
-  input.query = input.query.filter((p) => p.name !== victim.name && (p.name === 'timestamp' || input.endpoint.params.some((d) => d.name === p.name && d.required)));
+  input.query = input.query.filter(
+    (p) =>
+      p.name !== victim.name &&
+      (p.name === 'timestamp' || input.endpoint.params.some((d) => d.name === p.name && d.required)),
+  );
   input.notes.push(`without ${victim.name}`);
 });
 
@@ -52,7 +59,24 @@ const extraParam: fc.Arbitrary<Mutation> = fc.tuple(hostileName, hostileValue).m
 /** Malformed query text written as is: bad percent-encodings, empty names, stray separators, sheer size. */
 const rawQueryFragment: fc.Arbitrary<Mutation> = fc
   .oneof(
-    fc.constantFrom('%', '%zz', '%E0%A4%A', '%C0%80', '&&&', '=', '==', 'a==b', '=x', '+', '%2B%2B', 'a=%00', 'a%00=1', 'timestamp', 'signature', '%73ignature=1'),
+    fc.constantFrom(
+      '%',
+      '%zz',
+      '%E0%A4%A',
+      '%C0%80',
+      '&&&',
+      '=',
+      '==',
+      'a==b',
+      '=x',
+      '+',
+      '%2B%2B',
+      'a=%00',
+      'a%00=1',
+      'timestamp',
+      'signature',
+      '%73ignature=1',
+    ),
     fc.integer({ min: 200, max: 2000 }).map((n) => Array.from({ length: n }, (_, k) => `p${k}=${k}`).join('&')),
     fc.integer({ min: 9_000, max: 120_000 }).map((n) => `q=${'x'.repeat(n)}`),
   )
@@ -63,21 +87,31 @@ const rawQueryFragment: fc.Arbitrary<Mutation> = fc
   });
 
 /** Parameters moved to the body at pair boundaries (legitimate), as a form or a JSON object. */
-const moveToBody: fc.Arbitrary<Mutation> = fc.tuple(fc.nat(), fc.constantFrom('form', 'json-strings', 'json-numbers', 'json-duplicate')).map(([k, how]) => (input) => {
-  // A GET's body is never read: moving its parameters there only makes them missing.
-  if (input.body.kind !== 'none' || input.method === 'GET') return;
-  const count = input.query.length === 0 ? 0 : (k % input.query.length) + 1;
-  const moved = input.query.slice(input.query.length - count);
-  input.query = input.query.slice(0, input.query.length - count);
-  input.body = how === 'form' ? { kind: 'form', pairs: moved } : { kind: 'json', pairs: moved, style: how.slice(5) as 'strings' | 'numbers' | 'duplicate' };
-  input.notes.push(`${count} params to a ${how} body`);
-});
+const moveToBody: fc.Arbitrary<Mutation> = fc
+  .tuple(fc.nat(), fc.constantFrom('form', 'json-strings', 'json-numbers', 'json-duplicate'))
+  .map(([k, how]) => (input) => {
+    // A GET's body is never read: moving its parameters there only makes them missing.
+    if (input.body.kind !== 'none' || input.method === 'GET') return;
+    const count = input.query.length === 0 ? 0 : (k % input.query.length) + 1;
+    const moved = input.query.slice(input.query.length - count);
+    input.query = input.query.slice(0, input.query.length - count);
+    input.body =
+      how === 'form'
+        ? { kind: 'form', pairs: moved }
+        : { kind: 'json', pairs: moved, style: how.slice(5) as 'strings' | 'numbers' | 'duplicate' };
+    input.notes.push(`${count} params to a ${how} body`);
+  });
 
 /** The signed text cut anywhere between query and body; whether the cut is mid-pair (finding 6) is judged when it is rendered. */
 const splitAnywhere: fc.Arbitrary<Mutation> = fc.nat().map((at) => (input) => {
   if (input.body.kind !== 'none') return;
   // Recent ids are not known yet: a stand-in of typical length places the cut as the real one would.
-  const text = input.query.map((p) => `${percentEncode(p.name)}=${percentEncode(valueOf(p.value, { now: Date.now(), recent: { orderId: ['1'.repeat(18)], clientOrderId: ['c'.repeat(10)] } }))}`).join('&');
+  const text = input.query
+    .map(
+      (p) =>
+        `${percentEncode(p.name)}=${percentEncode(valueOf(p.value, { now: Date.now(), recent: { orderId: ['1'.repeat(18)], clientOrderId: ['c'.repeat(10)] } }))}`,
+    )
+    .join('&');
   if (text.length < 2) return;
   const cut = (at % (text.length - 1)) + 1;
   input.body = { kind: 'split', at: cut };
@@ -86,21 +120,55 @@ const splitAnywhere: fc.Arbitrary<Mutation> = fc.nat().map((at) => (input) => {
 
 const malformedBody: fc.Arbitrary<Mutation> = fc
   .oneof(
-    fc.constantFrom<[string, string]>(['{', 'application/json'], ['{"a":', 'application/json'], ['[1,2]', 'application/json'], ['null', 'application/json'], ['"x"', 'application/json'], ['{"symbol":{"a":1}}', 'application/json'], ['{"symbol":["BTCUSDT"]}', 'application/json'], ['{"__proto__":{"x":1}}', 'application/json'], ['\ufeff{}', 'application/json'], ['a=1', 'text/plain'], ['<x/>', 'application/xml'], ['--b\r\n\r\n', 'multipart/form-data; boundary=b'], ['a=1', 'application/json'], ['{}', 'application/x-www-form-urlencoded'], ['a=1', ''], ['a=1', 'application/x-www-form-urlencoded; charset=utf-16'], ['{}', 'application/json; charset=latin1'], ['a=1', '*/*']),
+    fc.constantFrom<[string, string]>(
+      ['{', 'application/json'],
+      ['{"a":', 'application/json'],
+      ['[1,2]', 'application/json'],
+      ['null', 'application/json'],
+      ['"x"', 'application/json'],
+      ['{"symbol":{"a":1}}', 'application/json'],
+      ['{"symbol":["BTCUSDT"]}', 'application/json'],
+      ['{"__proto__":{"x":1}}', 'application/json'],
+      ['\ufeff{}', 'application/json'],
+      ['a=1', 'text/plain'],
+      ['<x/>', 'application/xml'],
+      ['--b\r\n\r\n', 'multipart/form-data; boundary=b'],
+      ['a=1', 'application/json'],
+      ['{}', 'application/x-www-form-urlencoded'],
+      ['a=1', ''],
+      ['a=1', 'application/x-www-form-urlencoded; charset=utf-16'],
+      ['{}', 'application/json; charset=latin1'],
+      ['a=1', '*/*'],
+    ),
     fc.integer({ min: 1_000, max: 60_000 }).map((n): [string, string] => ['['.repeat(n), 'application/json']),
-    fc.integer({ min: 70_000, max: 200_000 }).map((n): [string, string] => [`a=${'x'.repeat(n)}`, 'application/x-www-form-urlencoded']),
+    fc
+      .integer({ min: 70_000, max: 200_000 })
+      .map((n): [string, string] => [`a=${'x'.repeat(n)}`, 'application/x-www-form-urlencoded']),
     fc.json().map((text): [string, string] => [text, 'application/json']),
   )
   .map(([text, contentType]) => (input) => {
     if (input.body.kind !== 'none') return;
     input.body = { kind: 'raw', text, contentType };
-    input.notes.push(`body ${JSON.stringify(text.length > 40 ? `${text.slice(0, 20)}…(${text.length})` : text)} as ${JSON.stringify(contentType)}`);
+    input.notes.push(
+      `body ${JSON.stringify(text.length > 40 ? `${text.slice(0, 20)}…(${text.length})` : text)} as ${JSON.stringify(contentType)}`,
+    );
   });
 
-const wrongContentType: fc.Arbitrary<Mutation> = fc.constantFrom('text/plain', 'application/xml', 'application/octet-stream', 'application/json', 'application/x-www-form-urlencoded', 'multipart/form-data', 'x', '').map((type) => (input) => {
-  input.contentType = type;
-  input.notes.push(`content-type ${JSON.stringify(type)}`);
-});
+const wrongContentType: fc.Arbitrary<Mutation> = fc
+  .constantFrom(
+    'text/plain',
+    'application/xml',
+    'application/octet-stream',
+    'application/json',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data',
+    'x',
+    '',
+  )
+  .map((type) => (input) => {
+    input.contentType = type;
+    input.notes.push(`content-type ${JSON.stringify(type)}`);
+  });
 
 const method: fc.Arbitrary<Mutation> = oddMethod.map((m) => (input) => {
   input.method = m;
@@ -118,10 +186,23 @@ const pathChange: fc.Arbitrary<Mutation> = fc
   });
 
 /** Request targets Node's parser itself refuses, or that only a raw client sends. */
-const rawPath: fc.Arbitrary<Mutation> = fc.constantFrom('/openapi/v1/\u0000', '/open api/v1', '/openapi/v1/time\u0001', '/openapi/v1/\u00e9', '*', 'http://x/openapi/v1/time', '//openapi/v1/time', '/OPENAPI/V1/TIME', '/openapi/v1/time/../time', '').map((path) => (input) => {
-  input.pathOverride = path;
-  input.notes.push(`raw path ${JSON.stringify(path)}`);
-});
+const rawPath: fc.Arbitrary<Mutation> = fc
+  .constantFrom(
+    '/openapi/v1/\u0000',
+    '/open api/v1',
+    '/openapi/v1/time\u0001',
+    '/openapi/v1/\u00e9',
+    '*',
+    'http://x/openapi/v1/time',
+    '//openapi/v1/time',
+    '/OPENAPI/V1/TIME',
+    '/openapi/v1/time/../time',
+    '',
+  )
+  .map((path) => (input) => {
+    input.pathOverride = path;
+    input.notes.push(`raw path ${JSON.stringify(path)}`);
+  });
 
 const pathParam: fc.Arbitrary<Mutation> = fc.tuple(fc.nat(), hostileValue).map(([i, h]) => (input) => {
   const name = pick(Object.keys(input.pathParams), i);
@@ -133,13 +214,28 @@ const pathParam: fc.Arbitrary<Mutation> = fc.tuple(fc.nat(), hostileValue).map((
 
 const header: fc.Arbitrary<Mutation> = fc
   .oneof(
-    fc.constantFrom<[string, string]>(['X-Request-Id', '\u00ff\u00fe'], ['X-Request-Id', 'a'.repeat(500)], ['X-Forwarded-For', 'not-an-ip, ::zz'], ['Expect', '100-continue'], ['Content-Encoding', 'gzip'], ['Accept', 'text/html'], ['Cookie', '=;;=='], ['Upgrade', 'h2c'], ['Upgrade', 'websocket'], ['Connection', 'keep-alive, Upgrade'], ['Transfer-Encoding', 'identity'], ['X-SERVICE-KEY', 'second']),
+    fc.constantFrom<[string, string]>(
+      ['X-Request-Id', '\u00ff\u00fe'],
+      ['X-Request-Id', 'a'.repeat(500)],
+      ['X-Forwarded-For', 'not-an-ip, ::zz'],
+      ['Expect', '100-continue'],
+      ['Content-Encoding', 'gzip'],
+      ['Accept', 'text/html'],
+      ['Cookie', '=;;=='],
+      ['Upgrade', 'h2c'],
+      ['Upgrade', 'websocket'],
+      ['Connection', 'keep-alive, Upgrade'],
+      ['Transfer-Encoding', 'identity'],
+      ['X-SERVICE-KEY', 'second'],
+    ),
     fc.integer({ min: 9_000, max: 40_000 }).map((n): [string, string] => ['X-Padding', 'p'.repeat(n)]),
   )
   .map(([name, value]) => (input) => {
     input.headers.push([name, value]);
     if (name === 'X-SERVICE-KEY' && input.endpoint.cls === 'signed') reject(input, 'X-SERVICE-KEY sent twice');
-    input.notes.push(`header ${name}: ${JSON.stringify(value.length > 20 ? `${value.slice(0, 8)}…(${value.length})` : value)}`);
+    input.notes.push(
+      `header ${name}: ${JSON.stringify(value.length > 20 ? `${value.slice(0, 8)}…(${value.length})` : value)}`,
+    );
   });
 
 const manyHeaders: fc.Arbitrary<Mutation> = fc.integer({ min: 50, max: 300 }).map((n) => (input) => {
@@ -147,24 +243,37 @@ const manyHeaders: fc.Arbitrary<Mutation> = fc.integer({ min: 50, max: 300 }).ma
   input.notes.push(`${n} extra headers`);
 });
 
-const httpVersion: fc.Arbitrary<Mutation> = fc.constantFrom('HTTP/1.0', 'HTTP/2.0', 'HTTP/9.9', 'HTTP/1.1 x', 'http/1.1').map((v) => (input) => {
-  input.httpVersion = v;
-  input.notes.push(`version ${v}`);
-});
+const httpVersion: fc.Arbitrary<Mutation> = fc
+  .constantFrom('HTTP/1.0', 'HTTP/2.0', 'HTTP/9.9', 'HTTP/1.1 x', 'http/1.1')
+  .map((v) => (input) => {
+    input.httpVersion = v;
+    input.notes.push(`version ${v}`);
+  });
 
 const chunked: fc.Arbitrary<Mutation> = fc.constant((input: HttpInput) => {
   input.chunked = true;
   input.notes.push('chunked body');
 });
 
-const signature: fc.Arbitrary<Mutation> = fc.tuple(fc.constantFrom<SignatureMode>('upper', 'in-body', 'missing', 'wrong-secret', 'garbage', 'twice', 'stale'), hostileValue).map(([mode, h]) => (input) => {
-  input.signature = mode;
-  if (mode === 'garbage') input.garbageSignature = h.value;
-  input.notes.push(`signature ${mode}${mode === 'garbage' ? ` (${h.label})` : ''}`);
-});
+const signature: fc.Arbitrary<Mutation> = fc
+  .tuple(
+    fc.constantFrom<SignatureMode>('upper', 'in-body', 'missing', 'wrong-secret', 'garbage', 'twice', 'stale'),
+    hostileValue,
+  )
+  .map(([mode, h]) => (input) => {
+    input.signature = mode;
+    if (mode === 'garbage') input.garbageSignature = h.value;
+    input.notes.push(`signature ${mode}${mode === 'garbage' ? ` (${h.label})` : ''}`);
+  });
 
 const credential: fc.Arbitrary<Mutation> = fc
-  .oneof(fc.constant<HttpInput['credential']>({ kind: 'missing' }), hostileValue.map((h): HttpInput['credential'] => ({ kind: 'text', text: h.value.replace(/[\r\n]/g, '') })), fc.constantFrom('A'.repeat(64), 'a'.repeat(63), '0'.repeat(65)).map((text): HttpInput['credential'] => ({ kind: 'text', text })))
+  .oneof(
+    fc.constant<HttpInput['credential']>({ kind: 'missing' }),
+    hostileValue.map((h): HttpInput['credential'] => ({ kind: 'text', text: h.value.replace(/[\r\n]/g, '') })),
+    fc
+      .constantFrom('A'.repeat(64), 'a'.repeat(63), '0'.repeat(65))
+      .map((text): HttpInput['credential'] => ({ kind: 'text', text })),
+  )
   .map((c) => (input) => {
     input.credential = c;
     input.notes.push(`credential ${c.kind === 'text' ? JSON.stringify(c.text.slice(0, 20)) : c.kind}`);
@@ -182,17 +291,24 @@ const timestamp: fc.Arbitrary<Mutation> = fc
     if (!ts) return;
     ts.value = value;
     input.query = input.query.filter((p) => p.name !== 'recvWindow');
-    input.notes.push(`timestamp ${typeof value === 'string' ? JSON.stringify(value.slice(0, 20)) : `now${value.now > 0 ? '+' : ''}${value.now}`}`);
+    input.notes.push(
+      `timestamp ${typeof value === 'string' ? JSON.stringify(value.slice(0, 20)) : `now${value.now > 0 ? '+' : ''}${value.now}`}`,
+    );
     reject(input, 'timestamp outside recvWindow or malformed');
   });
 
-const recvWindow: fc.Arbitrary<Mutation> = fc.oneof(fc.constantFrom('0', '-1', '60001', '99999999999999999999', '1e4', '5000.5', ''), hostileValue.map((h) => h.value)).map((value) => (input) => {
-  if (!input.query.some((p) => p.name === 'timestamp')) return;
-  input.query = input.query.filter((p) => p.name !== 'recvWindow');
-  input.query.push({ name: 'recvWindow', value });
-  input.notes.push(`recvWindow ${JSON.stringify(value.slice(0, 20))}`);
-  if (value !== '') reject(input, 'recvWindow invalid');
-});
+const recvWindow: fc.Arbitrary<Mutation> = fc
+  .oneof(
+    fc.constantFrom('0', '-1', '60001', '99999999999999999999', '1e4', '5000.5', ''),
+    hostileValue.map((h) => h.value),
+  )
+  .map((value) => (input) => {
+    if (!input.query.some((p) => p.name === 'timestamp')) return;
+    input.query = input.query.filter((p) => p.name !== 'recvWindow');
+    input.query.push({ name: 'recvWindow', value });
+    input.notes.push(`recvWindow ${JSON.stringify(value.slice(0, 20))}`);
+    if (value !== '') reject(input, 'recvWindow invalid');
+  });
 
 const replay: fc.Arbitrary<Mutation> = fc.boolean().map((atOnce) => (input: HttpInput) => {
   input.replay = atOnce ? 'concurrent' : 'after';
@@ -202,10 +318,26 @@ const replay: fc.Arbitrary<Mutation> = fc.boolean().map((atOnce) => (input: Http
 /** A JSON body of names any endpoint documents, with plain or hostile values (operator bodies are undocumented). */
 const namedJsonBody = (names: string[]): fc.Arbitrary<Mutation> =>
   fc
-    .tuple(fc.uniqueArray(fc.tuple(fc.constantFrom(...names), fc.oneof(hostileValue.map((h) => h.value), fc.constantFrom('1', '0.5', 'BTCUSDT', 'USDT', 'TRADING', 'HALT', 'read'))), { maxLength: 6, selector: ([n]) => n }), fc.constantFrom('strings', 'numbers', 'duplicate'))
+    .tuple(
+      fc.uniqueArray(
+        fc.tuple(
+          fc.constantFrom(...names),
+          fc.oneof(
+            hostileValue.map((h) => h.value),
+            fc.constantFrom('1', '0.5', 'BTCUSDT', 'USDT', 'TRADING', 'HALT', 'read'),
+          ),
+        ),
+        { maxLength: 6, selector: ([n]) => n },
+      ),
+      fc.constantFrom('strings', 'numbers', 'duplicate'),
+    )
     .map(([entries, style]) => (input) => {
       if (input.body.kind !== 'none') return;
-      input.body = { kind: 'json', pairs: entries.map(([name, value]) => ({ name, value })), style: style as 'strings' | 'numbers' | 'duplicate' };
+      input.body = {
+        kind: 'json',
+        pairs: entries.map(([name, value]) => ({ name, value })),
+        style: style as 'strings' | 'numbers' | 'duplicate',
+      };
       input.notes.push(`JSON body (${style}) of ${entries.map(([n]) => n).join(',')}`);
     });
 

@@ -29,7 +29,9 @@ export class LedgerWatch {
 
   /** Every account's balances, as text: equal snapshots mean no balance moved. */
   async snapshot(): Promise<string> {
-    const { rows } = await this.db.query<{ a: string; s: string; f: string; l: string }>(`SELECT account_id::text AS a, asset AS s, free::text AS f, locked::text AS l FROM "${this.prefix}ledger".balances ORDER BY 1, 2`);
+    const { rows } = await this.db.query<{ a: string; s: string; f: string; l: string }>(
+      `SELECT account_id::text AS a, asset AS s, free::text AS f, locked::text AS l FROM "${this.prefix}ledger".balances ORDER BY 1, 2`,
+    );
     return rows.map((r) => `${r.a}/${r.s}/${r.f}/${r.l}`).join(' ');
   }
 
@@ -52,13 +54,18 @@ export class LedgerWatch {
     let quiet = true;
     const parts: string[] = [];
     for (const { group, topic } of STAGES) {
-      const [ends, committed] = await Promise.all([this.log.endOffsets(topic), this.log.committedOffsets(group, topic)]);
+      const [ends, committed] = await Promise.all([
+        this.log.endOffsets(topic),
+        this.log.committedOffsets(group, topic),
+      ]);
       ends.forEach((end, p) => {
         if ((committed[p] ?? 0) < end) quiet = false;
       });
       parts.push(committed.join(','));
     }
-    const { rows } = await this.db.query<{ n: number }>(`SELECT (SELECT count(*) FROM "${this.prefix}ledger".outbox)::int + (SELECT count(*) FROM "${this.prefix}wallet".outbox)::int AS n`);
+    const { rows } = await this.db.query<{ n: number }>(
+      `SELECT (SELECT count(*) FROM "${this.prefix}ledger".outbox)::int + (SELECT count(*) FROM "${this.prefix}wallet".outbox)::int AS n`,
+    );
     if (rows[0]!.n > 0) quiet = false;
     return { quiet, text: parts.join('/') };
   }

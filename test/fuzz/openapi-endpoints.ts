@@ -24,7 +24,12 @@ export interface Endpoint {
 }
 
 interface OpenApiOperation {
-  parameters?: { name: string; in: EndpointParam['in']; required?: boolean; schema?: { type?: string; enum?: string[] } }[];
+  parameters?: {
+    name: string;
+    in: EndpointParam['in'];
+    required?: boolean;
+    schema?: { type?: string; enum?: string[] };
+  }[];
   security?: unknown[];
   responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
 }
@@ -38,7 +43,9 @@ const OPENAPI_FILE = join(__dirname, '../../docs/openapi.json');
  * token, streams those answering 101.
  */
 export function documentedEndpoints(file = OPENAPI_FILE): Endpoint[] {
-  const document = JSON.parse(readFileSync(file, 'utf8')) as { paths: Record<string, Record<string, OpenApiOperation>> };
+  const document = JSON.parse(readFileSync(file, 'utf8')) as {
+    paths: Record<string, Record<string, OpenApiOperation>>;
+  };
   const endpoints: Endpoint[] = [];
   for (const [path, operations] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(operations)) {

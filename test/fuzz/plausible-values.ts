@@ -10,7 +10,12 @@ export interface FuzzWorld {
   listenKey: string;
 }
 
-const alnum = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'), minLength: min, maxLength: max });
+const alnum = (min: number, max: number) =>
+  fc.string({
+    unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'),
+    minLength: min,
+    maxLength: max,
+  });
 const smallInt = (max: number) => fc.integer({ min: 0, max }).map(String);
 
 /**
@@ -18,11 +23,18 @@ const smallInt = (max: number) => fc.integer({ min: 0, max }).map(String);
  * strings, by what its name says it holds. Names this does not know get plain short text, so an
  * endpoint added later is still called with something.
  */
-export function plausibleValue(param: Pick<EndpointParam, 'name' | 'type' | 'enum'>, world: FuzzWorld, path: string): fc.Arbitrary<string> {
+export function plausibleValue(
+  param: Pick<EndpointParam, 'name' | 'type' | 'enum'>,
+  world: FuzzWorld,
+  path: string,
+): fc.Arbitrary<string> {
   if (param.enum && param.enum.length > 0) return fc.constantFrom(...param.enum);
   const name = param.name.toLowerCase();
   if (name === 'listenkey') return fc.constant(world.listenKey);
-  if (name === 'symbol') return path.startsWith('/api/v2') ? fc.constantFrom(...world.symbols.map(v2Pair)) : fc.constantFrom(...world.symbols);
+  if (name === 'symbol')
+    return path.startsWith('/api/v2')
+      ? fc.constantFrom(...world.symbols.map(v2Pair))
+      : fc.constantFrom(...world.symbols);
   if (name === 'interval') return fc.constantFrom('1m', '5m', '1h', '1d', '1w', '1M');
   if (/token|asset/.test(name)) return fc.constantFrom(...world.assets);
   if (/price/.test(name)) return fc.constantFrom('100', '250.5', '20000', '31000.01');

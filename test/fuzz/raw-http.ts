@@ -14,7 +14,11 @@ export type RawAnswer =
  * that has not answered within `timeoutMs` gets the connection reset, as an impatient attacker
  * would reset it.
  */
-export function rawRequest(port: number, request: Buffer, options: { timeoutMs: number; head?: boolean }): Promise<RawAnswer> {
+export function rawRequest(
+  port: number,
+  request: Buffer,
+  options: { timeoutMs: number; head?: boolean },
+): Promise<RawAnswer> {
   return new Promise((resolve) => {
     const started = Date.now();
     const chunks: Buffer[] = [];
@@ -35,13 +39,33 @@ export function rawRequest(port: number, request: Buffer, options: { timeoutMs: 
       const parsed = parseAnswer(Buffer.concat(chunks), options.head ?? false, false);
       if (parsed) finish(parsed);
     });
-    socket.on('end', () => finish(parseAnswer(Buffer.concat(chunks), options.head ?? false, true) ?? { kind: 'closed', bytes: Buffer.concat(chunks).length }));
-    socket.on('close', () => finish(parseAnswer(Buffer.concat(chunks), options.head ?? false, true) ?? { kind: 'closed', bytes: Buffer.concat(chunks).length }));
+    socket.on('end', () =>
+      finish(
+        parseAnswer(Buffer.concat(chunks), options.head ?? false, true) ?? {
+          kind: 'closed',
+          bytes: Buffer.concat(chunks).length,
+        },
+      ),
+    );
+    socket.on('close', () =>
+      finish(
+        parseAnswer(Buffer.concat(chunks), options.head ?? false, true) ?? {
+          kind: 'closed',
+          bytes: Buffer.concat(chunks).length,
+        },
+      ),
+    );
     socket.on('error', (error: NodeJS.ErrnoException) => {
       // Refused is the process gone; a reset of a connection it accepted is a close without an answer.
       if (error.code === 'ECONNREFUSED') finish({ kind: 'refused', error: error.message });
       else if (chunks.length === 0) finish({ kind: 'closed', bytes: 0 });
-      else finish(parseAnswer(Buffer.concat(chunks), options.head ?? false, true) ?? { kind: 'closed', bytes: Buffer.concat(chunks).length });
+      else
+        finish(
+          parseAnswer(Buffer.concat(chunks), options.head ?? false, true) ?? {
+            kind: 'closed',
+            bytes: Buffer.concat(chunks).length,
+          },
+        );
     });
   });
 }
@@ -65,7 +89,8 @@ function parseAnswer(data: Buffer, head: boolean, ended: boolean): RawAnswer | u
       start = bodyStart;
       continue;
     }
-    if (head || status === 204 || status === 304 || status === 101) return { kind: 'answer', status, headers, body: Buffer.alloc(0) };
+    if (head || status === 204 || status === 304 || status === 101)
+      return { kind: 'answer', status, headers, body: Buffer.alloc(0) };
     const rest = data.subarray(bodyStart);
     if (headers['content-length'] !== undefined) {
       const length = Number(headers['content-length']);

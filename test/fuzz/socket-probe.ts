@@ -49,7 +49,8 @@ export class SocketProbe {
     const start = this.received.length;
     this.ws.send(frame.data, { binary: frame.binary });
     this.ws.send(JSON.stringify({ ping: n }));
-    const pongAt = (): number => this.received.findIndex((r, i) => i >= start && !r.binary && r.data.toString() === JSON.stringify({ pong: n }));
+    const pongAt = (): number =>
+      this.received.findIndex((r, i) => i >= start && !r.binary && r.data.toString() === JSON.stringify({ pong: n }));
     try {
       await waitFor(() => pongAt() >= 0 || this.closed !== undefined, `pong ${n}`, timeoutMs, 5);
     } catch {
@@ -58,7 +59,11 @@ export class SocketProbe {
     }
     const end = pongAt() >= 0 ? pongAt() : this.received.length;
     const violations = this.received.slice(start, end).flatMap((r) => this.judge(r));
-    if (this.closed && !ALLOWED_CLOSES.has(this.closed.code)) violations.push({ kind: 'outside the envelope', detail: `socket closed ${this.closed.code} ${JSON.stringify(this.closed.reason)}` });
+    if (this.closed && !ALLOWED_CLOSES.has(this.closed.code))
+      violations.push({
+        kind: 'outside the envelope',
+        detail: `socket closed ${this.closed.code} ${JSON.stringify(this.closed.reason)}`,
+      });
     return violations;
   }
 
@@ -68,11 +73,16 @@ export class SocketProbe {
     try {
       value = JSON.parse(r.data.toString('utf8'));
     } catch {
-      return [{ kind: 'outside the envelope', detail: `not JSON: ${JSON.stringify(r.data.toString('utf8').slice(0, 120))}` }];
+      return [
+        { kind: 'outside the envelope', detail: `not JSON: ${JSON.stringify(r.data.toString('utf8').slice(0, 120))}` },
+      ];
     }
-    if (value !== null && typeof value === 'object' && 'code' in value && !isEnvelope(value)) return [{ kind: 'outside the envelope', detail: JSON.stringify(value).slice(0, 160) }];
+    if (value !== null && typeof value === 'object' && 'code' in value && !isEnvelope(value))
+      return [{ kind: 'outside the envelope', detail: JSON.stringify(value).slice(0, 160) }];
     const problem = isEnvelope(value) ? undefined : this.judgeMessage(value);
-    return problem ? [{ kind: 'outside the envelope', detail: `${problem}: ${JSON.stringify(value).slice(0, 160)}` }] : [];
+    return problem
+      ? [{ kind: 'outside the envelope', detail: `${problem}: ${JSON.stringify(value).slice(0, 160)}` }]
+      : [];
   }
 
   close(): void {
@@ -87,7 +97,13 @@ const onlyPong = (v: Record<string, unknown>) => Object.keys(v).length === 1 && 
 export function judgePublicStreamMessage(v: unknown): string | undefined {
   if (!isObject(v)) return 'not an object';
   if (onlyPong(v)) return undefined;
-  const ok = typeof v.symbol === 'string' && typeof v.symbolName === 'string' && typeof v.topic === 'string' && Array.isArray(v.data) && typeof v.f === 'boolean' && typeof v.sendTime === 'number';
+  const ok =
+    typeof v.symbol === 'string' &&
+    typeof v.symbolName === 'string' &&
+    typeof v.topic === 'string' &&
+    Array.isArray(v.data) &&
+    typeof v.f === 'boolean' &&
+    typeof v.sendTime === 'number';
   return ok ? undefined : 'neither an error, a pong nor a data frame';
 }
 
@@ -95,6 +111,7 @@ export function judgePublicStreamMessage(v: unknown): string | undefined {
 export function judgeUserStreamMessage(v: unknown): string | undefined {
   if (!isObject(v)) return 'not an object';
   if (onlyPong(v)) return undefined;
-  const ok = ['executionReport', 'outboundAccountInfo', 'listenKeyExpired'].includes(v.e as string) && typeof v.E === 'number';
+  const ok =
+    ['executionReport', 'outboundAccountInfo', 'listenKeyExpired'].includes(v.e as string) && typeof v.E === 'number';
   return ok ? undefined : 'neither a pong nor an event frame';
 }

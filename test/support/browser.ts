@@ -12,7 +12,10 @@ export const SCREENSHOTS = resolve(__dirname, '../../test-results/screenshots');
  */
 export function browserAvailable(suite: string): boolean {
   if (existsSync(CHROMIUM)) return true;
-  if (process.env.REQUIRE_REAL_SERVICES === '1') throw new Error(`${suite}: ${CHROMIUM} is missing, but REQUIRE_REAL_SERVICES=1 demands a real browser (run scripts/ensure-local-services.sh)`);
+  if (process.env.REQUIRE_REAL_SERVICES === '1')
+    throw new Error(
+      `${suite}: ${CHROMIUM} is missing, but REQUIRE_REAL_SERVICES=1 demands a real browser (run scripts/ensure-local-services.sh)`,
+    );
   console.log(`skipped: ${suite} (install chromium: scripts/ensure-local-services.sh)`);
   return false;
 }
@@ -32,7 +35,14 @@ export async function launchBrowser(): Promise<TestBrowser> {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1440, height: 1000 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   const problems: string[] = [];
   return {
@@ -43,11 +53,13 @@ export async function launchBrowser(): Promise<TestBrowser> {
       page.setDefaultTimeout(20_000);
       // An API answering 4xx is part of a scenario (a rejected order); a CSP refusal or a missing page asset is not.
       page.on('console', (m) => {
-        if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(`console: ${m.text()}`);
+        if (m.type() === 'error' && !m.text().startsWith('Failed to load resource'))
+          problems.push(`console: ${m.text()}`);
       });
       page.on('response', (r) => {
         const path = new URL(r.url()).pathname;
-        if (r.status() >= 400 && !path.startsWith('/openapi/') && !path.startsWith('/admin/v1/')) problems.push(`${r.status()} ${path}`);
+        if (r.status() >= 400 && !path.startsWith('/openapi/') && !path.startsWith('/admin/v1/'))
+          problems.push(`${r.status()} ${path}`);
       });
       page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
       return page;

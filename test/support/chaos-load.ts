@@ -66,8 +66,17 @@ type Body = Record<string, unknown>;
  * and tallies every answer by kind.
  */
 export class ChaosLoad {
-  readonly tally = Object.fromEntries(requestKinds.map((k) => [k, { sent: 0, ok: 0, refused: 0, unavailable: 0, noAnswer: 0, codes: {} }])) as Record<RequestKind, Tally>;
-  readonly answered: Answered = { orders: [], cancels: [], transfers: [], withdrawals: [], deposits: [], confirmations: [] };
+  readonly tally = Object.fromEntries(
+    requestKinds.map((k) => [k, { sent: 0, ok: 0, refused: 0, unavailable: 0, noAnswer: 0, codes: {} }]),
+  ) as Record<RequestKind, Tally>;
+  readonly answered: Answered = {
+    orders: [],
+    cancels: [],
+    transfers: [],
+    withdrawals: [],
+    deposits: [],
+    confirmations: [],
+  };
   /** Non-200 answers outside the `{code, msg}` envelope (there should be none). */
   readonly outsideEnvelope: string[] = [];
   private seq = 0;
@@ -86,7 +95,8 @@ export class ChaosLoad {
    */
   plan(round: number, counts: Record<RequestKind, number>): PlannedRequest[] {
     const planned: PlannedRequest[] = [];
-    for (const kind of requestKinds) for (let i = 0; i < counts[kind]; i++) planned.push({ kind, send: this.draw(kind, round) });
+    for (const kind of requestKinds)
+      for (let i = 0; i < counts[kind]; i++) planned.push({ kind, send: this.draw(kind, round) });
     return this.random.shuffle(planned);
   }
 
@@ -99,14 +109,23 @@ export class ChaosLoad {
         const user = this.random.pick(sell ? sellers : buyers);
         // Most near the market, where they cross; some far from it, where they rest for a later cancel.
         const far = this.random.next() < 0.3;
-        const price = String(far ? (sell ? this.random.int(3010, 3100) : this.random.int(2900, 2990)) : this.random.int(2995, 3005));
+        const price = String(
+          far ? (sell ? this.random.int(3010, 3100) : this.random.int(2900, 2990)) : this.random.int(2995, 3005),
+        );
         const quantity = (this.random.int(1, 10) / 10).toFixed(1);
         return () => this.order(user, sell ? 'SELL' : 'BUY', price, quantity, `chaos-${round}-${n}`);
       }
       case 'cancel': {
         const draw = this.random.next();
         const byClientId = this.random.next() < 0.5;
-        return () => this.cancel(this.target(this.answered.orders.filter((o) => o.status === 'NEW' || o.status === 'PARTIALLY_FILLED'), draw), byClientId);
+        return () =>
+          this.cancel(
+            this.target(
+              this.answered.orders.filter((o) => o.status === 'NEW' || o.status === 'PARTIALLY_FILLED'),
+              draw,
+            ),
+            byClientId,
+          );
       }
       case 'transfer': {
         const user = this.random.pick(buyers);
@@ -126,7 +145,13 @@ export class ChaosLoad {
       }
       case 'confirmation': {
         const draw = this.random.next();
-        return () => this.confirm(this.target(this.answered.withdrawals.filter((w) => w.status === 5), draw));
+        return () =>
+          this.confirm(
+            this.target(
+              this.answered.withdrawals.filter((w) => w.status === 5),
+              draw,
+            ),
+          );
       }
     }
   }
@@ -140,49 +165,120 @@ export class ChaosLoad {
   }
 
   private order(user: TestUser, side: string, price: string, quantity: string, clientOrderId: string): Promise<void> {
-    return this.call('order', () => signedRequest<Body>(this.exchange.edgeUrl, 'POST', '/openapi/v1/order', user.key, {
-      query: { symbol: 'ETHUSDT', side, type: 'LIMIT', price, quantity, newClientOrderId: clientOrderId, newOrderRespType: 'RESULT' },
-      recvWindow: 60_000,
-    }), (body) => this.answered.orders.push({ user, orderId: String(body.orderId), clientOrderId, status: String(body.status), executedQty: String(body.executedQty) }));
+    return this.call(
+      'order',
+      () =>
+        signedRequest<Body>(this.exchange.edgeUrl, 'POST', '/openapi/v1/order', user.key, {
+          query: {
+            symbol: 'ETHUSDT',
+            side,
+            type: 'LIMIT',
+            price,
+            quantity,
+            newClientOrderId: clientOrderId,
+            newOrderRespType: 'RESULT',
+          },
+          recvWindow: 60_000,
+        }),
+      (body) =>
+        this.answered.orders.push({
+          user,
+          orderId: String(body.orderId),
+          clientOrderId,
+          status: String(body.status),
+          executedQty: String(body.executedQty),
+        }),
+    );
   }
 
   /** A cancel with no resting order left to aim at asks for one that does not exist: still a request with an answer (-2013). */
   private cancel(order: AnsweredOrder | undefined, byClientId: boolean): Promise<void> {
     const user = order?.user ?? this.actors.buyers[0]!;
-    const query: Record<string, string> = order && !byClientId ? { symbol: 'ETHUSDT', orderId: order.orderId } : { symbol: 'ETHUSDT', origClientOrderId: order?.clientOrderId ?? 'chaos-none' };
-    return this.call('cancel', () => signedRequest<Body>(this.exchange.edgeUrl, 'DELETE', '/openapi/v1/order', user.key, { query, recvWindow: 60_000 }), (body) => {
-      if (order && body.status === 'CANCELED') this.answered.cancels.push(order);
-    });
+    const query: Record<string, string> =
+      order && !byClientId
+        ? { symbol: 'ETHUSDT', orderId: order.orderId }
+        : { symbol: 'ETHUSDT', origClientOrderId: order?.clientOrderId ?? 'chaos-none' };
+    return this.call(
+      'cancel',
+      () =>
+        signedRequest<Body>(this.exchange.edgeUrl, 'DELETE', '/openapi/v1/order', user.key, {
+          query,
+          recvWindow: 60_000,
+        }),
+      (body) => {
+        if (order && body.status === 'CANCELED') this.answered.cancels.push(order);
+      },
+    );
   }
 
   private transfer(user: TestUser, amount: string): Promise<void> {
-    return this.call('transfer', () => signedRequest<Body>(this.exchange.edgeUrl, 'POST', '/openapi/v1/transfer', user.key, {
-      query: { tokenId: 'USDT', amount, toAccountType: 3 },
-      recvWindow: 60_000,
-    }), () => this.answered.transfers.push({ user, amount }));
+    return this.call(
+      'transfer',
+      () =>
+        signedRequest<Body>(this.exchange.edgeUrl, 'POST', '/openapi/v1/transfer', user.key, {
+          query: { tokenId: 'USDT', amount, toAccountType: 3 },
+          recvWindow: 60_000,
+        }),
+      () => this.answered.transfers.push({ user, amount }),
+    );
   }
 
   private withdraw(user: TestUser, clientOrderId: string): Promise<void> {
-    return this.call('withdrawal', () => signedRequest<Body>(this.exchange.edgeUrl, 'POST', '/openapi/v1/withdraw', user.key, {
-      query: { tokenId: 'ETH', address: this.actors.withdrawalAddress, withdrawalQuantity: '0.5', clientOrderId },
-      recvWindow: 60_000,
-    }), (body) => this.answered.withdrawals.push({ user, orderId: String(body.orderId), clientOrderId, status: Number(body.status) }));
+    return this.call(
+      'withdrawal',
+      () =>
+        signedRequest<Body>(this.exchange.edgeUrl, 'POST', '/openapi/v1/withdraw', user.key, {
+          query: { tokenId: 'ETH', address: this.actors.withdrawalAddress, withdrawalQuantity: '0.5', clientOrderId },
+          recvWindow: 60_000,
+        }),
+      (body) =>
+        this.answered.withdrawals.push({
+          user,
+          orderId: String(body.orderId),
+          clientOrderId,
+          status: Number(body.status),
+        }),
+    );
   }
 
   private deposit(user: TestUser, asset: string, amount: string, txid: string): Promise<void> {
-    return this.call('deposit', () => adminCall<Body>(this.exchange.edgeUrl, this.exchange.adminToken, 'POST', '/admin/v1/deposits', { accountId: user.mainAccountId, asset, amount, txid }), (body) => {
-      if (body.status === 'CREDITED') this.answered.deposits.push({ user, orderId: String(body.orderId) });
-    });
+    return this.call(
+      'deposit',
+      () =>
+        adminCall<Body>(this.exchange.edgeUrl, this.exchange.adminToken, 'POST', '/admin/v1/deposits', {
+          accountId: user.mainAccountId,
+          asset,
+          amount,
+          txid,
+        }),
+      (body) => {
+        if (body.status === 'CREDITED') this.answered.deposits.push({ user, orderId: String(body.orderId) });
+      },
+    );
   }
 
   /** A confirmation with no withdrawal left to aim at asks for one that does not exist. */
   private confirm(withdrawal: AnsweredWithdrawal | undefined): Promise<void> {
-    return this.call('confirmation', () => adminCall<Body>(this.exchange.edgeUrl, this.exchange.adminToken, 'POST', `/admin/v1/chain/withdrawals/${withdrawal?.orderId ?? '1'}/confirm`), (body) => {
-      if (withdrawal && body.status === 6) this.answered.confirmations.push(withdrawal);
-    });
+    return this.call(
+      'confirmation',
+      () =>
+        adminCall<Body>(
+          this.exchange.edgeUrl,
+          this.exchange.adminToken,
+          'POST',
+          `/admin/v1/chain/withdrawals/${withdrawal?.orderId ?? '1'}/confirm`,
+        ),
+      (body) => {
+        if (withdrawal && body.status === 6) this.answered.confirmations.push(withdrawal);
+      },
+    );
   }
 
-  private async call(kind: RequestKind, request: () => Promise<HttpAnswer<Body>>, onOk: (body: Body) => void): Promise<void> {
+  private async call(
+    kind: RequestKind,
+    request: () => Promise<HttpAnswer<Body>>,
+    onOk: (body: Body) => void,
+  ): Promise<void> {
     const tally = this.tally[kind];
     tally.sent++;
     let answer: HttpAnswer<Body>;
@@ -210,6 +306,14 @@ export class ChaosLoad {
 
 /** `kind sent/ok/refused/unavailable/no answer` per kind, for the run's log. */
 export function formatTally(tally: Record<RequestKind, Tally>): string {
-  const codes = (t: Tally): string => Object.entries(t.codes).map(([code, n]) => `${code}×${n}`).join(' ');
-  return requestKinds.map((k) => `${k.padEnd(12)} sent ${tally[k].sent}, answered 200 ${tally[k].ok}, 4xx ${tally[k].refused}, 5xx ${tally[k].unavailable}, no answer ${tally[k].noAnswer}  ${codes(tally[k])}`).join('\n');
+  const codes = (t: Tally): string =>
+    Object.entries(t.codes)
+      .map(([code, n]) => `${code}×${n}`)
+      .join(' ');
+  return requestKinds
+    .map(
+      (k) =>
+        `${k.padEnd(12)} sent ${tally[k].sent}, answered 200 ${tally[k].ok}, 4xx ${tally[k].refused}, 5xx ${tally[k].unavailable}, no answer ${tally[k].noAnswer}  ${codes(tally[k])}`,
+    )
+    .join('\n');
 }

@@ -20,7 +20,9 @@ export async function allContractTrades(baseUrl: string, user: TestUser): Promis
   const all: ContractTradeView[] = [];
   for (;;) {
     const last = all[all.length - 1];
-    const page = await signedRequest<ContractTradeView[]>(baseUrl, 'GET', '/openapi/contract/v1/myTrades', user.key, { query: { limit: 1000, ...(last ? { fromId: last.tradeId } : {}) } });
+    const page = await signedRequest<ContractTradeView[]>(baseUrl, 'GET', '/openapi/contract/v1/myTrades', user.key, {
+      query: { limit: 1000, ...(last ? { fromId: last.tradeId } : {}) },
+    });
     if (page.status !== 200) throw new Error(`myTrades: ${page.status} ${JSON.stringify(page.body)}`);
     all.push(...page.body);
     if (page.body.length < 1000) return all;
@@ -36,25 +38,46 @@ export function positionSizesFromTrades(trades: readonly ContractTradeView[]): R
     const key = `${t.symbolId}|${side}`;
     sizes.set(key, (sizes.get(key) ?? new Decimal(0)).plus(signed));
   }
-  return Object.fromEntries([...sizes].filter(([, size]) => !size.isZero()).map(([key, size]) => [key, size.toFixed()]));
+  return Object.fromEntries(
+    [...sizes].filter(([, size]) => !size.isZero()).map(([key, size]) => [key, size.toFixed()]),
+  );
 }
 
 /** Position sizes per `symbol|side` as the positions endpoint answers them. */
 export async function positionSizes(baseUrl: string, user: TestUser): Promise<Record<string, string>> {
-  const answer = await signedRequest<{ symbol: string; side: string; position: string }[]>(baseUrl, 'GET', '/openapi/contract/v1/positions', user.key);
+  const answer = await signedRequest<{ symbol: string; side: string; position: string }[]>(
+    baseUrl,
+    'GET',
+    '/openapi/contract/v1/positions',
+    user.key,
+  );
   if (answer.status !== 200) throw new Error(`positions: ${answer.status} ${JSON.stringify(answer.body)}`);
   return Object.fromEntries(answer.body.map((p) => [`${p.symbol}|${p.side}`, p.position]));
 }
 
 /** The engine's trades of `symbols` (order.events' TradeExecuted), by trade id, with their taker and maker orders. */
-export async function engineTrades(log: EventLog, symbols: readonly string[]): Promise<Map<string, { takerOrderId: string; makerOrderId: string; price: string; qty: string }>> {
+export async function engineTrades(
+  log: EventLog,
+  symbols: readonly string[],
+): Promise<Map<string, { takerOrderId: string; makerOrderId: string; price: string; qty: string }>> {
   const trades = new Map<string, { takerOrderId: string; makerOrderId: string; price: string; qty: string }>();
   const partitions = await log.partitionCount(Topics.orderEvents.name);
   for (let p = 0; p < partitions; p++) {
     await log.read(Topics.orderEvents.name, p, 0, async (records) => {
       for (const r of records) {
-        const event = JSON.parse(r.value) as { type: string; payload: { symbol: string; tradeId: string; takerOrderId: string; makerOrderId: string; price: string; qty: string } };
-        if (event.type === 'TradeExecuted' && symbols.includes(event.payload.symbol)) trades.set(event.payload.tradeId, event.payload);
+        const event = JSON.parse(r.value) as {
+          type: string;
+          payload: {
+            symbol: string;
+            tradeId: string;
+            takerOrderId: string;
+            makerOrderId: string;
+            price: string;
+            qty: string;
+          };
+        };
+        if (event.type === 'TradeExecuted' && symbols.includes(event.payload.symbol))
+          trades.set(event.payload.tradeId, event.payload);
       }
     });
   }

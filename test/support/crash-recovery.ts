@@ -20,13 +20,25 @@ export interface Recovery {
  * once (journaled event ids = decided ones, same state hash), no order.events id twice, and the
  * balances add up. `more` checks what the test is about; the restarted process is handed back.
  */
-export async function restartAndCompare(env: { DATA_DIR: string; DATABASE_URL: string; DATABASE_SCHEMA_PREFIX: string }, more: (recovery: Recovery) => void): Promise<ExchangeProcess> {
+export async function restartAndCompare(
+  env: { DATA_DIR: string; DATABASE_URL: string; DATABASE_SCHEMA_PREFIX: string },
+  more: (recovery: Recovery) => void,
+): Promise<ExchangeProcess> {
   const schema = `${env.DATABASE_SCHEMA_PREFIX}ledger`;
   const exchange = spawnExchange(env);
   await waitUntilServing(exchange);
-  const dataSource = await openDataSource({ url: env.DATABASE_URL, schema, entities: [], migrations: [], readOnly: true });
+  const dataSource = await openDataSource({
+    url: env.DATABASE_URL,
+    schema,
+    entities: [],
+    migrations: [],
+    readOnly: true,
+  });
   try {
-    await waitUntilQuiet([metricsLagProbe(exchange.metricsUrl), outboxProbe((sql) => dataSource.query(sql), [schema])], 'the pipeline to settle');
+    await waitUntilQuiet(
+      [metricsLagProbe(exchange.metricsUrl), outboxProbe((sql) => dataSource.query(sql), [schema])],
+      'the pipeline to settle',
+    );
     exchange.child.kill('SIGTERM');
     await exchange.exited();
 
@@ -39,7 +51,12 @@ export async function restartAndCompare(env: { DATA_DIR: string; DATABASE_URL: s
     const log = await EmbeddedEventLog.open({ dir: join(env.DATA_DIR, 'event-log') });
     const ids: string[] = [];
     for (let p = 0; p < (await log.partitionCount(Topics.orderEvents.name)); p++) {
-      await log.read(Topics.orderEvents.name, p, 0, async (records) => void ids.push(...records.map((r) => (JSON.parse(r.value) as { id: string }).id)));
+      await log.read(
+        Topics.orderEvents.name,
+        p,
+        0,
+        async (records) => void ids.push(...records.map((r) => (JSON.parse(r.value) as { id: string }).id)),
+      );
     }
     await log.close();
     expect(new Set(ids).size).toBe(ids.length);

@@ -1,6 +1,15 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -77,7 +86,8 @@ interface ComposeService {
  */
 export async function startDistributedExchange(options: DistributedOptions = {}): Promise<DistributedExchange> {
   const nginx = nginxBinary();
-  if (!nginx) throw new Error('nginx is not installed: run scripts/ensure-local-services.sh (installs Debian nginx-light)');
+  if (!nginx)
+    throw new Error('nginx is not installed: run scripts/ensure-local-services.sh (installs Debian nginx-light)');
   // The edge serves the pages from dist/web, as the image's build leaves them.
   await ensureWebBuild({ root });
   const dir = mkdtempSync(join(tmpdir(), 'distributed-'));
@@ -126,7 +136,10 @@ export async function startDistributedExchange(options: DistributedOptions = {})
     databaseUrl: run.databaseUrl,
     processes,
     replicas: (app) => processes.filter((p) => p.app === app),
-    edgeAccessLog: () => (existsSync(join(dir, 'access.log')) ? readFileSync(join(dir, 'access.log'), 'utf8').split('\n').filter(Boolean) : []),
+    edgeAccessLog: () =>
+      existsSync(join(dir, 'access.log'))
+        ? readFileSync(join(dir, 'access.log'), 'utf8').split('\n').filter(Boolean)
+        : [],
     kill: async (p, signal = 'SIGKILL') => {
       p.child.kill(signal);
       await p.exited;
@@ -150,7 +163,12 @@ export async function startDistributedExchange(options: DistributedOptions = {})
   };
   try {
     await Promise.all(processes.map((p) => waitUntilReady(p)));
-    await waitFor(async () => (await http(exchange.edgeUrl, 'GET', '/openapi/v1/ping').catch(() => ({ status: 0 }))).status === 200, 'the edge to answer', 10_000, 50);
+    await waitFor(
+      async () => (await http(exchange.edgeUrl, 'GET', '/openapi/v1/ping').catch(() => ({ status: 0 }))).status === 200,
+      'the edge to answer',
+      10_000,
+      50,
+    );
   } catch (error) {
     await exchange.stop().catch(() => undefined);
     throw new Error(`${(error as Error).message}\n${startupDiagnostics(dir, processes)}`);
@@ -167,7 +185,10 @@ export function distributedSuiteRuns(suite: string): boolean {
   const addresses = (['KAFKA_BROKERS', 'DATABASE_URL', 'REDIS_URL'] as const).map((v) => realServiceAddress(v, suite));
   if (addresses.some((a) => a === undefined)) return false;
   if (nginxBinary()) return true;
-  if (process.env.REQUIRE_REAL_SERVICES === '1') throw new Error(`${suite}: nginx is not installed, but REQUIRE_REAL_SERVICES=1 demands it (scripts/ensure-local-services.sh installs it)`);
+  if (process.env.REQUIRE_REAL_SERVICES === '1')
+    throw new Error(
+      `${suite}: nginx is not installed, but REQUIRE_REAL_SERVICES=1 demands it (scripts/ensure-local-services.sh installs it)`,
+    );
   console.log(`skipped: ${suite} (install nginx: scripts/ensure-local-services.sh)`);
   return false;
 }
@@ -185,13 +206,21 @@ export function nginxBinary(): string | undefined {
 /** docker-compose.yml's application services (those that run `apps/<app>/src/main.ts`), anchors merged. */
 function composeServices(): ComposeService[] {
   const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
-    services: Record<string, { command?: string[]; environment?: Record<string, string>; deploy?: { replicas?: number } }>;
+    services: Record<
+      string,
+      { command?: string[]; environment?: Record<string, string>; deploy?: { replicas?: number } }
+    >;
   };
   const services: ComposeService[] = [];
   for (const [name, service] of Object.entries(compose.services)) {
     const entry = service.command?.find((part) => /^apps\/[^/]+\/src\/main\.ts$/.test(part));
     if (!entry) continue;
-    services.push({ name, app: entry.split('/')[1]!, environment: Object.fromEntries(Object.entries(service.environment ?? {}).map(([k, v]) => [k, String(v)])), replicas: service.deploy?.replicas ?? 1 });
+    services.push({
+      name,
+      app: entry.split('/')[1]!,
+      environment: Object.fromEntries(Object.entries(service.environment ?? {}).map(([k, v]) => [k, String(v)])),
+      replicas: service.deploy?.replicas ?? 1,
+    });
   }
   return services;
 }
@@ -211,8 +240,19 @@ function spawnService(dir: string, name: string, app: string, env: Record<string
     stdio: ['ignore', out, out],
   });
   closeSync(out);
-  const exited = new Promise<number | string | null>((done) => child.once('exit', (code, signal) => done(signal ?? code)));
-  const p: ServiceProcess = { name, app, port: Number(env.PORT), url: `http://127.0.0.1:${env.PORT}`, metricsUrl: `http://127.0.0.1:${env.METRICS_PORT}`, logFile, child, exited };
+  const exited = new Promise<number | string | null>((done) =>
+    child.once('exit', (code, signal) => done(signal ?? code)),
+  );
+  const p: ServiceProcess = {
+    name,
+    app,
+    port: Number(env.PORT),
+    url: `http://127.0.0.1:${env.PORT}`,
+    metricsUrl: `http://127.0.0.1:${env.METRICS_PORT}`,
+    logFile,
+    child,
+    exited,
+  };
   spawnedEnv.set(p, env);
   return p;
 }
@@ -238,18 +278,29 @@ async function waitUntilReady(p: ServiceProcess): Promise<void> {
  * edge.docker.conf itself, with compose's service names replaced by the processes' addresses,
  * the listen port by a free one, and the include paths by deploy/nginx.
  */
-function startNginx(binary: string, dir: string, port: number, services: ComposeService[], processes: ServiceProcess[]): { child: ChildProcess; exited: Promise<unknown> } {
+function startNginx(
+  binary: string,
+  dir: string,
+  port: number,
+  services: ComposeService[],
+  processes: ServiceProcess[],
+): { child: ChildProcess; exited: Promise<unknown> } {
   const deploy = join(root, 'deploy/nginx');
-  const addressesOf = (service: string): string[] => processes.filter((p) => p.name === service || p.name.startsWith(`${service}#`)).map((p) => `127.0.0.1:${p.port}`);
+  const addressesOf = (service: string): string[] =>
+    processes.filter((p) => p.name === service || p.name.startsWith(`${service}#`)).map((p) => `127.0.0.1:${p.port}`);
   const edge = readFileSync(join(deploy, 'edge.docker.conf'), 'utf8')
     .replace(/server ([\w-]+):8080;/g, (_line, service: string) => {
-      if (!services.some((s) => s.name === service)) throw new Error(`edge.docker.conf names ${service}, which docker-compose.yml does not run`);
-      return addressesOf(service).map((address) => `server ${address};`).join(' ');
+      if (!services.some((s) => s.name === service))
+        throw new Error(`edge.docker.conf names ${service}, which docker-compose.yml does not run`);
+      return addressesOf(service)
+        .map((address) => `server ${address};`)
+        .join(' ');
     })
     .replace(/listen 8080;/, `listen 127.0.0.1:${port};`)
     .replace('/etc/nginx/exchange/edge-pages.conf', edgePagesConf(dir, join(root, 'dist/web')))
     .replaceAll('/etc/nginx/exchange/', `${deploy}/`);
-  for (const temp of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, temp), { recursive: true });
+  for (const temp of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'])
+    mkdirSync(join(dir, temp), { recursive: true });
   const conf = [
     'daemon off;',
     'master_process off;',
@@ -264,7 +315,9 @@ function startNginx(binary: string, dir: string, port: number, services: Compose
     '}',
   ].join('\n');
   writeFileSync(join(dir, 'nginx.conf'), conf);
-  const child = spawn(binary, ['-p', `${dir}/`, '-c', join(dir, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(binary, ['-p', `${dir}/`, '-c', join(dir, 'nginx.conf')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise((done) => child.once('exit', (code) => done(code)));
@@ -277,7 +330,10 @@ function startNginx(binary: string, dir: string, port: number, services: Compose
 /** deploy/nginx/edge-pages.conf with the pages' directory where the edge's volume would be, written into `dir`; its path. */
 export function edgePagesConf(dir: string, webDir: string): string {
   const path = join(dir, 'edge-pages.conf');
-  writeFileSync(path, readFileSync(join(root, 'deploy/nginx/edge-pages.conf'), 'utf8').replaceAll('/srv/exchange-web', webDir));
+  writeFileSync(
+    path,
+    readFileSync(join(root, 'deploy/nginx/edge-pages.conf'), 'utf8').replaceAll('/srv/exchange-web', webDir),
+  );
   return path;
 }
 
@@ -290,13 +346,21 @@ async function stopProcess(child: ChildProcess, exited: Promise<unknown>): Promi
 }
 
 function startupDiagnostics(dir: string, processes: ServiceProcess[]): string {
-  const tail = (file: string): string => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(-15).join('\n') : '(no log)');
-  return [...processes.map((p) => `--- ${p.name} (${p.logFile})\n${tail(p.logFile)}`), `--- nginx\n${tail(join(dir, 'error.log'))}`].join('\n');
+  const tail = (file: string): string =>
+    existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(-15).join('\n') : '(no log)';
+  return [
+    ...processes.map((p) => `--- ${p.name} (${p.logFile})\n${tail(p.logFile)}`),
+    `--- nginx\n${tail(join(dir, 'error.log'))}`,
+  ].join('\n');
 }
 
 /** The broker is shared by every test run: leave it without this run's topics. */
 async function deleteTopics(brokers: string, namespace: string): Promise<void> {
-  const admin = new Kafka({ brokers: brokers.split(','), clientId: `${namespace}-cleanup`, logLevel: logLevel.NOTHING }).admin();
+  const admin = new Kafka({
+    brokers: brokers.split(','),
+    clientId: `${namespace}-cleanup`,
+    logLevel: logLevel.NOTHING,
+  }).admin();
   await admin.connect();
   try {
     await admin.deleteTopics({ topics: allTopics.map((t) => `${namespace}.${t.name}`) }).catch(() => undefined);

@@ -7,7 +7,12 @@ import { createLogger } from '../../libs/platform/src/logging/logger';
 
 async function main(): Promise<void> {
   const [dir, port, action] = process.argv.slice(2);
-  const db = await startEmbeddedPostgres({ dir: dir!, port: Number(port), database: 'exchange', logger: createLogger('check', 'silent') });
+  const db = await startEmbeddedPostgres({
+    dir: dir!,
+    port: Number(port),
+    database: 'exchange',
+    logger: createLogger('check', 'silent'),
+  });
   const client = new Client({ connectionString: db.url });
   await client.connect();
   if (action === 'write') {

@@ -5,7 +5,12 @@ import { createLogger } from '../../libs/platform/src/logging/logger';
 
 async function main(): Promise<void> {
   const [dir, port] = process.argv.slice(2);
-  const db = await startEmbeddedPostgres({ dir: dir!, port: Number(port), database: 'exchange', logger: createLogger('test-postgres', 'silent') });
+  const db = await startEmbeddedPostgres({
+    dir: dir!,
+    port: Number(port),
+    database: 'exchange',
+    logger: createLogger('test-postgres', 'silent'),
+  });
   process.stdout.write(db.url + '\n');
   const stop = (): void => void db.stop().then(() => process.exit(0));
   process.once('SIGTERM', stop);

@@ -9,21 +9,49 @@ export interface TestUser {
 }
 
 /** A user with a main-account key (all permissions by default) and optional deposits, via the operator API. */
-export async function createFundedUser(baseUrl: string, adminToken: string, deposits: Record<string, string> = {}, permissions = ['read', 'trade', 'withdraw']): Promise<TestUser> {
-  const user = await adminCall<{ userId: string; accounts: TestUser['accounts'] }>(baseUrl, adminToken, 'POST', '/admin/v1/users', { name: 'test' });
+export async function createFundedUser(
+  baseUrl: string,
+  adminToken: string,
+  deposits: Record<string, string> = {},
+  permissions = ['read', 'trade', 'withdraw'],
+): Promise<TestUser> {
+  const user = await adminCall<{ userId: string; accounts: TestUser['accounts'] }>(
+    baseUrl,
+    adminToken,
+    'POST',
+    '/admin/v1/users',
+    { name: 'test' },
+  );
   if (user.status !== 200) throw new Error(`create user: ${user.status} ${JSON.stringify(user.body)}`);
   const mainAccountId = user.body.accounts.find((a) => a.accountType === 1 && a.accountIndex === 0)!.accountId;
-  const key = await adminCall<Credentials>(baseUrl, adminToken, 'POST', '/admin/v1/api-keys', { accountId: mainAccountId, permissions });
+  const key = await adminCall<Credentials>(baseUrl, adminToken, 'POST', '/admin/v1/api-keys', {
+    accountId: mainAccountId,
+    permissions,
+  });
   if (key.status !== 200) throw new Error(`create key: ${key.status} ${JSON.stringify(key.body)}`);
   for (const [asset, amount] of Object.entries(deposits)) {
-    const deposit = await adminCall(baseUrl, adminToken, 'POST', '/admin/v1/deposits', { accountId: mainAccountId, asset, amount });
+    const deposit = await adminCall(baseUrl, adminToken, 'POST', '/admin/v1/deposits', {
+      accountId: mainAccountId,
+      asset,
+      amount,
+    });
     if (deposit.status !== 200) throw new Error(`deposit: ${deposit.status} ${JSON.stringify(deposit.body)}`);
   }
-  return { userId: user.body.userId, mainAccountId, accounts: user.body.accounts, key: { apiKey: key.body.apiKey, secretKey: key.body.secretKey } };
+  return {
+    userId: user.body.userId,
+    mainAccountId,
+    accounts: user.body.accounts,
+    key: { apiKey: key.body.apiKey, secretKey: key.body.secretKey },
+  };
 }
 
 /** The user's free balance of `asset` as GET /openapi/v1/account answers it (undefined when the account has none). */
 export async function freeBalance(baseUrl: string, user: TestUser, asset: string): Promise<string | undefined> {
-  const account = await signedRequest<{ balances?: { asset: string; free: string }[] }>(baseUrl, 'GET', '/openapi/v1/account', user.key);
+  const account = await signedRequest<{ balances?: { asset: string; free: string }[] }>(
+    baseUrl,
+    'GET',
+    '/openapi/v1/account',
+    user.key,
+  );
   return account.body.balances?.find((b) => b.asset === asset)?.free;
 }

@@ -21,20 +21,45 @@ export interface ExchangeProcess {
  */
 export function spawnExchange(env: Record<string, string>): ExchangeProcess {
   const full: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn' };
-  for (const name of ['DATABASE_URL', 'KAFKA_BROKERS', 'REDIS_URL', 'ADMIN_TOKEN', 'SECRET_ENCRYPTION_KEY', 'DATABASE_SCHEMA_PREFIX']) delete full[name];
+  for (const name of [
+    'DATABASE_URL',
+    'KAFKA_BROKERS',
+    'REDIS_URL',
+    'ADMIN_TOKEN',
+    'SECRET_ENCRYPTION_KEY',
+    'DATABASE_SCHEMA_PREFIX',
+  ])
+    delete full[name];
   // Several of these run at once: the metrics port is one of the few after PORT (freePortBase)
   // unless the test names it, so a test can read the process's consumer lags.
   Object.assign(full, { METRICS_PORT: env.PORT ? String(Number(env.PORT) + 2) : '0' }, env);
-  const child = spawn(process.execPath, ['scripts/run.js', 'apps/exchange/src/main.ts'], { cwd: root, env: full, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['scripts/run.js', 'apps/exchange/src/main.ts'], {
+    cwd: root,
+    env: full,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const exit = new Promise<number | string | null>((done) => child.once('exit', (code, signal) => done(signal ?? code)));
-  return { child, baseUrl: `http://127.0.0.1:${env.PORT}`, metricsUrl: `http://127.0.0.1:${full.METRICS_PORT}`, output: () => out, exited: () => exit };
+  const exit = new Promise<number | string | null>((done) =>
+    child.once('exit', (code, signal) => done(signal ?? code)),
+  );
+  return {
+    child,
+    baseUrl: `http://127.0.0.1:${env.PORT}`,
+    metricsUrl: `http://127.0.0.1:${full.METRICS_PORT}`,
+    output: () => out,
+    exited: () => exit,
+  };
 }
 
 export async function waitUntilServing(exchange: ExchangeProcess, timeoutMs = 60_000): Promise<void> {
   try {
-    await waitFor(async () => (await http(exchange.baseUrl, 'GET', '/health/ready').catch(() => ({ status: 0 }))).status === 200, 'the exchange to serve', timeoutMs, 100);
+    await waitFor(
+      async () => (await http(exchange.baseUrl, 'GET', '/health/ready').catch(() => ({ status: 0 }))).status === 200,
+      'the exchange to serve',
+      timeoutMs,
+      100,
+    );
   } catch (error) {
     // The process's last words say why (a port taken, a failed migration) better than the timeout.
     throw new Error(`${(error as Error).message}; its output ends with:\n${exchange.output().slice(-3000)}`);

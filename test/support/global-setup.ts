@@ -17,10 +17,14 @@ export default async function globalSetup(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'test-postgres-'));
   chmodSync(dir, 0o755);
   const port = 55_000 + Math.floor(Math.random() * 4000);
-  const child = spawn(process.execPath, ['scripts/run.js', 'test/support/embedded-postgres-server.ts', join(dir, 'postgres'), String(port)], {
-    cwd: resolve(__dirname, '../..'),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['scripts/run.js', 'test/support/embedded-postgres-server.ts', join(dir, 'postgres'), String(port)],
+    {
+      cwd: resolve(__dirname, '../..'),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   globalThis.embeddedPostgresForTests = child;
   process.env.DATABASE_URL = await new Promise<string>((done, fail) => {
     let out = '';

@@ -5,7 +5,12 @@ export interface HttpAnswer<T = unknown> {
   body: T;
 }
 
-export async function http<T = unknown>(baseUrl: string, method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}): Promise<HttpAnswer<T>> {
+export async function http<T = unknown>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  init: { body?: string; headers?: Record<string, string> } = {},
+): Promise<HttpAnswer<T>> {
   const response = await fetch(baseUrl + path, { method, body: init.body, headers: init.headers });
   const text = await response.text();
   let body: unknown = text;

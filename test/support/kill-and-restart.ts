@@ -5,7 +5,11 @@ import type { DistributedExchange, ServiceProcess } from './distributed-exchange
  * mid-burst by construction), then the restart of every victim killed, whatever happened in
  * between: a failed assertion must never leave the tests after it a dead service.
  */
-export async function whileKilled<T>(exchange: DistributedExchange, victims: ServiceProcess[], whileDown: () => T | Promise<T>): Promise<T> {
+export async function whileKilled<T>(
+  exchange: DistributedExchange,
+  victims: ServiceProcess[],
+  whileDown: () => T | Promise<T>,
+): Promise<T> {
   const killed: ServiceProcess[] = [];
   try {
     for (const victim of victims) {

@@ -19,5 +19,7 @@ export async function readLedgerEvents(log: EventLog): Promise<LedgerEvent[]> {
 }
 
 export async function publishLedgerCommands(log: EventLog, commands: LedgerAccountCommand[]): Promise<void> {
-  await log.publish(commands.map((c) => ({ topic: Topics.ledgerCommands.name, key: c.payload.userId, value: JSON.stringify(c) })));
+  await log.publish(
+    commands.map((c) => ({ topic: Topics.ledgerCommands.name, key: c.payload.userId, value: JSON.stringify(c) })),
+  );
 }

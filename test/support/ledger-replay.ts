@@ -1,6 +1,16 @@
 import { join } from 'node:path';
 import { type LedgerJournalEvent, ledgerCommandSchema, Markets, parseLedgerEvent, Topics } from '@exchange/contracts';
-import { decide, evolve, feeAccountIdOf, flowIdOf, initialLedgerState, LedgerStore, type LedgerState, ledgerStateHash, partitionContextOf } from '@exchange/ledger';
+import {
+  decide,
+  evolve,
+  feeAccountIdOf,
+  flowIdOf,
+  initialLedgerState,
+  LedgerStore,
+  type LedgerState,
+  ledgerStateHash,
+  partitionContextOf,
+} from '@exchange/ledger';
 import { EmbeddedEventLog, type EventLog, partitionForKey } from '@exchange/messaging';
 import type { DataSource } from 'typeorm';
 
@@ -9,7 +19,9 @@ import type { DataSource } from 'typeorm';
  * gateway's and the engine's alike) decided exactly once, in partition order. Read from a stopped
  * exchange's embedded journal.
  */
-export async function decideJournal(dataDir: string): Promise<{ state: LedgerState; eventIds: string[]; journaled: Map<string, LedgerJournalEvent>; partitions: number }> {
+export async function decideJournal(
+  dataDir: string,
+): Promise<{ state: LedgerState; eventIds: string[]; journaled: Map<string, LedgerJournalEvent>; partitions: number }> {
   const journal = await EmbeddedEventLog.open({ dir: join(dataDir, 'event-log') });
   try {
     return await decideLog(journal);
@@ -19,7 +31,9 @@ export async function decideJournal(dataDir: string): Promise<{ state: LedgerSta
 }
 
 /** The same, read from any event log (the distributed suite reads its Kafka namespace). */
-export async function decideLog(journal: EventLog): Promise<{ state: LedgerState; eventIds: string[]; journaled: Map<string, LedgerJournalEvent>; partitions: number }> {
+export async function decideLog(
+  journal: EventLog,
+): Promise<{ state: LedgerState; eventIds: string[]; journaled: Map<string, LedgerJournalEvent>; partitions: number }> {
   const markets = Markets.fromFile('config/markets.json');
   const state = initialLedgerState();
   const eventIds: string[] = [];
@@ -31,7 +45,15 @@ export async function decideLog(journal: EventLog): Promise<{ state: LedgerState
         const parsed = ledgerCommandSchema.safeParse(JSON.parse(record.value));
         if (!parsed.success || seen.has(parsed.data.id)) continue;
         seen.add(parsed.data.id);
-        const ctx = { now: 0, flowId: (k: number) => flowIdOf(record.offset, p, k), asset: (a: string) => markets.asset(a), symbol: (s: string) => markets.symbol(s), contract: (s: string) => markets.contract(s), feeAccountId: feeAccountIdOf(p), partition: partitionContextOf(state, p, partitions, record.offset) };
+        const ctx = {
+          now: 0,
+          flowId: (k: number) => flowIdOf(record.offset, p, k),
+          asset: (a: string) => markets.asset(a),
+          symbol: (s: string) => markets.symbol(s),
+          contract: (s: string) => markets.contract(s),
+          feeAccountId: feeAccountIdOf(p),
+          partition: partitionContextOf(state, p, partitions, record.offset),
+        };
         for (const e of decide(parsed.data, state, ctx)) {
           evolve(state, e);
           eventIds.push(e.id);
@@ -56,13 +78,15 @@ export async function decideLog(journal: EventLog): Promise<{ state: LedgerState
 export async function recoveredState(dataSource: DataSource, schema: string, partitions: number): Promise<LedgerState> {
   const state = initialLedgerState();
   const store = new LedgerStore(dataSource, schema, (userId) => partitionForKey(userId, partitions));
-  for (let p = 0; p < partitions; p++) await store.loadPartition(state, Topics.ledgerCommands.name, p, Date.now(), feeAccountIdOf(p));
+  for (let p = 0; p < partitions; p++)
+    await store.loadPartition(state, Topics.ledgerCommands.name, p, Date.now(), feeAccountIdOf(p));
   return state;
 }
 
 /** The state hash without decision times (a replay cannot know the live clock). */
 export function timelessHash(state: LedgerState): string {
-  for (const [id, order] of state.orders) state.orders.set(id, { ...order, finalTime: order.finalTime === undefined ? undefined : 0 });
+  for (const [id, order] of state.orders)
+    state.orders.set(id, { ...order, finalTime: order.finalTime === undefined ? undefined : 0 });
   for (const [id, order] of state.contracts.orders) state.contracts.orders.set(id, { ...order, time: 0 });
   return ledgerStateHash(state);
 }

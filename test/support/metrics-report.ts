@@ -1,7 +1,8 @@
 import { http } from './http-client';
 import { bucketQuantile, parseSamples, type Sample, sum } from './prometheus-text';
 
-const ms = (seconds: number | undefined): string => (seconds === undefined ? '-' : seconds === Infinity ? '>10 s' : `≤${Math.round(seconds * 1000 * 10) / 10} ms`);
+const ms = (seconds: number | undefined): string =>
+  seconds === undefined ? '-' : seconds === Infinity ? '>10 s' : `≤${Math.round(seconds * 1000 * 10) / 10} ms`;
 const round = (n: number, places = 1): number => Math.round(n * 10 ** places) / 10 ** places;
 
 /** What an operator would look at on one process's /metrics, in a few lines. */
@@ -13,12 +14,25 @@ function describeProcess(name: string, all: Sample[]): string[] {
   const requests = sum(all, 'http_request_duration_seconds_count');
   if (requests > 0) {
     const routes = new Map<string, number>();
-    for (const s of all) if (s.name === 'http_request_duration_seconds_count') routes.set(`${s.labels.method} ${s.labels.route} ${s.labels.status}`, (routes.get(`${s.labels.method} ${s.labels.route} ${s.labels.status}`) ?? 0) + s.value);
-    const top = [...routes].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([k, v]) => `${k} ×${v}`);
-    lines.push(`  http: ${requests} requests, p50 ${ms(bucketQuantile(all, 'http_request_duration_seconds', 0.5))}, p99 ${ms(bucketQuantile(all, 'http_request_duration_seconds', 0.99))}; top: ${top.join(', ')}`);
+    for (const s of all)
+      if (s.name === 'http_request_duration_seconds_count')
+        routes.set(
+          `${s.labels.method} ${s.labels.route} ${s.labels.status}`,
+          (routes.get(`${s.labels.method} ${s.labels.route} ${s.labels.status}`) ?? 0) + s.value,
+        );
+    const top = [...routes]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 4)
+      .map(([k, v]) => `${k} ×${v}`);
+    lines.push(
+      `  http: ${requests} requests, p50 ${ms(bucketQuantile(all, 'http_request_duration_seconds', 0.5))}, p99 ${ms(bucketQuantile(all, 'http_request_duration_seconds', 0.99))}; top: ${top.join(', ')}`,
+    );
   }
   const refused = sum(all, 'rate_limit_rejections_total') + sum(all, 'gateway_overload_rejections_total');
-  if (all.some((s) => s.name === 'gateway_pending_requests')) lines.push(`  gateway: pending ${sum(all, 'gateway_pending_requests')}, pipeline lag ${sum(all, 'gateway_pipeline_lag')}, refused (rate limit + overload) ${refused}`);
+  if (all.some((s) => s.name === 'gateway_pending_requests'))
+    lines.push(
+      `  gateway: pending ${sum(all, 'gateway_pending_requests')}, pipeline lag ${sum(all, 'gateway_pipeline_lag')}, refused (rate limit + overload) ${refused}`,
+    );
   const batches = sum(all, 'ledger_batch_commands_count');
   if (batches > 0) {
     lines.push(
@@ -38,7 +52,10 @@ function describeProcess(name: string, all: Sample[]): string[] {
   }
   for (const [group, g] of groups) lines.push(`  consumer ${group}: ${g.consumed} records, max lag ${g.lag}`);
   const sockets = sum(all, 'user_stream_sockets');
-  if (all.some((s) => s.name === 'user_stream_sockets')) lines.push(`  user stream: ${sockets} sockets open, ${sum(all, 'user_stream_frames_total')} frames sent, ${sum(all, 'user_stream_slow_consumers_total')} slow sockets dropped`);
+  if (all.some((s) => s.name === 'user_stream_sockets'))
+    lines.push(
+      `  user stream: ${sockets} sockets open, ${sum(all, 'user_stream_frames_total')} frames sent, ${sum(all, 'user_stream_slow_consumers_total')} slow sockets dropped`,
+    );
   return lines;
 }
 

@@ -27,7 +27,12 @@ export function samples(text: string, name: string, labels: Record<string, strin
  * The upper bound of the bucket holding quantile `q` of a histogram (summed over the series that
  * match `labels`): what Prometheus's histogram_quantile would bracket, without interpolation.
  */
-export function bucketQuantile(all: readonly Sample[], name: string, q: number, labels: Record<string, string> = {}): number | undefined {
+export function bucketQuantile(
+  all: readonly Sample[],
+  name: string,
+  q: number,
+  labels: Record<string, string> = {},
+): number | undefined {
   const byBound = new Map<number, number>();
   for (const s of all) {
     if (s.name !== `${name}_bucket` || !Object.entries(labels).every(([k, v]) => s.labels[k] === v)) continue;
@@ -41,5 +46,7 @@ export function bucketQuantile(all: readonly Sample[], name: string, q: number, 
 }
 
 export function sum(all: readonly Sample[], name: string, labels: Record<string, string> = {}): number {
-  return all.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((a, s) => a + s.value, 0);
+  return all
+    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
+    .reduce((a, s) => a + s.value, 0);
 }

@@ -65,7 +65,10 @@ export function metricsLagProbe(metricsUrl: string): PipelineProbe {
  * PostgreSQL-side progress of `schemas` (each with `checkpoints(next_offset)` and `outbox`):
  * rows still to publish, and how far the checkpoints are. `query` runs SQL on the database.
  */
-export function outboxProbe(query: (sql: string) => Promise<{ progress: string; pending: number }[]>, schemas: readonly string[]): PipelineProbe {
+export function outboxProbe(
+  query: (sql: string) => Promise<{ progress: string; pending: number }[]>,
+  schemas: readonly string[],
+): PipelineProbe {
   const sum = (parts: string[]) => parts.join(' + ');
   const sql =
     `SELECT (${sum(schemas.map((s) => `(SELECT coalesce(sum(next_offset), 0) FROM "${s}".checkpoints)`))})::text AS progress, ` +
@@ -81,11 +84,17 @@ export function outboxProbe(query: (sql: string) => Promise<{ progress: string; 
  * its input, no outbox row) on two polls a second apart, with the same progress on both (a batch
  * handed over but not yet committed at the first poll has moved something by the second).
  */
-export async function waitUntilQuiet(probes: readonly PipelineProbe[], what: string, timeoutMs = 90_000): Promise<void> {
+export async function waitUntilQuiet(
+  probes: readonly PipelineProbe[],
+  what: string,
+  timeoutMs = 90_000,
+): Promise<void> {
   let last: string | undefined;
   await waitFor(
     async () => {
-      const looks = await Promise.all(probes.map((probe) => probe().catch(() => ({ pending: 1, progress: 'unreachable' }))));
+      const looks = await Promise.all(
+        probes.map((probe) => probe().catch(() => ({ pending: 1, progress: 'unreachable' }))),
+      );
       const idle = looks.every((l) => l.pending === 0);
       const progress = looks.map((l) => l.progress).join('/');
       const quiet = idle && progress === last;

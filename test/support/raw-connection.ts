@@ -76,9 +76,12 @@ export class NonReadingWebSocket {
 
   static async open(baseUrl: string, path: string): Promise<NonReadingWebSocket> {
     const connection = await RawConnection.open(baseUrl);
-    connection.socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`);
+    connection.socket.write(
+      `GET ${path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,
+    );
     await waitFor(() => connection.received().includes('\r\n\r\n') || connection.closed, `the handshake of ${path}`);
-    if (!connection.received().startsWith('HTTP/1.1 101')) throw new Error(`${path} refused the upgrade: ${connection.received()}`);
+    if (!connection.received().startsWith('HTTP/1.1 101'))
+      throw new Error(`${path} refused the upgrade: ${connection.received()}`);
     connection.socket.pause();
     return new NonReadingWebSocket(connection);
   }
@@ -114,7 +117,10 @@ export class NonReadingWebSocket {
 /** A client-to-server text frame (RFC 6455: clients mask every frame). */
 function maskedTextFrame(payload: Buffer): Buffer {
   const mask = Buffer.from([0x12, 0x34, 0x56, 0x78]);
-  const length = payload.length < 126 ? Buffer.from([0x80 | payload.length]) : Buffer.from([0x80 | 126, payload.length >> 8, payload.length & 0xff]);
+  const length =
+    payload.length < 126
+      ? Buffer.from([0x80 | payload.length])
+      : Buffer.from([0x80 | 126, payload.length >> 8, payload.length & 0xff]);
   const masked = Buffer.from(payload.map((byte, i) => byte ^ mask[i % 4]!));
   return Buffer.concat([Buffer.from([0x81]), length, mask, masked]);
 }

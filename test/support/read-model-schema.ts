@@ -1,7 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { type AssetConfig, type LedgerCommand, type LedgerJournalEvent, Markets, type SymbolConfig, type WalletEvent } from '@exchange/contracts';
-import { decide, evolve, initialLedgerState, ledgerMigrations, projectionRows, writeProjection as writeLedgerProjection } from '@exchange/ledger';
+import {
+  type AssetConfig,
+  type LedgerCommand,
+  type LedgerJournalEvent,
+  Markets,
+  type SymbolConfig,
+  type WalletEvent,
+} from '@exchange/contracts';
+import {
+  decide,
+  evolve,
+  initialLedgerState,
+  ledgerMigrations,
+  projectionRows,
+  writeProjection as writeLedgerProjection,
+} from '@exchange/ledger';
 import { openDataSource, type SchemaQueries, schemaQueries } from '@exchange/platform';
 import { walletMigrations, writeProjection as writeWalletProjection } from '@exchange/wallet';
 import type { DataSource } from 'typeorm';
@@ -30,7 +44,13 @@ export class ReadModelSchema {
 
   /** The ledger's projection of `events`, in one transaction, as the live ledger writes a batch. */
   async projectLedger(events: readonly LedgerJournalEvent[]): Promise<void> {
-    await this.dataSource.transaction((m) => writeLedgerProjection(m.queryRunner!, this.schema, projectionRows(events, () => 0)));
+    await this.dataSource.transaction((m) =>
+      writeLedgerProjection(
+        m.queryRunner!,
+        this.schema,
+        projectionRows(events, () => 0),
+      ),
+    );
   }
 
   async projectWallet(events: readonly WalletEvent[]): Promise<void> {
@@ -45,10 +65,25 @@ export class ReadModelSchema {
 
 export const T0 = 1_700_000_000_000;
 export const FEES = '9000000001';
-const assets: Record<string, AssetConfig> = { BTC: { asset: 'BTC', precision: 8 }, USDT: { asset: 'USDT', precision: 6 } };
+const assets: Record<string, AssetConfig> = {
+  BTC: { asset: 'BTC', precision: 8 },
+  USDT: { asset: 'USDT', precision: 6 },
+};
 const btcusdt: SymbolConfig = {
-  symbol: 'BTCUSDT', baseAsset: 'BTC', quoteAsset: 'USDT', status: 'TRADING', minPrice: '0.01', maxPrice: '10000000', tickSize: '0.01',
-  minQty: '0.00001', maxQty: '1000', stepSize: '0.00001', minNotional: '5', makerFee: '0.001', takerFee: '0.0015', selfTradePrevention: 'CANCEL_TAKER',
+  symbol: 'BTCUSDT',
+  baseAsset: 'BTC',
+  quoteAsset: 'USDT',
+  status: 'TRADING',
+  minPrice: '0.01',
+  maxPrice: '10000000',
+  tickSize: '0.01',
+  minQty: '0.00001',
+  maxQty: '1000',
+  stepSize: '0.00001',
+  minNotional: '5',
+  makerFee: '0.001',
+  takerFee: '0.0015',
+  selfTradePrevention: 'CANCEL_TAKER',
 };
 
 /** The shipped contract symbols (BTC-SWAP-USDT, ETH-SWAP-USDT), for specs that trade contracts. */
@@ -58,7 +93,13 @@ type Payload<T extends LedgerCommand['type']> = Extract<LedgerCommand, { type: T
 let ids = 0;
 
 export function ledgerCommand<T extends LedgerCommand['type']>(type: T, payload: Payload<T>): LedgerCommand {
-  return { type, v: type === 'ApplyOrderOutcome' || type === 'SettleTradeLeg' ? 2 : 1, id: `rm${++ids}`, ts: T0, payload } as LedgerCommand;
+  return {
+    type,
+    v: type === 'ApplyOrderOutcome' || type === 'SettleTradeLeg' ? 2 : 1,
+    id: `rm${++ids}`,
+    ts: T0,
+    payload,
+  } as LedgerCommand;
 }
 
 /**
@@ -68,7 +109,14 @@ export function ledgerCommand<T extends LedgerCommand['type']>(type: T, payload:
 export function ledgerJournal(commands: readonly LedgerCommand[]): LedgerJournalEvent[] {
   const state = initialLedgerState();
   return commands.flatMap((command, i) => {
-    const ctx = { now: T0 + i, flowId: (k: number) => String(i * 16 + k + 1), asset: (n: string) => assets[n], symbol: (s: string) => (s === 'BTCUSDT' ? btcusdt : undefined), contract: (s: string) => shipped.contract(s), feeAccountId: FEES };
+    const ctx = {
+      now: T0 + i,
+      flowId: (k: number) => String(i * 16 + k + 1),
+      asset: (n: string) => assets[n],
+      symbol: (s: string) => (s === 'BTCUSDT' ? btcusdt : undefined),
+      contract: (s: string) => shipped.contract(s),
+      feeAccountId: FEES,
+    };
     const events = decide(command, state, ctx);
     for (const event of events) {
       if (event.type === 'CommandRejected') throw new Error(`${command.type} was rejected: ${event.payload.msg}`);

@@ -3,7 +3,8 @@ export function chaosSeed(): number {
   const fromEnv = process.env.CHAOS_SEED;
   if (fromEnv !== undefined && fromEnv !== '') {
     const seed = Number(fromEnv);
-    if (!Number.isSafeInteger(seed) || seed < 0) throw new Error(`CHAOS_SEED must be a non-negative integer, got ${fromEnv}`);
+    if (!Number.isSafeInteger(seed) || seed < 0)
+      throw new Error(`CHAOS_SEED must be a non-negative integer, got ${fromEnv}`);
     return seed;
   }
   return Math.floor(Math.random() * 2 ** 31);

@@ -47,20 +47,38 @@ function unsentTimestamp(call: SignedCall, textAt: (timestamp: number) => string
  * Signs the way the family's clients do: HMAC-SHA256 of the query string followed by the form
  * body, hex, sent as the last query parameter; the key in X-SERVICE-KEY.
  */
-export async function signedRequest<T = unknown>(baseUrl: string, method: string, path: string, creds: Credentials, call: SignedCall = {}): Promise<HttpAnswer<T>> {
+export async function signedRequest<T = unknown>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  creds: Credentials,
+  call: SignedCall = {},
+): Promise<HttpAnswer<T>> {
   const bodyText = call.body ? encode(call.body) : '';
-  const queryAt = (timestamp: number): string => encode({ ...(call.query ?? {}), timestamp, ...(call.recvWindow ? { recvWindow: call.recvWindow } : {}) });
+  const queryAt = (timestamp: number): string =>
+    encode({ ...(call.query ?? {}), timestamp, ...(call.recvWindow ? { recvWindow: call.recvWindow } : {}) });
   // The signature covers the parameters, not the method or path: the same ones to another endpoint are the same signature.
   const queryText = queryAt(unsentTimestamp(call, (timestamp) => `${creds.apiKey} ${queryAt(timestamp)} ${bodyText}`));
   // With a body, the query ends with the '&' that joins it to the body: a split the exchange accepts only at a pair boundary.
   const signedQuery = bodyText ? `${queryText}&` : queryText;
-  const signature = createHmac('sha256', call.secretOverride ?? creds.secretKey).update(signedQuery + bodyText).digest('hex');
+  const signature = createHmac('sha256', call.secretOverride ?? creds.secretKey)
+    .update(signedQuery + bodyText)
+    .digest('hex');
   const headers: Record<string, string> = { 'X-SERVICE-KEY': creds.apiKey, ...(call.headers ?? {}) };
   if (bodyText) headers['content-type'] = 'application/x-www-form-urlencoded';
-  return http<T>(baseUrl, method, `${path}?${signedQuery}&signature=${signature}`, { body: bodyText || undefined, headers });
+  return http<T>(baseUrl, method, `${path}?${signedQuery}&signature=${signature}`, {
+    body: bodyText || undefined,
+    headers,
+  });
 }
 
-export function adminCall<T = unknown>(baseUrl: string, token: string, method: string, path: string, body?: unknown): Promise<HttpAnswer<T>> {
+export function adminCall<T = unknown>(
+  baseUrl: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<HttpAnswer<T>> {
   const headers: Record<string, string> = { authorization: `Bearer ${token}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
   return http<T>(baseUrl, method, path, { body: body === undefined ? undefined : JSON.stringify(body), headers });

@@ -18,8 +18,14 @@ export class StreamClient {
   }
 
   /** Opens `/openapi/ws/<listenKey>` on the app at `baseUrl` (http://…). */
-  static async connect(baseUrl: string, listenKey: string, options: { autoPong?: boolean } = {}): Promise<StreamClient> {
-    const ws = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/openapi/ws/${listenKey}`, { autoPong: options.autoPong ?? true });
+  static async connect(
+    baseUrl: string,
+    listenKey: string,
+    options: { autoPong?: boolean } = {},
+  ): Promise<StreamClient> {
+    const ws = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/openapi/ws/${listenKey}`, {
+      autoPong: options.autoPong ?? true,
+    });
     const client = new StreamClient(ws);
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());

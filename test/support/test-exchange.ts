@@ -48,12 +48,20 @@ export async function startTestExchange(options: TestExchangeOptions = {}): Prom
     // CI's real Redis when set, so the rate limiters run on it end to end.
     REDIS_URL: process.env.REDIS_URL ?? '',
     LOG_LEVEL: 'silent',
-    ...(options.onKafkaWhenAvailable && process.env.KAFKA_BROKERS ? { KAFKA_BROKERS: process.env.KAFKA_BROKERS, EVENT_LOG_NAMESPACE: prefix.replace(/_$/, '') } : {}),
+    ...(options.onKafkaWhenAvailable && process.env.KAFKA_BROKERS
+      ? { KAFKA_BROKERS: process.env.KAFKA_BROKERS, EVENT_LOG_NAMESPACE: prefix.replace(/_$/, '') }
+      : {}),
     PORT: '0',
     HOST: '127.0.0.1',
     ...options.env,
   };
-  const infrastructure = await openInfrastructure({ service: 'exchange', mode: 'embedded', needsDatabase: true, env, clock: options.clock });
+  const infrastructure = await openInfrastructure({
+    service: 'exchange',
+    mode: 'embedded',
+    needsDatabase: true,
+    env,
+    clock: options.clock,
+  });
   const app = await createApp(infrastructure, options.modules ?? exchangeModules);
   await app.startAllMicroservices();
   await app.listen(0, '127.0.0.1');
@@ -81,7 +89,10 @@ export async function dropSchemas(url: string, prefix: string): Promise<void> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ nspname: string }>('SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1)', [prefix]);
+    const { rows } = await client.query<{ nspname: string }>(
+      'SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1)',
+      [prefix],
+    );
     for (const { nspname } of rows) await client.query(`DROP SCHEMA "${nspname}" CASCADE`);
   } finally {
     await client.end();

@@ -1,5 +1,10 @@
 /** Polls until `check` holds or the deadline passes; tests wait on conditions, never on sleeps. */
-export async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000, intervalMs = 25): Promise<void> {
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 20_000,
+  intervalMs = 25,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return;
@@ -7,4 +12,3 @@ export async function waitFor(check: () => boolean | Promise<boolean>, what: str
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
-

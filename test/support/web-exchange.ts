@@ -16,7 +16,12 @@ export async function startWebExchange(): Promise<WebExchange> {
   const dataDir = mkdtempSync(join(tmpdir(), 'exchange-web-'));
   const port = freePortBase();
   const adminToken = `web-test-token-${port}-0123456789abcdef`;
-  const exchange = spawnExchange({ PORT: String(port), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(port + 1), ADMIN_TOKEN: adminToken });
+  const exchange = spawnExchange({
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(port + 1),
+    ADMIN_TOKEN: adminToken,
+  });
   await waitUntilServing(exchange, 90_000);
   await waitFor(() => exchange.output().includes('demo secret key'), 'the demo user', 60_000, 100);
   return {

@@ -63,15 +63,24 @@ export function toCall(argv: string[]): Call {
     return Number(value);
   };
   const withdrawal = (verb: string): string => `/admin/v1/withdrawals/${encodeURIComponent(arg(1, 'orderId'))}/${verb}`;
-  const onChain = (verb: string): string => `/admin/v1/chain/withdrawals/${encodeURIComponent(arg(1, 'orderId'))}/${verb}`;
+  const onChain = (verb: string): string =>
+    `/admin/v1/chain/withdrawals/${encodeURIComponent(arg(1, 'orderId'))}/${verb}`;
   const grouped = ['users', 'sub-accounts', 'api-keys', 'withdrawal-addresses', 'withdrawals', 'chain'];
   switch (`${command} ${grouped.includes(command ?? '') ? action : ''}`.trim()) {
     case 'users create':
       return { method: 'POST', path: '/admin/v1/users', body: values.name ? { name: values.name } : {} };
     case 'sub-accounts create':
-      return { method: 'POST', path: `/admin/v1/users/${arg(1, 'userId')}/sub-accounts`, body: { accountName: arg(2, 'accountName'), ...(values.type ? { accountType: Number(values.type) } : {}) } };
+      return {
+        method: 'POST',
+        path: `/admin/v1/users/${arg(1, 'userId')}/sub-accounts`,
+        body: { accountName: arg(2, 'accountName'), ...(values.type ? { accountType: Number(values.type) } : {}) },
+      };
     case 'api-keys create':
-      return { method: 'POST', path: '/admin/v1/api-keys', body: { accountId: arg(1, 'accountId'), permissions: arg(2, 'permissions').split(',') } };
+      return {
+        method: 'POST',
+        path: '/admin/v1/api-keys',
+        body: { accountId: arg(1, 'accountId'), permissions: arg(2, 'permissions').split(',') },
+      };
     case 'api-keys list':
       return { method: 'GET', path: `/admin/v1/api-keys?accountId=${encodeURIComponent(arg(1, 'accountId'))}` };
     case 'api-keys revoke':
@@ -80,18 +89,38 @@ export function toCall(argv: string[]): Call {
       return {
         method: 'POST',
         path: '/admin/v1/deposits',
-        body: { accountId: arg(0, 'accountId'), asset: arg(1, 'asset'), amount: arg(2, 'amount'), txid: values.txid, confirmations: count(values.confirmations), chainType: values.chain },
+        body: {
+          accountId: arg(0, 'accountId'),
+          asset: arg(1, 'asset'),
+          amount: arg(2, 'amount'),
+          txid: values.txid,
+          confirmations: count(values.confirmations),
+          chainType: values.chain,
+        },
       };
     case 'deposit-address':
-      return { method: 'POST', path: '/admin/v1/deposit-addresses', body: { accountId: arg(0, 'accountId'), tokenId: arg(1, 'token'), chainType: values.chain } };
+      return {
+        method: 'POST',
+        path: '/admin/v1/deposit-addresses',
+        body: { accountId: arg(0, 'accountId'), tokenId: arg(1, 'token'), chainType: values.chain },
+      };
     case 'withdrawal-addresses add':
       return {
         method: 'POST',
         path: '/admin/v1/withdrawal-addresses',
-        body: { accountId: arg(1, 'accountId'), tokenId: arg(2, 'token'), address: arg(3, 'address'), addressExt: values.ext, chainType: values.chain },
+        body: {
+          accountId: arg(1, 'accountId'),
+          tokenId: arg(2, 'token'),
+          address: arg(3, 'address'),
+          addressExt: values.ext,
+          chainType: values.chain,
+        },
       };
     case 'withdrawal-addresses list':
-      return { method: 'GET', path: `/admin/v1/withdrawal-addresses?accountId=${encodeURIComponent(arg(1, 'accountId'))}` };
+      return {
+        method: 'GET',
+        path: `/admin/v1/withdrawal-addresses?accountId=${encodeURIComponent(arg(1, 'accountId'))}`,
+      };
     case 'withdrawal-addresses remove':
       return { method: 'DELETE', path: `/admin/v1/withdrawal-addresses/${encodeURIComponent(arg(1, 'id'))}` };
     case 'withdrawals approve':
@@ -110,10 +139,18 @@ export function toCall(argv: string[]): Call {
       return {
         method: 'POST',
         path: `/admin/v1/accounts/${encodeURIComponent(arg(0, 'accountId'))}/flags`,
-        body: { canTrade: bool(values['can-trade']), canWithdraw: bool(values['can-withdraw']), canDeposit: bool(values['can-deposit']) },
+        body: {
+          canTrade: bool(values['can-trade']),
+          canWithdraw: bool(values['can-withdraw']),
+          canDeposit: bool(values['can-deposit']),
+        },
       };
     case 'symbol-status':
-      return { method: 'POST', path: `/admin/v1/symbols/${encodeURIComponent(arg(0, 'symbol'))}/status`, body: { status: arg(1, 'status') } };
+      return {
+        method: 'POST',
+        path: `/admin/v1/symbols/${encodeURIComponent(arg(0, 'symbol'))}/status`,
+        body: { status: arg(1, 'status') },
+      };
     default:
       throw new Error(usage);
   }

@@ -10,7 +10,8 @@ import { waitFor } from '../../test/support/wait-for';
 const root = resolve(__dirname, '../..');
 const deploy = join(root, 'deploy/nginx');
 const nginx = nginxBinary();
-if (!nginx && process.env.REQUIRE_REAL_SERVICES === '1') throw new Error('edge pages: nginx is not installed, but REQUIRE_REAL_SERVICES=1 demands it');
+if (!nginx && process.env.REQUIRE_REAL_SERVICES === '1')
+  throw new Error('edge pages: nginx is not installed, but REQUIRE_REAL_SERVICES=1 demands it');
 if (!nginx) console.log('skipped: edge pages (install nginx: scripts/ensure-local-services.sh)');
 const run = nginx ? describe : describe.skip;
 
@@ -36,10 +37,26 @@ run('the edge (nginx) serves the web pages as the embedded default does', () => 
       .replace('/etc/nginx/exchange/edge-pages.conf', edgePagesConf(dir, build.dir))
       .replaceAll('/etc/nginx/exchange/', `${deploy}/`);
     for (const temp of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, temp));
-    const conf = ['daemon off;', 'master_process off;', `pid ${dir}/nginx.pid;`, `error_log ${dir}/error.log warn;`, 'events { worker_connections 64; }', 'http {', ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${dir}/${t};`), `  access_log off;`, server, '}'].join('\n');
+    const conf = [
+      'daemon off;',
+      'master_process off;',
+      `pid ${dir}/nginx.pid;`,
+      `error_log ${dir}/error.log warn;`,
+      'events { worker_connections 64; }',
+      'http {',
+      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${dir}/${t};`),
+      `  access_log off;`,
+      server,
+      '}',
+    ].join('\n');
     writeFileSync(join(dir, 'nginx.conf'), conf);
     child = spawn(nginx!, ['-p', `${dir}/`, '-c', join(dir, 'nginx.conf')], { stdio: 'inherit' });
-    await waitFor(async () => (await http(base, 'GET', '/').catch(() => ({ status: 0 }))).status === 200, 'nginx to serve', 20_000, 50);
+    await waitFor(
+      async () => (await http(base, 'GET', '/').catch(() => ({ status: 0 }))).status === 200,
+      'nginx to serve',
+      20_000,
+      50,
+    );
   });
 
   afterAll(() => {
@@ -59,7 +76,9 @@ run('the edge (nginx) serves the web pages as the embedded default does', () => 
       for (const asset of assets) {
         const answer = await http<string>(base, 'GET', asset, { headers: { 'accept-encoding': 'gzip' } });
         expect(answer.status).toBe(200);
-        expect(answer.headers.get('content-type')).toBe(asset.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8');
+        expect(answer.headers.get('content-type')).toBe(
+          asset.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8',
+        );
         expect(answer.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
       }
     }

@@ -6,7 +6,15 @@ import { createApp, type Infrastructure } from '@exchange/bootstrap';
 import { Markets } from '@exchange/contracts';
 import { publicRouteDocs, publicStreamDoc } from '@exchange/market-data';
 import { EmbeddedEventLog } from '@exchange/messaging';
-import { createLogger, InMemoryListenKeyStore, InMemoryRateLimitStore, loadConfig, Metrics, RateLimiter, systemClock } from '@exchange/platform';
+import {
+  createLogger,
+  InMemoryListenKeyStore,
+  InMemoryRateLimitStore,
+  loadConfig,
+  Metrics,
+  RateLimiter,
+  systemClock,
+} from '@exchange/platform';
 import { exchangeModules } from '../../apps/exchange/src/exchange-modules';
 
 /**
@@ -25,7 +33,11 @@ export async function buildOpenApiDocument(): Promise<OpenAPIObject> {
     clock: systemClock,
     eventLog,
     metrics: new Metrics('openapi'),
-    rateLimiter: new RateLimiter(new InMemoryRateLimitStore(), { weightPerMinute: 1, ordersPerSecond: 1, ordersPerDay: 1 }, systemClock),
+    rateLimiter: new RateLimiter(
+      new InMemoryRateLimitStore(),
+      { weightPerMinute: 1, ordersPerSecond: 1, ordersPerDay: 1 },
+      systemClock,
+    ),
     listenKeys: new InMemoryListenKeyStore(systemClock),
     close: () => eventLog.close(),
   };

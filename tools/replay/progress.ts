@@ -22,7 +22,9 @@ export function formatDuration(ms: number): string {
   const s = Math.round(ms / 1000);
   if (s < 60) return `${s}s`;
   const m = Math.floor(s / 60);
-  return m < 60 ? `${m}m${String(s % 60).padStart(2, '0')}s` : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+  return m < 60
+    ? `${m}m${String(s % 60).padStart(2, '0')}s`
+    : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
 
 export class Progress {

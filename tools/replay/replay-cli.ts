@@ -30,7 +30,10 @@ function parseArguments(args: string[]): { target: ReplayTarget; options: Replay
     else if (arg === '--into' && rest[i + 1]) options.into = rest[++i];
     else throw new UsageError(`unknown argument ${arg}`);
   }
-  if (options.switch && !target.switchTo) throw new UsageError(`${target.service} keeps its state in memory and rebuilds it on start: there is nothing to switch`);
+  if (options.switch && !target.switchTo)
+    throw new UsageError(
+      `${target.service} keeps its state in memory and rebuilds it on start: there is nothing to switch`,
+    );
   if (options.force && !options.switch) throw new UsageError('--force only applies to --switch');
   return { target, options };
 }
@@ -39,7 +42,9 @@ class UsageError extends Error {}
 
 function report(ctx: ReplayContext, target: ReplayTarget, result: ReplayResult): boolean {
   const rate = result.seconds > 0 ? Math.round(result.events / result.seconds) : result.events;
-  ctx.say(`${target.service}: rebuilt ${result.events} events in ${result.seconds.toFixed(1)} s (${rate} events/s) into ${result.location}`);
+  ctx.say(
+    `${target.service}: rebuilt ${result.events} events in ${result.seconds.toFixed(1)} s (${rate} events/s) into ${result.location}`,
+  );
   for (const check of result.checks) ctx.say(`  ${check.ok ? 'ok      ' : 'MISMATCH'} ${check.name}: ${check.detail}`);
   return result.checks.every((c) => c.ok);
 }
@@ -56,13 +61,22 @@ async function main(): Promise<number> {
   const config = loadConfig(process.env, 'embedded');
   const logger = createLogger('replay', process.env.LOG_LEVEL ?? 'warn');
   const log = await createEventLog(config, logger);
-  const ctx: ReplayContext = { config, log, markets: Markets.fromFile(config.MARKETS_FILE, { contractFundingIntervalMs: config.CONTRACT_FUNDING_INTERVAL_MS }), logger, say: (line) => process.stdout.write(`${line}\n`), progress: process.stderr };
+  const ctx: ReplayContext = {
+    config,
+    log,
+    markets: Markets.fromFile(config.MARKETS_FILE, { contractFundingIntervalMs: config.CONTRACT_FUNDING_INTERVAL_MS }),
+    logger,
+    say: (line) => process.stdout.write(`${line}\n`),
+    progress: process.stderr,
+  };
   try {
     const result = await parsed.target.rebuild(ctx, parsed.options);
     const matches = report(ctx, parsed.target, result);
     if (!parsed.options.switch) return matches ? 0 : 1;
     if (!matches && !parsed.options.force) {
-      ctx.say('not switching: the rebuilt state differs from the live one (add --force if the live copy is the damaged one)');
+      ctx.say(
+        'not switching: the rebuilt state differs from the live one (add --force if the live copy is the damaged one)',
+      );
       return 1;
     }
     ctx.say(await parsed.target.switchTo!(ctx, result));

@@ -11,4 +11,10 @@ import { walletReplay } from './wallet/wallet-rebuild';
  * joins by implementing ReplayTarget next to these (its journal folded into a fresh copy, checks
  * against the live state, an optional switch) and adding it here.
  */
-export const replayTargets: readonly ReplayTarget[] = [ledgerReplay, matchingEngineReplay, marketDataReplay, walletReplay, userStreamReplay];
+export const replayTargets: readonly ReplayTarget[] = [
+  ledgerReplay,
+  matchingEngineReplay,
+  marketDataReplay,
+  walletReplay,
+  userStreamReplay,
+];

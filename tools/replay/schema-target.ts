@@ -24,7 +24,11 @@ export interface SchemaService {
 }
 
 /** Rebuilds a schema service into `--into` or `<live>_rebuilt`, then compares it with the live schema. */
-export async function rebuildSchema(ctx: ReplayContext, options: ReplayOptions, service: SchemaService): Promise<ReplayResult> {
+export async function rebuildSchema(
+  ctx: ReplayContext,
+  options: ReplayOptions,
+  service: SchemaService,
+): Promise<ReplayResult> {
   return withDatabase(ctx, async ({ url }) => {
     const live = schemaName(ctx.config, service.service);
     const target = options.into ?? `${live}_rebuilt`;
@@ -44,13 +48,32 @@ export async function rebuildSchema(ctx: ReplayContext, options: ReplayOptions, 
 }
 
 /** Switches a schema service to its rebuilt copy (see switchToRebuiltSchema). */
-export async function switchSchema(ctx: ReplayContext, result: ReplayResult, service: string, journal: string, options: { projected?: boolean } = {}): Promise<string> {
-  return withDatabase(ctx, ({ url }) => switchToRebuiltSchema(ctx, result, url, { live: schemaName(ctx.config, service), journal, projected: options.projected ?? false }));
+export async function switchSchema(
+  ctx: ReplayContext,
+  result: ReplayResult,
+  service: string,
+  journal: string,
+  options: { projected?: boolean } = {},
+): Promise<string> {
+  return withDatabase(ctx, ({ url }) =>
+    switchToRebuiltSchema(ctx, result, url, {
+      live: schemaName(ctx.config, service),
+      journal,
+      projected: options.projected ?? false,
+    }),
+  );
 }
 
 /** One check per table: the same number of rows in both schemas. */
-export async function rowCountChecks(tables: readonly string[], rebuilt: DataSource, target: string, live: DataSource, liveSchema: string): Promise<Check[]> {
-  const count = async (ds: DataSource, schema: string, table: string): Promise<number> => (await ds.query(`SELECT count(*)::int AS n FROM "${schema}".${table}`))[0].n;
+export async function rowCountChecks(
+  tables: readonly string[],
+  rebuilt: DataSource,
+  target: string,
+  live: DataSource,
+  liveSchema: string,
+): Promise<Check[]> {
+  const count = async (ds: DataSource, schema: string, table: string): Promise<number> =>
+    (await ds.query(`SELECT count(*)::int AS n FROM "${schema}".${table}`))[0].n;
   const checks: Check[] = [];
   for (const table of tables) {
     const [r, l] = [await count(rebuilt, target, table), await count(live, liveSchema, table)];
@@ -66,7 +89,10 @@ export async function rowCountChecks(tables: readonly string[], rebuilt: DataSou
 export async function prepareTarget(url: string, schema: string, replaceable: boolean): Promise<void> {
   const admin = await openDataSource({ url, schema, entities: [], migrations: [], readOnly: true });
   try {
-    const tables = await admin.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = $1`, [schema]);
+    const tables = await admin.query(
+      `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = $1`,
+      [schema],
+    );
     if (tables[0].n === 0) return;
     if (!replaceable) throw new Error(`schema ${schema} already holds tables; choose another --into or drop it`);
     await admin.query(`DROP SCHEMA "${schema}" CASCADE`);
@@ -82,20 +108,34 @@ export async function prepareTarget(url: string, schema: string, replaceable: bo
  * (checkpoints, processed command ids) is copied over. Refused while the outbox holds unpublished
  * events or the journal moved since the rebuild read it: the rebuilt copy would lack them.
  */
-async function switchToRebuiltSchema(ctx: ReplayContext, result: ReplayResult, url: string, { live, journal, projected }: { live: string; journal: string; projected: boolean }): Promise<string> {
+async function switchToRebuiltSchema(
+  ctx: ReplayContext,
+  result: ReplayResult,
+  url: string,
+  { live, journal, projected }: { live: string; journal: string; projected: boolean },
+): Promise<string> {
   const target = result.location;
   return switchSchemas(url, live, target, async (m) => {
     await m.query(`LOCK TABLE "${live}".checkpoints, "${live}".outbox IN ACCESS EXCLUSIVE MODE`);
     const [{ n }] = await m.query(`SELECT count(*)::int AS n FROM "${live}".outbox`);
-    if (n > 0) throw new Error(`the live outbox still holds ${n} unpublished events; let the service's relay drain it, then rebuild again`);
+    if (n > 0)
+      throw new Error(
+        `the live outbox still holds ${n} unpublished events; let the service's relay drain it, then rebuild again`,
+      );
     const ends = await ctx.log.endOffsets(journal);
-    if (ends.some((end, p) => end !== result.position[journal]?.[p])) throw new Error(`${journal} grew since the rebuild read it; stop the service and rebuild again`);
+    if (ends.some((end, p) => end !== result.position[journal]?.[p]))
+      throw new Error(`${journal} grew since the rebuild read it; stop the service and rebuild again`);
     await m.query(`INSERT INTO "${target}".checkpoints SELECT * FROM "${live}".checkpoints`);
-    await m.query(`INSERT INTO "${target}".processed_commands SELECT * FROM "${live}".processed_commands ON CONFLICT DO NOTHING`);
+    await m.query(
+      `INSERT INTO "${target}".processed_commands SELECT * FROM "${live}".processed_commands ON CONFLICT DO NOTHING`,
+    );
     // A projection's own position (the ledger's tables): the rebuilt copy holds the journal up to where the rebuild read it.
     if (projected) {
       const position = result.position[journal] ?? [];
-      await m.query(`INSERT INTO "${target}".projection_checkpoints SELECT $1, p - 1, o FROM unnest($2::bigint[]) WITH ORDINALITY AS t(o, p)`, [journal, position]);
+      await m.query(
+        `INSERT INTO "${target}".projection_checkpoints SELECT $1, p - 1, o FROM unnest($2::bigint[]) WITH ORDINALITY AS t(o, p)`,
+        [journal, position],
+      );
     }
   });
 }
@@ -106,7 +146,12 @@ async function switchToRebuiltSchema(ctx: ReplayContext, result: ReplayResult, u
  * rebuilt copy lacks something, and copies what the journal does not carry; then the schemas swap
  * names. The old one stays as <live>_replaced_<time> until an operator drops it.
  */
-export async function switchSchemas(url: string, live: string, rebuilt: string, underLock: (manager: EntityManager) => Promise<void>): Promise<string> {
+export async function switchSchemas(
+  url: string,
+  live: string,
+  rebuilt: string,
+  underLock: (manager: EntityManager) => Promise<void>,
+): Promise<string> {
   const retired = `${live}_replaced_${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}`;
   const ds = await openDataSource({ url, schema: live, entities: [], migrations: [], readOnly: true });
   try {

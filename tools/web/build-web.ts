@@ -11,9 +11,13 @@ async function main(): Promise<void> {
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
   console.log(`dist/web (inputs ${build.inputHash}) ready in ${Date.now() - started} ms`);
   for (const page of build.pages) {
-    console.log(`${page.path.padEnd(8)} first load ${kb(fileBytes(build, page.firstLoad))}, gzip ${kb(gzippedBytes(build, page.firstLoad))} (${page.firstLoad.join(', ')})`);
+    console.log(
+      `${page.path.padEnd(8)} first load ${kb(fileBytes(build, page.firstLoad))}, gzip ${kb(gzippedBytes(build, page.firstLoad))} (${page.firstLoad.join(', ')})`,
+    );
   }
-  console.log(`chart library (loaded on demand) ${kb(fileBytes(build, build.lazy))}, gzip ${kb(gzippedBytes(build, build.lazy))}`);
+  console.log(
+    `chart library (loaded on demand) ${kb(fileBytes(build, build.lazy))}, gzip ${kb(gzippedBytes(build, build.lazy))}`,
+  );
 }
 
 void main();

@@ -17,7 +17,9 @@ describe('backpressure and request limits', () => {
   let user: TestUser;
 
   beforeAll(async () => {
-    exchange = await startTestExchange({ env: { MAX_PENDING_REQUESTS: '1', MAX_REQUEST_BODY_BYTES: '2048', RATE_LIMIT_ORDERS_PER_SECOND: '1000' } });
+    exchange = await startTestExchange({
+      env: { MAX_PENDING_REQUESTS: '1', MAX_REQUEST_BODY_BYTES: '2048', RATE_LIMIT_ORDERS_PER_SECOND: '1000' },
+    });
     user = await createFundedUser(exchange.baseUrl, exchange.infrastructure.config.ADMIN_TOKEN!, { USDT: '100000' });
   });
   afterAll(async () => exchange.close());
@@ -25,7 +27,16 @@ describe('backpressure and request limits', () => {
   it('refuses commands past the pending bound with 503 / -1016 at once, and creates only the accepted ones', async () => {
     const answers = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        signedRequest<Json>(exchange.baseUrl, 'POST', '/openapi/v1/order', user.key, { query: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '100', quantity: '0.1', newClientOrderId: `bp-${i}` } }),
+        signedRequest<Json>(exchange.baseUrl, 'POST', '/openapi/v1/order', user.key, {
+          query: {
+            symbol: 'BTCUSDT',
+            side: 'BUY',
+            type: 'LIMIT',
+            price: '100',
+            quantity: '0.1',
+            newClientOrderId: `bp-${i}`,
+          },
+        }),
       ),
     );
     const accepted = answers.filter((a) => a.status === 200);
@@ -40,10 +51,21 @@ describe('backpressure and request limits', () => {
 
   it('refuses a body over the size limit with 413 / -1100 and takes one under it', async () => {
     const padding = (n: number): Record<string, string> => ({ note: 'x'.repeat(n) });
-    const big = await signedRequest(exchange.baseUrl, 'POST', '/openapi/v1/order', user.key, { body: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '100', quantity: '0.1', ...padding(3000) } });
+    const big = await signedRequest(exchange.baseUrl, 'POST', '/openapi/v1/order', user.key, {
+      body: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '100', quantity: '0.1', ...padding(3000) },
+    });
     expect(big).toMatchObject({ status: 413, body: { code: -1100 } });
-    const small = await signedRequest(exchange.baseUrl, 'POST', '/openapi/v1/order', user.key, { body: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '100', quantity: '0.1', ...padding(1000) } });
+    const small = await signedRequest(exchange.baseUrl, 'POST', '/openapi/v1/order', user.key, {
+      body: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '100', quantity: '0.1', ...padding(1000) },
+    });
     expect(small).toMatchObject({ status: 200, body: { status: 'NEW' } });
-    expect((await http(exchange.baseUrl, 'POST', '/admin/v1/users', { body: JSON.stringify({ name: 'y'.repeat(4000) }), headers: { 'content-type': 'application/json' } })).status).toBe(413);
+    expect(
+      (
+        await http(exchange.baseUrl, 'POST', '/admin/v1/users', {
+          body: JSON.stringify({ name: 'y'.repeat(4000) }),
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(413);
   });
 });

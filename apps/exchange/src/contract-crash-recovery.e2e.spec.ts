@@ -7,14 +7,20 @@ import type { LedgerState } from '@exchange/ledger';
 import { openDataSource } from '@exchange/platform';
 import { restartAndCompare } from '../../../test/support/crash-recovery';
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
-import { type ExchangeProcess, freePortBase, spawnExchange, waitUntilServing } from '../../../test/support/exchange-process';
+import {
+  type ExchangeProcess,
+  freePortBase,
+  spawnExchange,
+  waitUntilServing,
+} from '../../../test/support/exchange-process';
 import { signedRequest } from '../../../test/support/signed-client';
 import { waitFor } from '../../../test/support/wait-for';
 
 /** Per contract symbol, LONG sizes minus SHORT sizes: zero for every symbol when positions pair up. */
 function openInterestGaps(state: LedgerState): Record<string, string> {
   const gaps: Record<string, number> = {};
-  for (const p of state.contracts.positions.values()) gaps[p.symbol] = (gaps[p.symbol] ?? 0) + (p.side === 'LONG' ? 1 : -1) * p.size.toNumber();
+  for (const p of state.contracts.positions.values())
+    gaps[p.symbol] = (gaps[p.symbol] ?? 0) + (p.side === 'LONG' ? 1 : -1) * p.size.toNumber();
   return Object.fromEntries(Object.entries(gaps).map(([symbol, gap]) => [symbol, String(gap)]));
 }
 
@@ -28,7 +34,13 @@ describe('contract trading crash recovery', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'contract-crash-'));
   chmodSync(dataDir, 0o755);
   const prefix = `t${randomBytes(5).toString('hex')}_`;
-  const env = { DATA_DIR: dataDir, PORT: String(freePortBase()), DATABASE_URL: process.env.DATABASE_URL!, DATABASE_SCHEMA_PREFIX: prefix, RATE_LIMIT_ORDERS_PER_SECOND: '100000' };
+  const env = {
+    DATA_DIR: dataDir,
+    PORT: String(freePortBase()),
+    DATABASE_URL: process.env.DATABASE_URL!,
+    DATABASE_SCHEMA_PREFIX: prefix,
+    RATE_LIMIT_ORDERS_PER_SECOND: '100000',
+  };
   let exchange: ExchangeProcess;
 
   afterAll(async () => {
@@ -39,11 +51,14 @@ describe('contract trading crash recovery', () => {
     exchange = spawnExchange(env);
     await waitUntilServing(exchange);
     await waitFor(() => exchange.output().includes('demo secret key'), 'the demo user');
-    const token = (JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { adminToken: string }).adminToken;
+    const token = (JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { adminToken: string })
+      .adminToken;
     const users: TestUser[] = [];
     for (let i = 0; i < 4; i++) {
       const user = await createFundedUser(exchange.baseUrl, token, { USDT: '1000000' });
-      const moved = await signedRequest(exchange.baseUrl, 'POST', '/openapi/v1/transfer', user.key, { query: { fromAccountType: 1, toAccountType: 3, tokenId: 'USDT', amount: '500000' } });
+      const moved = await signedRequest(exchange.baseUrl, 'POST', '/openapi/v1/transfer', user.key, {
+        query: { fromAccountType: 1, toAccountType: 3, tokenId: 'USDT', amount: '500000' },
+      });
       expect(moved.body).toEqual({ success: 'true' });
       users.push(user);
     }
@@ -55,10 +70,24 @@ describe('contract trading crash recovery', () => {
       })
         .then(() => void answered++)
         .catch(() => undefined);
-    const burst = Array.from({ length: 60 }, (_, i) => [order(users[i % 2]!, 'SELL_OPEN', String(30000 + (i % 5))), order(users[2 + (i % 2)]!, 'BUY_OPEN', String(30002 + (i % 5)))]).flat();
+    const burst = Array.from({ length: 60 }, (_, i) => [
+      order(users[i % 2]!, 'SELL_OPEN', String(30000 + (i % 5))),
+      order(users[2 + (i % 2)]!, 'BUY_OPEN', String(30002 + (i % 5))),
+    ]).flat();
     await waitFor(() => answered >= 10, 'the first answers of the burst', 60_000);
-    const watch = await openDataSource({ url: env.DATABASE_URL, schema: `${prefix}ledger`, entities: [], migrations: [], readOnly: true });
-    await waitFor(async () => (await watch.query(`SELECT count(*)::int AS n FROM "${prefix}ledger".contract_trades`))[0].n > 0, 'the first contract trade', 30_000, 10);
+    const watch = await openDataSource({
+      url: env.DATABASE_URL,
+      schema: `${prefix}ledger`,
+      entities: [],
+      migrations: [],
+      readOnly: true,
+    });
+    await waitFor(
+      async () => (await watch.query(`SELECT count(*)::int AS n FROM "${prefix}ledger".contract_trades`))[0].n > 0,
+      'the first contract trade',
+      30_000,
+      10,
+    );
     await watch.destroy();
     exchange.child.kill('SIGKILL');
     expect(await exchange.exited()).toBe('SIGKILL');

@@ -35,7 +35,7 @@ describe('auto-deleveraging when the insurance fund is empty', () => {
   });
   afterAll(async () => exchange.close());
 
-  it("closes the bankrupt long against the short at the bankruptcy price: the fund untouched, every unit of USDT in the flows", async () => {
+  it('closes the bankrupt long against the short at the bankruptcy price: the fund untouched, every unit of USDT in the flows', async () => {
     // Alice LONG 10 at 30000, 20×: margin 15, bankruptcy price 28500. Bob SHORT 10 at 30000, 10×.
     expect((await c.order(bob, 'SELL_OPEN', '10', '30000')).body).toMatchObject({ status: 'NEW' });
     expect((await c.order(alice, 'BUY_OPEN', '10', '30000', '20')).body).toMatchObject({ status: 'FILLED' });
@@ -46,8 +46,18 @@ describe('auto-deleveraging when the insurance fund is empty', () => {
     // would lose 5 it does not have.
     clock.advance(1000);
     await c.feed('28000');
-    await waitFor(async () => (await c.position(alice, 'LONG')) === undefined, "Alice's long to be deleveraged", 15_000, 50);
-    await waitFor(async () => (await c.position(bob, 'SHORT')) === undefined, "Bob's short to be closed against it", 15_000, 50);
+    await waitFor(
+      async () => (await c.position(alice, 'LONG')) === undefined,
+      "Alice's long to be deleveraged",
+      15_000,
+      50,
+    );
+    await waitFor(
+      async () => (await c.position(bob, 'SHORT')) === undefined,
+      "Bob's short to be closed against it",
+      15_000,
+      50,
+    );
     // Alice loses her margin; Bob gains (30000 − 28500) × 10 × 0.001 = 15 and gets his margin back.
     expect((await c.total(alice)).toFixed()).toBe(aliceBefore.minus(15).toFixed());
     expect((await c.total(bob)).toFixed()).toBe(bobBefore.plus(15).toFixed());

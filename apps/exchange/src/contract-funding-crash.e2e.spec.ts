@@ -6,7 +6,12 @@ import { join } from 'node:path';
 import { openDataSource } from '@exchange/platform';
 import { restartAndCompare } from '../../../test/support/crash-recovery';
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
-import { type ExchangeProcess, freePortBase, spawnExchange, waitUntilServing } from '../../../test/support/exchange-process';
+import {
+  type ExchangeProcess,
+  freePortBase,
+  spawnExchange,
+  waitUntilServing,
+} from '../../../test/support/exchange-process';
 import { externalIndexMarkets } from '../../../test/support/external-index-markets';
 import { adminCall, signedRequest } from '../../../test/support/signed-client';
 import { waitFor } from '../../../test/support/wait-for';
@@ -41,28 +46,53 @@ describe('funding crash recovery', () => {
     exchange = spawnExchange(env);
     await waitUntilServing(exchange);
     await waitFor(() => exchange.output().includes('demo secret key'), 'the demo user');
-    const token = (JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { adminToken: string }).adminToken;
+    const token = (JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { adminToken: string })
+      .adminToken;
     const users: TestUser[] = [];
     for (let i = 0; i < 8; i++) {
       const user = await createFundedUser(exchange.baseUrl, token, { USDT: '100000' });
-      expect((await signedRequest(exchange.baseUrl, 'POST', '/openapi/v1/transfer', user.key, { query: { fromAccountType: 1, toAccountType: 3, tokenId: 'USDT', amount: '10000' } })).body).toEqual({ success: 'true' });
+      expect(
+        (
+          await signedRequest(exchange.baseUrl, 'POST', '/openapi/v1/transfer', user.key, {
+            query: { fromAccountType: 1, toAccountType: 3, tokenId: 'USDT', amount: '10000' },
+          })
+        ).body,
+      ).toEqual({ success: 'true' });
       users.push(user);
     }
     // Four longs and four shorts of 10 at 30000, spread over the ledger partitions by user.
     let n = 0;
     const order = (user: TestUser, side: string) =>
-      signedRequest<{ status: string }>(exchange.baseUrl, 'POST', '/openapi/contract/v1/order', user.key, { query: { symbol: SWAP, side, price: '30000', quantity: '10', leverage: '10', clientOrderId: `f-${++n}` } });
+      signedRequest<{ status: string }>(exchange.baseUrl, 'POST', '/openapi/contract/v1/order', user.key, {
+        query: { symbol: SWAP, side, price: '30000', quantity: '10', leverage: '10', clientOrderId: `f-${++n}` },
+      });
     for (let i = 0; i < 4; i++) {
       expect((await order(users[i]!, 'SELL_OPEN')).body).toMatchObject({ status: 'NEW' });
       expect((await order(users[4 + i]!, 'BUY_OPEN')).body).toMatchObject({ status: 'FILLED' });
     }
-    const watch = await openDataSource({ url: env.DATABASE_URL, schema: `${prefix}ledger`, entities: [], migrations: [], readOnly: true });
-    const fundingFlows = async () => (await watch.query(`SELECT count(*)::int AS n FROM "${prefix}ledger".balance_flows WHERE flow_type = 'FUNDING_SETTLEMENT'`))[0].n as number;
+    const watch = await openDataSource({
+      url: env.DATABASE_URL,
+      schema: `${prefix}ledger`,
+      entities: [],
+      migrations: [],
+      readOnly: true,
+    });
+    const fundingFlows = async () =>
+      (
+        await watch.query(
+          `SELECT count(*)::int AS n FROM "${prefix}ledger".balance_flows WHERE flow_type = 'FUNDING_SETTLEMENT'`,
+        )
+      )[0].n as number;
     // The operator's index at each poll moves market data's event time on; an interval's end fixes a rate.
-    await waitFor(async () => {
-      await adminCall(exchange.baseUrl, token, 'POST', '/admin/v1/index-prices', { index: 'BTCIDX', price: '30000' });
-      return (await fundingFlows()) > 0;
-    }, 'the first funding payment', 60_000, 20);
+    await waitFor(
+      async () => {
+        await adminCall(exchange.baseUrl, token, 'POST', '/admin/v1/index-prices', { index: 'BTCIDX', price: '30000' });
+        return (await fundingFlows()) > 0;
+      },
+      'the first funding payment',
+      60_000,
+      20,
+    );
     await watch.destroy();
     exchange.child.kill('SIGKILL');
     expect(await exchange.exited()).toBe('SIGKILL');
@@ -72,7 +102,11 @@ describe('funding crash recovery', () => {
       const paid = new Map<string, number>();
       for (const e of journaled.values()) {
         if (e.type !== 'FundingSettled') continue;
-        for (const p of e.payload.payments) paid.set(`${p.accountId}|${e.payload.symbol}|${e.payload.fundingTime}`, (paid.get(`${p.accountId}|${e.payload.symbol}|${e.payload.fundingTime}`) ?? 0) + 1);
+        for (const p of e.payload.payments)
+          paid.set(
+            `${p.accountId}|${e.payload.symbol}|${e.payload.fundingTime}`,
+            (paid.get(`${p.accountId}|${e.payload.symbol}|${e.payload.fundingTime}`) ?? 0) + 1,
+          );
       }
       expect(paid.size).toBeGreaterThan(0);
       expect([...paid.values()].every((count) => count === 1)).toBe(true);

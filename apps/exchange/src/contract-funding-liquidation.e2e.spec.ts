@@ -25,17 +25,42 @@ describe('funding and liquidation through the price relay', () => {
   const call = <T = Json>(user: TestUser, method: string, path: string, query: Record<string, string | number> = {}) =>
     signedRequest<T>(exchange.baseUrl, method, path, user.key, { timestamp: clock.now(), query });
   const order = (user: TestUser, side: string, quantity: string, price: string) =>
-    call(user, 'POST', '/openapi/contract/v1/order', { symbol: SWAP, side, quantity, price, clientOrderId: `fl-${++n}`, leverage: '10' });
-  const position = async (user: TestUser, side: string) => (await call<Json[]>(user, 'GET', '/openapi/contract/v1/positions', { symbol: SWAP })).body.find((p) => p.side === side);
-  const total = async (user: TestUser) => (await call<{ USDT: Json }>(user, 'GET', '/openapi/contract/v1/account')).body.USDT.total as string;
-  const feed = (price: string) => adminCall(exchange.baseUrl, token, 'POST', '/admin/v1/index-prices', { index: 'BTCIDX', price });
+    call(user, 'POST', '/openapi/contract/v1/order', {
+      symbol: SWAP,
+      side,
+      quantity,
+      price,
+      clientOrderId: `fl-${++n}`,
+      leverage: '10',
+    });
+  const position = async (user: TestUser, side: string) =>
+    (await call<Json[]>(user, 'GET', '/openapi/contract/v1/positions', { symbol: SWAP })).body.find(
+      (p) => p.side === side,
+    );
+  const total = async (user: TestUser) =>
+    (await call<{ USDT: Json }>(user, 'GET', '/openapi/contract/v1/account')).body.USDT.total as string;
+  const feed = (price: string) =>
+    adminCall(exchange.baseUrl, token, 'POST', '/admin/v1/index-prices', { index: 'BTCIDX', price });
 
   beforeAll(async () => {
-    exchange = await startTestExchange({ clock, env: { MARKETS_FILE: externalIndexMarkets(SWAP, 'BTCIDX'), CONTRACT_FUNDING_INTERVAL_MS: String(INTERVAL) } });
+    exchange = await startTestExchange({
+      clock,
+      env: { MARKETS_FILE: externalIndexMarkets(SWAP, 'BTCIDX'), CONTRACT_FUNDING_INTERVAL_MS: String(INTERVAL) },
+    });
     token = exchange.infrastructure.config.ADMIN_TOKEN!;
     alice = await createFundedUser(exchange.baseUrl, token, { USDT: '100000' });
     bob = await createFundedUser(exchange.baseUrl, token, { USDT: '100000' });
-    for (const user of [alice, bob]) expect((await call(user, 'POST', '/openapi/v1/transfer', { fromAccountType: 1, toAccountType: 3, tokenId: 'USDT', amount: '1000' })).body).toEqual({ success: 'true' });
+    for (const user of [alice, bob])
+      expect(
+        (
+          await call(user, 'POST', '/openapi/v1/transfer', {
+            fromAccountType: 1,
+            toAccountType: 3,
+            tokenId: 'USDT',
+            amount: '1000',
+          })
+        ).body,
+      ).toEqual({ success: 'true' });
     await adminCall(exchange.baseUrl, token, 'POST', '/admin/v1/insurance-fund', { amount: '80000' });
   });
   afterAll(async () => exchange.close());
@@ -52,18 +77,38 @@ describe('funding and liquidation through the price relay', () => {
       await feed('30000');
       // An empty contract book: mark = index, premium 0, rate 0.01%: 10 × 0.001 × 30000 × 0.0001 = 0.03 a interval.
       const margin = (30 - 0.03 * interval).toFixed(2).replace(/\.?0+$/, '');
-      await waitFor(async () => (await position(alice, 'LONG'))?.margin === margin, `funding ${interval} paid by Alice`, 15_000, 50);
-      await waitFor(async () => (await position(bob, 'SHORT'))?.margin === (30 + 0.03 * interval).toFixed(2).replace(/\.?0+$/, ''), `funding ${interval} to Bob`, 15_000, 50);
+      await waitFor(
+        async () => (await position(alice, 'LONG'))?.margin === margin,
+        `funding ${interval} paid by Alice`,
+        15_000,
+        50,
+      );
+      await waitFor(
+        async () => (await position(bob, 'SHORT'))?.margin === (30 + 0.03 * interval).toFixed(2).replace(/\.?0+$/, ''),
+        `funding ${interval} to Bob`,
+        15_000,
+        50,
+      );
     }
     expect(await total(alice)).toBe('999.73');
     expect(await total(bob)).toBe('1000.03');
     // Market data's board follows its own state topic: wait until it shows the third fix.
-    const fixes = async () => (await fetch(`${exchange.baseUrl}/openapi/contract/v1/fundingRate?symbol=${SWAP}&state=past`).then((r) => r.json())) as Json[];
+    const fixes = async () =>
+      (await fetch(`${exchange.baseUrl}/openapi/contract/v1/fundingRate?symbol=${SWAP}&state=past`).then((r) =>
+        r.json(),
+      )) as Json[];
     let past: Json[] = [];
-    await waitFor(async () => (past = await fixes()).length === 1 && Number(past[0]!.intervalEnd) > clock.now() - INTERVAL, 'the last fix on the board', 15_000, 50);
+    await waitFor(
+      async () => (past = await fixes()).length === 1 && Number(past[0]!.intervalEnd) > clock.now() - INTERVAL,
+      'the last fix on the board',
+      15_000,
+      50,
+    );
     expect(past).toEqual([expect.objectContaining({ symbol: SWAP, rate: '0.0001' })]);
     expect(Number(past[0]!.intervalEnd) - Number(past[0]!.intervalStart)).toBe(INTERVAL);
-    const current = (await fetch(`${exchange.baseUrl}/openapi/contract/v1/fundingRate?symbol=${SWAP}`).then((r) => r.json())) as Json[];
+    const current = (await fetch(`${exchange.baseUrl}/openapi/contract/v1/fundingRate?symbol=${SWAP}`).then((r) =>
+      r.json(),
+    )) as Json[];
     expect(current).toEqual([expect.objectContaining({ symbol: SWAP, intervalStart: past[0]!.intervalEnd })]);
   });
 
@@ -74,10 +119,18 @@ describe('funding and liquidation through the price relay', () => {
     expect(flp).toBeGreaterThan(27000);
     clock.advance(1000);
     await feed(String(Math.floor(flp - 100)));
-    await waitFor(async () => (await position(alice, 'LONG'))?.position === undefined || (await position(alice, 'LONG'))?.position === '0', 'the long to be liquidated', 15_000, 50);
+    await waitFor(
+      async () =>
+        (await position(alice, 'LONG'))?.position === undefined || (await position(alice, 'LONG'))?.position === '0',
+      'the long to be liquidated',
+      15_000,
+      50,
+    );
     // Her margin (29.91 after three fundings) is her loss; nothing else moved, nothing is negative.
     expect(Number(await total(alice))).toBeCloseTo(before - 29.91, 8);
-    const insurance = (await fetch(`${exchange.baseUrl}/openapi/contract/v1/insurance`).then((r) => r.json())) as { balance: string };
+    const insurance = (await fetch(`${exchange.baseUrl}/openapi/contract/v1/insurance`).then((r) => r.json())) as {
+      balance: string;
+    };
     expect(Number(insurance.balance)).toBeGreaterThan(0);
     expect(await position(bob, 'SHORT')).toMatchObject({ position: '10' });
   });

@@ -14,7 +14,11 @@ describe('insurance fund seeding', () => {
   afterAll(async () => exchange.close());
 
   it('splits a seed over the partitions to the unit and serves the sum', async () => {
-    const { body: seeded } = await adminCall<{ seedId: string; amount: string; shares: { partition: number; amount: string; balance: string }[] }>(exchange.baseUrl, token, 'POST', '/admin/v1/insurance-fund', { amount: '1000.00000001' });
+    const { body: seeded } = await adminCall<{
+      seedId: string;
+      amount: string;
+      shares: { partition: number; amount: string; balance: string }[];
+    }>(exchange.baseUrl, token, 'POST', '/admin/v1/insurance-fund', { amount: '1000.00000001' });
     expect(seeded).toMatchObject({ amount: '1000.00000001' });
     const total = seeded.shares.reduce((sum, s) => sum + Math.round(Number(s.amount) * 1e8), 0);
     expect(total).toBe(100000000001);

@@ -5,7 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { restartAndCompare } from '../../../test/support/crash-recovery';
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
-import { type ExchangeProcess, freePortBase, spawnExchange, waitUntilServing } from '../../../test/support/exchange-process';
+import {
+  type ExchangeProcess,
+  freePortBase,
+  spawnExchange,
+  waitUntilServing,
+} from '../../../test/support/exchange-process';
 import { externalIndexMarkets } from '../../../test/support/external-index-markets';
 import { adminCall, signedRequest } from '../../../test/support/signed-client';
 import { waitFor } from '../../../test/support/wait-for';
@@ -42,20 +47,33 @@ describe('liquidation crash recovery', () => {
     exchange = spawnExchange(env);
     await waitUntilServing(exchange);
     await waitFor(() => exchange.output().includes('demo secret key'), 'the demo user');
-    const token = (JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { adminToken: string }).adminToken;
+    const token = (JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { adminToken: string })
+      .adminToken;
     const users: TestUser[] = [];
     for (let i = 0; i < 8; i++) {
       const user = await createFundedUser(exchange.baseUrl, token, { USDT: '100000' });
-      expect((await signedRequest(exchange.baseUrl, 'POST', '/openapi/v1/transfer', user.key, { query: { fromAccountType: 1, toAccountType: 3, tokenId: 'USDT', amount: '10000' } })).body).toEqual({ success: 'true' });
+      expect(
+        (
+          await signedRequest(exchange.baseUrl, 'POST', '/openapi/v1/transfer', user.key, {
+            query: { fromAccountType: 1, toAccountType: 3, tokenId: 'USDT', amount: '10000' },
+          })
+        ).body,
+      ).toEqual({ success: 'true' });
       users.push(user);
     }
     await adminCall(exchange.baseUrl, token, 'POST', '/admin/v1/insurance-fund', { amount: '10000' });
     const [shorts, longs] = [users.slice(0, 4), users.slice(4)];
     let n = 0;
     const order = (user: TestUser, side: string, quantity: string, price: string, leverage?: string) =>
-      signedRequest<{ status: string; orderId: string }>(exchange.baseUrl, 'POST', '/openapi/contract/v1/order', user.key, {
-        query: { symbol: SWAP, side, price, quantity, clientOrderId: `l-${++n}`, ...(leverage ? { leverage } : {}) },
-      });
+      signedRequest<{ status: string; orderId: string }>(
+        exchange.baseUrl,
+        'POST',
+        '/openapi/contract/v1/order',
+        user.key,
+        {
+          query: { symbol: SWAP, side, price, quantity, clientOrderId: `l-${++n}`, ...(leverage ? { leverage } : {}) },
+        },
+      );
     // Four longs of 10 at 30000, 20× (flp about 28643), against fully collateralised shorts.
     for (let i = 0; i < 4; i++) {
       expect((await order(shorts[i]!, 'SELL_OPEN', '10', '30000', '1')).body).toMatchObject({ status: 'NEW' });
@@ -69,30 +87,49 @@ describe('liquidation crash recovery', () => {
     }
 
     const longOf = async (user: TestUser, baseUrl: string) =>
-      (await signedRequest<Json[]>(baseUrl, 'GET', '/openapi/contract/v1/positions', user.key, { query: { symbol: SWAP } })).body.find((p) => p.side === 'LONG');
+      (
+        await signedRequest<Json[]>(baseUrl, 'GET', '/openapi/contract/v1/positions', user.key, {
+          query: { symbol: SWAP },
+        })
+      ).body.find((p) => p.side === 'LONG');
     const liquidatedCount = async (baseUrl: string) => {
       let count = 0;
-      for (const user of longs) if (['0', undefined].includes((await longOf(user, baseUrl))?.position as string | undefined)) count++;
+      for (const user of longs)
+        if (['0', undefined].includes((await longOf(user, baseUrl))?.position as string | undefined)) count++;
       return count;
     };
     // The index falls to about 28000 and wavers there: market data publishes a mark only when it
     // changes, and a takeover waiting for the engine's cancels happens at a later mark. Kill -9 at the first liquidation.
     let feeds = 0;
-    const feed = (baseUrl: string) => adminCall(baseUrl, token, 'POST', '/admin/v1/index-prices', { index: 'BTCIDX', price: ++feeds % 2 === 0 ? '28000' : '27990' });
-    await waitFor(async () => {
-      await feed(exchange.baseUrl);
-      return (await liquidatedCount(exchange.baseUrl)) > 0;
-    }, 'the first liquidation', 60_000, 20);
+    const feed = (baseUrl: string) =>
+      adminCall(baseUrl, token, 'POST', '/admin/v1/index-prices', {
+        index: 'BTCIDX',
+        price: ++feeds % 2 === 0 ? '28000' : '27990',
+      });
+    await waitFor(
+      async () => {
+        await feed(exchange.baseUrl);
+        return (await liquidatedCount(exchange.baseUrl)) > 0;
+      },
+      'the first liquidation',
+      60_000,
+      20,
+    );
     exchange.child.kill('SIGKILL');
     expect(await exchange.exited()).toBe('SIGKILL');
 
     // A restart finishes the cascade (the orders' cancels reach the engine, later marks take over).
     exchange = spawnExchange(env);
     await waitUntilServing(exchange);
-    await waitFor(async () => {
-      await feed(exchange.baseUrl);
-      return (await liquidatedCount(exchange.baseUrl)) === 4;
-    }, 'every long liquidated', 60_000, 50);
+    await waitFor(
+      async () => {
+        await feed(exchange.baseUrl);
+        return (await liquidatedCount(exchange.baseUrl)) === 4;
+      },
+      'every long liquidated',
+      60_000,
+      50,
+    );
     exchange.child.kill('SIGKILL');
     expect(await exchange.exited()).toBe('SIGKILL');
 
@@ -104,7 +141,8 @@ describe('liquidation crash recovery', () => {
           const key = `${e.payload.accountId}|${e.payload.side}`;
           taken.set(key, [...(taken.get(key) ?? []), e.payload.loss]);
         }
-        if (e.type === 'ContractOrderEnded' && resting.includes(e.payload.order.orderId)) ended.set(e.payload.order.orderId, (ended.get(e.payload.order.orderId) ?? 0) + 1);
+        if (e.type === 'ContractOrderEnded' && resting.includes(e.payload.order.orderId))
+          ended.set(e.payload.order.orderId, (ended.get(e.payload.order.orderId) ?? 0) + 1);
       }
       // Each long once, losing exactly its margin: 10 × 0.001 × 30000 / 20.
       expect([...taken.values()]).toEqual([['15'], ['15'], ['15'], ['15']]);

@@ -30,8 +30,16 @@ describe('funding rates and liquidations, to the unit', () => {
   let exchange: TestExchange;
   let alice: TestUser, bob: TestUser, carol: TestUser, dave: TestUser, erin: TestUser;
   let c: ReturnType<typeof contractClient>;
-  const depth = async () => JSON.stringify((await fetch(`${exchange.baseUrl}/openapi/quote/v1/contract/depth?symbol=${SWAP}`).then((r) => r.json())) as Json);
-  const pastFix = async () => ((await fetch(`${exchange.baseUrl}/openapi/contract/v1/fundingRate?symbol=${SWAP}&state=past`).then((r) => r.json())) as Json[])[0];
+  const depth = async () =>
+    JSON.stringify(
+      (await fetch(`${exchange.baseUrl}/openapi/quote/v1/contract/depth?symbol=${SWAP}`).then((r) => r.json())) as Json,
+    );
+  const pastFix = async () =>
+    (
+      (await fetch(`${exchange.baseUrl}/openapi/contract/v1/fundingRate?symbol=${SWAP}&state=past`).then((r) =>
+        r.json(),
+      )) as Json[]
+    )[0];
   const checkFlowsExplain = async (user: TestUser) => {
     const { flows, total } = await c.flowsExplain(user);
     expect(flows).toBe(total);
@@ -43,21 +51,40 @@ describe('funding rates and liquidations, to the unit', () => {
     expect((await c.order(carol, 'BUY_OPEN', '2', bid)).body).toMatchObject({ status: 'NEW' });
     expect((await c.order(carol, 'SELL_OPEN', '2', ask)).body).toMatchObject({ status: 'NEW' });
     // Market data's price fold takes the book with its depth: seen there, the next second samples it.
-    await waitFor(async () => (await depth()).includes(`"${ask}`) && (await depth()).includes(`"${bid}`), `Carol's book ${bid}/${ask}`, 15_000, 50);
+    await waitFor(
+      async () => (await depth()).includes(`"${ask}`) && (await depth()).includes(`"${bid}`),
+      `Carol's book ${bid}/${ask}`,
+      15_000,
+      50,
+    );
   };
 
   /** Moves to the interval's end and feeds the index there: the interval is fixed and paid at that instant. */
   const endInterval = async (k: number) => {
     clock.advance(k === 1 ? INTERVAL - 1000 : INTERVAL);
     await c.feed('30000');
-    await waitFor(async () => Number((await pastFix())?.intervalEnd) === clock.now(), `the fix of interval ${k}`, 15_000, 50);
+    await waitFor(
+      async () => Number((await pastFix())?.intervalEnd) === clock.now(),
+      `the fix of interval ${k}`,
+      15_000,
+      50,
+    );
   };
 
   beforeAll(async () => {
-    exchange = await startTestExchange({ clock, env: { MARKETS_FILE: externalIndexMarkets(SWAP, 'BTCIDX'), CONTRACT_FUNDING_INTERVAL_MS: String(INTERVAL) } });
+    exchange = await startTestExchange({
+      clock,
+      env: { MARKETS_FILE: externalIndexMarkets(SWAP, 'BTCIDX'), CONTRACT_FUNDING_INTERVAL_MS: String(INTERVAL) },
+    });
     const token = exchange.infrastructure.config.ADMIN_TOKEN!;
     c = contractClient(exchange.baseUrl, token, clock, SWAP, 'BTCIDX');
-    [alice, bob, carol, dave, erin] = [await c.trader('1000'), await c.trader('1000'), await c.trader('1000'), await c.trader('1000'), await c.trader('1000')];
+    [alice, bob, carol, dave, erin] = [
+      await c.trader('1000'),
+      await c.trader('1000'),
+      await c.trader('1000'),
+      await c.trader('1000'),
+      await c.trader('1000'),
+    ];
     await adminCall(exchange.baseUrl, token, 'POST', '/admin/v1/insurance-fund', { amount: '80000' });
     await c.feed('30000');
   });
@@ -84,10 +111,24 @@ describe('funding rates and liquidations, to the unit', () => {
       const rate = rateOf(new Decimal(interval.premium));
       expect((await pastFix())?.rate).toBe(rate.toFixed());
       // LONG pays size × multiplier × mark × rate when the rate is positive, receives it when negative.
-      const payment = new Decimal(10).times(MULTIPLIER).times(interval.mark).times(rate).toDecimalPlaces(8, Decimal.ROUND_UP);
+      const payment = new Decimal(10)
+        .times(MULTIPLIER)
+        .times(interval.mark)
+        .times(rate)
+        .toDecimalPlaces(8, Decimal.ROUND_UP);
       paid = paid.plus(payment);
-      await waitFor(async () => (await c.total(alice)).eq(before.alice.minus(paid)), `interval ${i + 1} paid by Alice`, 15_000, 50);
-      await waitFor(async () => (await c.total(bob)).eq(before.bob.plus(paid)), `interval ${i + 1} received by Bob`, 15_000, 50);
+      await waitFor(
+        async () => (await c.total(alice)).eq(before.alice.minus(paid)),
+        `interval ${i + 1} paid by Alice`,
+        15_000,
+        50,
+      );
+      await waitFor(
+        async () => (await c.total(bob)).eq(before.bob.plus(paid)),
+        `interval ${i + 1} received by Bob`,
+        15_000,
+        50,
+      );
     }
     expect(rateOf(new Decimal('0.005')).toFixed()).toBe('0.0045');
     expect(paid.toFixed()).toBe(new Decimal('0.03').plus('1.35675').minus('1.34325').toFixed());
@@ -100,17 +141,37 @@ describe('funding rates and liquidations, to the unit', () => {
   it('shows positions at the mark price, not the last trade', async () => {
     // Carol's book still holds the mark at index − 0.5%: 29850 while the last trade was 30000.
     // The mark reaches the ledger after the funding fix it was decided with.
-    await waitFor(async () => (await c.position(alice, 'LONG'))?.markPrice === '29850', 'the mark of the last fix', 15_000, 50);
+    await waitFor(
+      async () => (await c.position(alice, 'LONG'))?.markPrice === '29850',
+      'the mark of the last fix',
+      15_000,
+      50,
+    );
     const long = await c.position(alice, 'LONG');
-    expect(long).toMatchObject({ lastPrice: '30000', markPrice: '29850', positionValue: '298.5', unrealizedPnL: '-1.5' });
-    expect(await c.position(bob, 'SHORT')).toMatchObject({ lastPrice: '30000', markPrice: '29850', unrealizedPnL: '1.5' });
-    expect(long!.marginRate).toBe(new Decimal(long!.margin as string).minus('1.5').div('298.5').toDecimalPlaces(4, Decimal.ROUND_HALF_UP).toFixed());
+    expect(long).toMatchObject({
+      lastPrice: '30000',
+      markPrice: '29850',
+      positionValue: '298.5',
+      unrealizedPnL: '-1.5',
+    });
+    expect(await c.position(bob, 'SHORT')).toMatchObject({
+      lastPrice: '30000',
+      markPrice: '29850',
+      unrealizedPnL: '1.5',
+    });
+    expect(long!.marginRate).toBe(
+      new Decimal(long!.margin as string).minus('1.5').div('298.5').toDecimalPlaces(4, Decimal.ROUND_HALF_UP).toFixed(),
+    );
   });
 
   it('liquidates the short when the index rises through its flp; the fund closes it through the book at a gain', async () => {
     await c.call(carol, 'DELETE', '/openapi/contract/v1/order/batchCancel', { symbol: SWAP });
     const short = await c.position(bob, 'SHORT');
-    const [margin, bobBefore, fundBefore] = [new Decimal(short!.margin as string), await c.total(bob), await c.insurance()];
+    const [margin, bobBefore, fundBefore] = [
+      new Decimal(short!.margin as string),
+      await c.total(bob),
+      await c.insurance(),
+    ];
     // The fund takes it at the bankruptcy price (entry value + margin) and buys it back from Dave's ask below that.
     const bankruptcy = new Decimal('300').plus(margin);
     const ask = bankruptcy.div(10).div(MULTIPLIER).minus(50).toDecimalPlaces(1, Decimal.ROUND_DOWN);
@@ -119,12 +180,22 @@ describe('funding rates and liquidations, to the unit', () => {
     clock.advance(1000);
     await c.feed(new Decimal(short!.flp as string).div('0.995').plus(20).toDecimalPlaces(0).toFixed());
     await waitFor(async () => (await c.position(bob, 'SHORT')) === undefined, 'the short to be liquidated', 15_000, 50);
-    await waitFor(async () => (await c.position(dave, 'SHORT'))?.position === '10', "the fund's close against Dave", 15_000, 50);
+    await waitFor(
+      async () => (await c.position(dave, 'SHORT'))?.position === '10',
+      "the fund's close against Dave",
+      15_000,
+      50,
+    );
     // Bob loses exactly his margin; the fund gains bankruptcy − buy-back and pays the taker fee.
     expect((await c.total(bob)).toFixed()).toBe(bobBefore.minus(margin).toFixed());
     const buyBack = ask.times(10).times(MULTIPLIER);
     const fee = buyBack.times('0.0006').toDecimalPlaces(8, Decimal.ROUND_UP);
-    await waitFor(async () => (await c.insurance()).eq(fundBefore.plus(bankruptcy).minus(buyBack).minus(fee)), 'the fund to gain', 15_000, 50);
+    await waitFor(
+      async () => (await c.insurance()).eq(fundBefore.plus(bankruptcy).minus(buyBack).minus(fee)),
+      'the fund to gain',
+      15_000,
+      50,
+    );
     const bobFlows = await c.flows(bob);
     expect(bobFlows[0]).toMatchObject({ flowType: 'PNL', change: margin.negated().toFixed(8) });
     for (const user of [bob, dave]) await checkFlowsExplain(user);
@@ -132,18 +203,32 @@ describe('funding rates and liquidations, to the unit', () => {
 
   it('liquidates the long when the index falls through its flp; the fund sells it to a lower bid at a loss it pays', async () => {
     const long = await c.position(alice, 'LONG');
-    const [margin, aliceBefore, fundBefore] = [new Decimal(long!.margin as string), await c.total(alice), await c.insurance()];
+    const [margin, aliceBefore, fundBefore] = [
+      new Decimal(long!.margin as string),
+      await c.total(alice),
+      await c.insurance(),
+    ];
     const bankruptcy = new Decimal('300').minus(margin);
     const bid = bankruptcy.div(10).div(MULTIPLIER).minus(100).toDecimalPlaces(1, Decimal.ROUND_DOWN);
     expect((await c.order(erin, 'BUY_OPEN', '10', bid.toFixed())).body).toMatchObject({ status: 'NEW' });
     clock.advance(1000);
     await c.feed(new Decimal(long!.flp as string).div('0.995').minus(20).toDecimalPlaces(0).toFixed());
     await waitFor(async () => (await c.position(alice, 'LONG')) === undefined, 'the long to be liquidated', 15_000, 50);
-    await waitFor(async () => (await c.position(erin, 'LONG'))?.position === '10', "the fund's close against Erin", 15_000, 50);
+    await waitFor(
+      async () => (await c.position(erin, 'LONG'))?.position === '10',
+      "the fund's close against Erin",
+      15_000,
+      50,
+    );
     expect((await c.total(alice)).toFixed()).toBe(aliceBefore.minus(margin).toFixed());
     const sale = bid.times(10).times(MULTIPLIER);
     const fee = sale.times('0.0006').toDecimalPlaces(8, Decimal.ROUND_UP);
-    await waitFor(async () => (await c.insurance()).eq(fundBefore.minus(bankruptcy.minus(sale)).minus(fee)), 'the fund to lose', 15_000, 50);
+    await waitFor(
+      async () => (await c.insurance()).eq(fundBefore.minus(bankruptcy.minus(sale)).minus(fee)),
+      'the fund to lose',
+      15_000,
+      50,
+    );
     expect((await c.flows(alice))[0]).toMatchObject({ flowType: 'PNL', change: margin.negated().toFixed(8) });
     for (const user of [alice, erin]) {
       await checkFlowsExplain(user);

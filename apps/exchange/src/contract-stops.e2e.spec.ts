@@ -19,9 +19,19 @@ describe('STOP contract orders', () => {
   const call = <T = Json>(user: TestUser, method: string, path: string, query: Record<string, string | number> = {}) =>
     signedRequest<T>(exchange.baseUrl, method, path, user.key, { timestamp: clock.now(), query });
   const order = (user: TestUser, side: string, quantity: string, price: string, more: Record<string, string> = {}) =>
-    call(user, 'POST', '/openapi/contract/v1/order', { symbol: SWAP, side, quantity, price, clientOrderId: `stop-${++n}`, ...(side.endsWith('OPEN') ? { leverage: '10' } : {}), ...more });
-  const account = async (user: TestUser) => (await call<{ USDT: Json }>(user, 'GET', '/openapi/contract/v1/account')).body.USDT;
-  const open = async (user: TestUser, orderType: string) => (await call<Json[]>(user, 'GET', '/openapi/contract/v1/openOrders', { orderType })).body;
+    call(user, 'POST', '/openapi/contract/v1/order', {
+      symbol: SWAP,
+      side,
+      quantity,
+      price,
+      clientOrderId: `stop-${++n}`,
+      ...(side.endsWith('OPEN') ? { leverage: '10' } : {}),
+      ...more,
+    });
+  const account = async (user: TestUser) =>
+    (await call<{ USDT: Json }>(user, 'GET', '/openapi/contract/v1/account')).body.USDT;
+  const open = async (user: TestUser, orderType: string) =>
+    (await call<Json[]>(user, 'GET', '/openapi/contract/v1/openOrders', { orderType })).body;
 
   beforeAll(async () => {
     exchange = await startTestExchange({ clock });
@@ -29,7 +39,16 @@ describe('STOP contract orders', () => {
     const funded = () => createFundedUser(exchange.baseUrl, token, { USDT: '100000' });
     [alice, bob, carol] = [await funded(), await funded(), await funded()];
     for (const user of [alice, bob, carol]) {
-      expect((await call(user, 'POST', '/openapi/v1/transfer', { fromAccountType: 1, toAccountType: 3, tokenId: 'USDT', amount: '10000' })).body).toEqual({ success: 'true' });
+      expect(
+        (
+          await call(user, 'POST', '/openapi/v1/transfer', {
+            fromAccountType: 1,
+            toAccountType: 3,
+            tokenId: 'USDT',
+            amount: '10000',
+          })
+        ).body,
+      ).toEqual({ success: 'true' });
     }
   });
   afterAll(async () => exchange.close());
@@ -39,9 +58,18 @@ describe('STOP contract orders', () => {
     // Margin 300 / 10 = 30 plus the taker fee 0.18 to open and to close, from submission.
     expect(placed.body).toMatchObject({ status: 'NEW', orderType: 'STOP', marginLocked: '30.36' });
     expect(await account(alice)).toMatchObject({ availableMargin: '9969.64', orderMargin: '30.36' });
-    expect(await open(alice, 'STOP')).toEqual([expect.objectContaining({ orderId: placed.body.orderId, orderType: 'STOP' })]);
+    expect(await open(alice, 'STOP')).toEqual([
+      expect.objectContaining({ orderId: placed.body.orderId, orderType: 'STOP' }),
+    ]);
     expect(await open(alice, 'LIMIT')).toEqual([]);
-    expect((await call(alice, 'DELETE', '/openapi/contract/v1/order/cancel', { orderId: String(placed.body.orderId), orderType: 'STOP' })).body).toMatchObject({ status: 'CANCELED' });
+    expect(
+      (
+        await call(alice, 'DELETE', '/openapi/contract/v1/order/cancel', {
+          orderId: String(placed.body.orderId),
+          orderType: 'STOP',
+        })
+      ).body,
+    ).toMatchObject({ status: 'CANCELED' });
     expect(await account(alice)).toMatchObject({ availableMargin: '10000', orderMargin: '0' });
   });
 
@@ -53,7 +81,22 @@ describe('STOP contract orders', () => {
     expect((await order(carol, 'BUY_OPEN', '1', '30200')).body).toMatchObject({ status: 'FILLED' });
     // Released, Alice's BUY at 30500 takes Bob's remaining 4 at 30200 and rests 1.
     await waitFor(async () => (await open(alice, 'STOP')).length === 0, 'the stop to be triggered', 10_000, 50);
-    await waitFor(async () => (await call<Json[]>(alice, 'GET', '/openapi/contract/v1/positions', { symbol: SWAP })).body.some((p) => p.side === 'LONG' && p.position === '4'), 'the released order to fill', 10_000, 50);
-    expect(await open(alice, 'LIMIT')).toEqual([expect.objectContaining({ orderId: placed.body.orderId, orderType: 'LIMIT', executedQty: '4', status: 'PARTIALLY_FILLED' })]);
+    await waitFor(
+      async () =>
+        (await call<Json[]>(alice, 'GET', '/openapi/contract/v1/positions', { symbol: SWAP })).body.some(
+          (p) => p.side === 'LONG' && p.position === '4',
+        ),
+      'the released order to fill',
+      10_000,
+      50,
+    );
+    expect(await open(alice, 'LIMIT')).toEqual([
+      expect.objectContaining({
+        orderId: placed.body.orderId,
+        orderType: 'LIMIT',
+        executedQty: '4',
+        status: 'PARTIALLY_FILLED',
+      }),
+    ]);
   });
 });

@@ -30,7 +30,12 @@ describe('the demo key route', () => {
     const app = await appWith(true);
     const refusals = [
       await app.inject({ method: 'GET', url: '/web/v1/demo-key', remoteAddress: '10.1.2.3' }),
-      await app.inject({ method: 'GET', url: '/web/v1/demo-key', remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '203.0.113.7' } }),
+      await app.inject({
+        method: 'GET',
+        url: '/web/v1/demo-key',
+        remoteAddress: '127.0.0.1',
+        headers: { 'x-forwarded-for': '203.0.113.7' },
+      }),
     ];
     for (const answer of refusals) {
       expect(answer.statusCode).toBe(403);

@@ -33,7 +33,9 @@ export function demoBanner(demo: DemoUser, adminToken: string, port: number): st
     '',
     `Exchange ready on http://localhost:${port}/ (trading page; operator console at /admin/)`,
     `  operator token (Authorization: Bearer …): ${adminToken}`,
-    `  demo user ${demo.userId}, account ${demo.accountId}, balances ${Object.entries(DEMO_BALANCES).map(([a, v]) => `${v} ${a}`).join(', ')}`,
+    `  demo user ${demo.userId}, account ${demo.accountId}, balances ${Object.entries(DEMO_BALANCES)
+      .map(([a, v]) => `${v} ${a}`)
+      .join(', ')}`,
     `  demo API key:    ${demo.apiKey}`,
     `  demo secret key: ${demo.secretKey}`,
     '  sign: HMAC-SHA256(secret, query string + body) as hex, in `signature`; key in the X-SERVICE-KEY header (README.md)',

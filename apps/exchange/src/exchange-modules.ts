@@ -7,4 +7,11 @@ import { UserStreamModule } from '@exchange/user-stream';
 import { WalletModule } from '@exchange/wallet';
 
 /** Every service of the exchange, for the one-process embedded default. */
-export const exchangeModules: ServiceModule[] = [ApiGatewayModule, LedgerModule, MatchingEngineModule, MarketDataModule, UserStreamModule, WalletModule];
+export const exchangeModules: ServiceModule[] = [
+  ApiGatewayModule,
+  LedgerModule,
+  MatchingEngineModule,
+  MarketDataModule,
+  UserStreamModule,
+  WalletModule,
+];

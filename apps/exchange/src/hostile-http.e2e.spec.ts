@@ -34,23 +34,33 @@ describe('malformed HTTP on the exchange', () => {
 
   it('answers an over-long path parameter with 414 and does not echo the path', async () => {
     const id = `9${'<b>'.repeat(60)}`;
-    const answer = await http(base, 'POST', `/admin/v1/users/${id}/sub-accounts`, { headers: { authorization: `Bearer ${exchange.infrastructure.config.ADMIN_TOKEN}` } });
+    const answer = await http(base, 'POST', `/admin/v1/users/${id}/sub-accounts`, {
+      headers: { authorization: `Bearer ${exchange.infrastructure.config.ADMIN_TOKEN}` },
+    });
     expect(answer).toMatchObject({ status: 414, body: { code: -1100 } });
     expect(JSON.stringify(answer.body)).not.toContain('<b>');
   });
 
   it('answers a path that does not decode with 400 and does not echo it', async () => {
-    const answer = await raw('GET /admin/v1/users/%E0%A4%A<i>/sub-accounts HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    const answer = await raw(
+      'GET /admin/v1/users/%E0%A4%A<i>/sub-accounts HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    );
     expect(answer).toMatchObject({ status: 400, body: envelope });
     expect(answer.headers).toMatch(/content-type: application\/json/i);
     expect(JSON.stringify(answer.body)).not.toContain('<i>');
   });
 
   it('refuses a JSON body that repeats a key with -1101, as a form body or a query string is refused', async () => {
-    const headers = { authorization: `Bearer ${exchange.infrastructure.config.ADMIN_TOKEN}`, 'content-type': 'application/json' };
+    const headers = {
+      authorization: `Bearer ${exchange.infrastructure.config.ADMIN_TOKEN}`,
+      'content-type': 'application/json',
+    };
     const answer = await http(base, 'POST', '/admin/v1/users', { headers, body: '{"name":"alice","name":"mallory"}' });
     expect(answer).toMatchObject({ status: 400, body: { code: -1101 } });
-    const signed = await http(base, 'POST', '/openapi/v1/order', { headers: { 'content-type': 'application/json', 'x-service-key': 'k' }, body: '{"symbol":"BTCUSDT","symbol":"ETHUSDT"}' });
+    const signed = await http(base, 'POST', '/openapi/v1/order', {
+      headers: { 'content-type': 'application/json', 'x-service-key': 'k' },
+      body: '{"symbol":"BTCUSDT","symbol":"ETHUSDT"}',
+    });
     expect(signed).toMatchObject({ status: 400, body: { code: -1101 } });
     expect((await http(base, 'POST', '/admin/v1/users', { headers, body: '{"name":"alice"}' })).status).toBe(200);
   });

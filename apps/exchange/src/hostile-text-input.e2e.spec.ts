@@ -19,10 +19,13 @@ describe('hostile text at the edge', () => {
   let exchange: TestExchange;
   let token: string;
   let alice: TestUser;
-  const admin = <T = Json>(method: string, path: string, body?: unknown) => adminCall<T>(exchange.baseUrl, token, method, path, body);
-  const call = <T = Json>(method: string, path: string, query: Record<string, string | number> = {}) => signedRequest<T>(exchange.baseUrl, method, path, alice.key, { query });
+  const admin = <T = Json>(method: string, path: string, body?: unknown) =>
+    adminCall<T>(exchange.baseUrl, token, method, path, body);
+  const call = <T = Json>(method: string, path: string, query: Record<string, string | number> = {}) =>
+    signedRequest<T>(exchange.baseUrl, method, path, alice.key, { query });
   const subAccounts = async () => (await call<Json[]>('POST', '/openapi/v1/subAccount/query')).body;
-  const addressBook = async () => (await admin<Json[]>('GET', `/admin/v1/withdrawal-addresses?accountId=${alice.mainAccountId}`)).body;
+  const addressBook = async () =>
+    (await admin<Json[]>('GET', `/admin/v1/withdrawal-addresses?accountId=${alice.mainAccountId}`)).body;
 
   beforeAll(async () => {
     exchange = await startTestExchange();
@@ -31,26 +34,49 @@ describe('hostile text at the edge', () => {
   }, 60_000);
   afterAll(async () => exchange.close(), 60_000);
 
-  it.each(['\u0000', 'a\u0000b', 'tab\there', 'line\nbreak', 'del\u007f', 'c1\u0085', 'lone\ud800'])('refuses accountName %j with -1100 and creates nothing', async (accountName) => {
-    const before = await subAccounts();
-    const answer = await admin('POST', `/admin/v1/users/${alice.userId}/sub-accounts`, { accountName });
-    expect(answer.status).toBe(400);
-    expect(answer.body).toEqual({ code: -1100, msg: expect.stringContaining("'accountName'") });
-    expect(await subAccounts()).toEqual(before);
-  });
+  it.each(['\u0000', 'a\u0000b', 'tab\there', 'line\nbreak', 'del\u007f', 'c1\u0085', 'lone\ud800'])(
+    'refuses accountName %j with -1100 and creates nothing',
+    async (accountName) => {
+      const before = await subAccounts();
+      const answer = await admin('POST', `/admin/v1/users/${alice.userId}/sub-accounts`, { accountName });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toEqual({ code: -1100, msg: expect.stringContaining("'accountName'") });
+      expect(await subAccounts()).toEqual(before);
+    },
+  );
 
   it('refuses a NUL withdrawal address, a NUL in any body string, and over-long text', async () => {
     const before = await addressBook();
-    const nul = await admin('POST', '/admin/v1/withdrawal-addresses', { accountId: alice.mainAccountId, tokenId: 'BTC', address: '\u0000' });
+    const nul = await admin('POST', '/admin/v1/withdrawal-addresses', {
+      accountId: alice.mainAccountId,
+      tokenId: 'BTC',
+      address: '\u0000',
+    });
     expect(nul).toMatchObject({ status: 400, body: { code: -1100, msg: expect.stringContaining("'address'") } });
-    const ext = await admin('POST', '/admin/v1/withdrawal-addresses', { accountId: alice.mainAccountId, tokenId: 'BTC', address: 'bc1qok', addressExt: 'x\u0000' });
+    const ext = await admin('POST', '/admin/v1/withdrawal-addresses', {
+      accountId: alice.mainAccountId,
+      tokenId: 'BTC',
+      address: 'bc1qok',
+      addressExt: 'x\u0000',
+    });
     expect(ext).toMatchObject({ status: 400, body: { code: -1100, msg: expect.stringContaining("'addressExt'") } });
-    const deposit = await admin('POST', '/admin/v1/deposits', { accountId: alice.mainAccountId, asset: 'USDT', amount: '1', txid: '\u0000' });
+    const deposit = await admin('POST', '/admin/v1/deposits', {
+      accountId: alice.mainAccountId,
+      asset: 'USDT',
+      amount: '1',
+      txid: '\u0000',
+    });
     expect(deposit).toMatchObject({ status: 400, body: { code: -1100, msg: expect.stringContaining("'txid'") } });
-    const long = await admin('POST', '/admin/v1/withdrawal-addresses', { accountId: alice.mainAccountId, tokenId: 'BTC', address: 'b'.repeat(201) });
+    const long = await admin('POST', '/admin/v1/withdrawal-addresses', {
+      accountId: alice.mainAccountId,
+      tokenId: 'BTC',
+      address: 'b'.repeat(201),
+    });
     expect(long).toMatchObject({ status: 400, body: { code: -1130 } });
     expect(await addressBook()).toEqual(before);
-    const balances = (await admin<{ balances: { asset: string; free: string }[] }>('GET', `/admin/v1/accounts/${alice.mainAccountId}`)).body.balances;
+    const balances = (
+      await admin<{ balances: { asset: string; free: string }[] }>('GET', `/admin/v1/accounts/${alice.mainAccountId}`)
+    ).body.balances;
     expect(balances.find((b) => b.asset === 'USDT')?.free).toBe('1000.00000000');
   });
 
@@ -76,7 +102,14 @@ describe('hostile text at the edge', () => {
   });
 
   it('refuses NUL client order ids and out-of-range ids on the signed API, and changes nothing', async () => {
-    const placed = await call<{ orderId: string }>('POST', '/openapi/v1/order', { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '100', quantity: '0.1', newClientOrderId: 'keep-1' });
+    const placed = await call<{ orderId: string }>('POST', '/openapi/v1/order', {
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'LIMIT',
+      price: '100',
+      quantity: '0.1',
+      newClientOrderId: 'keep-1',
+    });
     expect(placed.status).toBe(200);
     const cases: [string, string, Record<string, string>, number][] = [
       ['GET', '/openapi/v1/order', { origClientOrderId: '\u0000' }, -1100],
@@ -84,13 +117,23 @@ describe('hostile text at the edge', () => {
       ['DELETE', '/openapi/v1/order', { origClientOrderId: 'keep-1\u0000' }, -1100],
       ['GET', '/openapi/v1/withdraw/detail', { clientOrderId: '\u0000' }, -1100],
       ['GET', '/openapi/v1/order', { orderId: HUGE_ID }, -1130],
-      ['POST', '/openapi/v1/withdraw', { tokenId: 'BTC', address: 'bc1q\u0000', clientOrderId: 'w-1', withdrawalQuantity: '0.1' }, -1100],
+      [
+        'POST',
+        '/openapi/v1/withdraw',
+        { tokenId: 'BTC', address: 'bc1q\u0000', clientOrderId: 'w-1', withdrawalQuantity: '0.1' },
+        -1100,
+      ],
       ['GET', '/openapi/v1/order', { ['orderId\u0000']: '1' }, -1100],
       ['GET', '/openapi/v1/openOrders', { note: 'x'.repeat(1025) }, -1130],
     ];
     for (const [method, path, query, code] of cases) {
       const answer = await call(method, path, query);
-      expect({ method, path, status: answer.status, body: answer.body }).toEqual({ method, path, status: 400, body: { code, msg: expect.any(String) } });
+      expect({ method, path, status: answer.status, body: answer.body }).toEqual({
+        method,
+        path,
+        status: 400,
+        body: { code, msg: expect.any(String) },
+      });
     }
     const open = await call<{ orderId: string }[]>('GET', '/openapi/v1/openOrders');
     expect(open.body.map((o) => o.orderId)).toEqual([placed.body.orderId]);

@@ -9,7 +9,8 @@ import { parseRawAnswer, RawConnection } from '../../../test/support/raw-connect
 import { startTestExchange, type TestExchange } from '../../../test/support/test-exchange';
 import { waitFor } from '../../../test/support/wait-for';
 
-const upgrade = (path: string, protocol: string, extra = ''): string => `GET ${path} HTTP/1.1\r\nHost: x\r\nUpgrade: ${protocol}\r\nConnection: Upgrade\r\n${extra}\r\n`;
+const upgrade = (path: string, protocol: string, extra = ''): string =>
+  `GET ${path} HTTP/1.1\r\nHost: x\r\nUpgrade: ${protocol}\r\nConnection: Upgrade\r\n${extra}\r\n`;
 const websocketHeaders = 'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n';
 
 /** Upgrades nobody serves, broken handshakes and resets, over raw TCP: one packet must never take the exchange down. */
@@ -76,7 +77,9 @@ describe('hostile upgrades on an app that serves one stream', () => {
     try {
       const other = module === MarketDataModule ? `/openapi/ws/${'a'.repeat(60)}` : '/openapi/quote/ws/v1';
       for (const path of ['/nope', other]) {
-        const answer = parseRawAnswer(await RawConnection.exchange(exchange.baseUrl, upgrade(path, 'websocket', websocketHeaders)));
+        const answer = parseRawAnswer(
+          await RawConnection.exchange(exchange.baseUrl, upgrade(path, 'websocket', websocketHeaders)),
+        );
         expect(answer).toMatchObject({ status: 404, body: { code: -1020 } });
       }
     } finally {

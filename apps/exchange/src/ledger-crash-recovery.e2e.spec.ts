@@ -7,7 +7,12 @@ import { Topics } from '@exchange/contracts';
 import { EmbeddedEventLog } from '@exchange/messaging';
 import { openDataSource } from '@exchange/platform';
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
-import { type ExchangeProcess, freePortBase, spawnExchange, waitUntilServing } from '../../../test/support/exchange-process';
+import {
+  type ExchangeProcess,
+  freePortBase,
+  spawnExchange,
+  waitUntilServing,
+} from '../../../test/support/exchange-process';
 import { decideJournal, recoveredState, timelessHash } from '../../../test/support/ledger-replay';
 import { signedRequest } from '../../../test/support/signed-client';
 import { waitFor } from '../../../test/support/wait-for';
@@ -22,7 +27,12 @@ describe('ledger crash recovery', () => {
   chmodSync(dataDir, 0o755);
   const prefix = `t${randomBytes(5).toString('hex')}_`;
   const port = freePortBase();
-  const env = { DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: process.env.DATABASE_URL!, DATABASE_SCHEMA_PREFIX: prefix };
+  const env = {
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    DATABASE_URL: process.env.DATABASE_URL!,
+    DATABASE_SCHEMA_PREFIX: prefix,
+  };
   let exchange: ExchangeProcess;
 
   afterAll(async () => {
@@ -33,13 +43,19 @@ describe('ledger crash recovery', () => {
     exchange = spawnExchange(env);
     await waitUntilServing(exchange);
     await waitFor(() => exchange.output().includes('demo secret key'), 'the demo user');
-    const token = (JSON.parse((await import('node:fs')).readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { adminToken: string }).adminToken;
+    const token = (
+      JSON.parse((await import('node:fs')).readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as {
+        adminToken: string;
+      }
+    ).adminToken;
     const users: TestUser[] = [];
     for (let i = 0; i < 4; i++) users.push(await createFundedUser(exchange.baseUrl, token, { USDT: '1000' }));
 
     const burst = users.flatMap((u) =>
       Array.from({ length: 60 }, (_, i) =>
-        signedRequest(exchange.baseUrl, 'POST', '/openapi/v1/transfer', u.key, { query: { tokenId: 'USDT', amount: '7.5', toAccountType: i % 2 === 0 ? 3 : 2 } }).catch(() => undefined),
+        signedRequest(exchange.baseUrl, 'POST', '/openapi/v1/transfer', u.key, {
+          query: { tokenId: 'USDT', amount: '7.5', toAccountType: i % 2 === 0 ? 3 : 2 },
+        }).catch(() => undefined),
       ),
     );
     await new Promise((r) => setTimeout(r, 150));
@@ -58,19 +74,38 @@ describe('ledger crash recovery', () => {
 
     exchange = spawnExchange(env);
     await waitUntilServing(exchange);
-    const dataSource = await openDataSource({ url: env.DATABASE_URL, schema: `${prefix}ledger`, entities: [], migrations: [], readOnly: true });
+    const dataSource = await openDataSource({
+      url: env.DATABASE_URL,
+      schema: `${prefix}ledger`,
+      entities: [],
+      migrations: [],
+      readOnly: true,
+    });
     try {
-      await waitFor(async () => {
-        const rows: { partition: number; next_offset: string }[] = await dataSource.query(`SELECT partition, next_offset FROM "${prefix}ledger".checkpoints`);
-        const outbox = await dataSource.query(`SELECT count(*)::int AS n FROM "${prefix}ledger".outbox`);
-        return outbox[0].n === 0 && commandEnds.every((end, p) => end === 0 || Number(rows.find((r) => r.partition === p)?.next_offset ?? -1) === end);
-      }, 'the ledger to apply every journaled command', 30_000);
+      await waitFor(
+        async () => {
+          const rows: { partition: number; next_offset: string }[] = await dataSource.query(
+            `SELECT partition, next_offset FROM "${prefix}ledger".checkpoints`,
+          );
+          const outbox = await dataSource.query(`SELECT count(*)::int AS n FROM "${prefix}ledger".outbox`);
+          return (
+            outbox[0].n === 0 &&
+            commandEnds.every(
+              (end, p) => end === 0 || Number(rows.find((r) => r.partition === p)?.next_offset ?? -1) === end,
+            )
+          );
+        },
+        'the ledger to apply every journaled command',
+        30_000,
+      );
       exchange.child.kill('SIGTERM');
       await exchange.exited();
 
       const { state: expected, eventIds: expectedIds, journaled, partitions } = await decideJournal(dataDir);
       expect([...journaled.keys()].sort()).toEqual([...expectedIds].sort());
-      expect(timelessHash(await recoveredState(dataSource, `${prefix}ledger`, partitions))).toBe(timelessHash(expected));
+      expect(timelessHash(await recoveredState(dataSource, `${prefix}ledger`, partitions))).toBe(
+        timelessHash(expected),
+      );
       const transfers = [...journaled.values()].filter((e) => e.type === 'FundsTransferred').length;
       expect(transfers).toBeGreaterThan(0);
     } finally {

@@ -37,7 +37,11 @@ describe('public general endpoints on the embedded exchange', () => {
     const alias = await http<Record<string, unknown>>(base, 'GET', '/openapi/v1/exchangeInfo');
     expect(info.status).toBe(200);
     expect(alias.body).toEqual(info.body);
-    expect(brokerInfoSchema.parse(info.body)).toMatchObject({ timezone: 'UTC', serverTime: 1_767_225_600_000, brokerFilters: [] });
+    expect(brokerInfoSchema.parse(info.body)).toMatchObject({
+      timezone: 'UTC',
+      serverTime: 1_767_225_600_000,
+      brokerFilters: [],
+    });
   });
 
   it('refuses an unknown brokerInfo type with -1130', async () => {
@@ -58,7 +62,10 @@ describe('public general endpoints on the embedded exchange', () => {
   });
 
   it('answers a malformed JSON body with 400 and a code, never a stack trace', async () => {
-    const answer = await http(base, 'POST', '/openapi/v1/ping', { body: '{"a":', headers: { 'content-type': 'application/json' } });
+    const answer = await http(base, 'POST', '/openapi/v1/ping', {
+      body: '{"a":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ code: -1100 });
     expect(JSON.stringify(answer.body)).not.toMatch(/at .*\.js/);
@@ -70,7 +77,9 @@ describe('public general endpoints on the embedded exchange', () => {
     expect(await http(exchange.metricsUrl, 'GET', '/anything')).toMatchObject({ status: 404, body: { code: -1020 } });
     const answer = await http<string>(exchange.metricsUrl, 'GET', '/metrics');
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/openapi\/v1\/time"[^}]*status="200"/);
+    expect(answer.body).toMatch(
+      /http_request_duration_seconds_count\{[^}]*route="\/openapi\/v1\/time"[^}]*status="200"/,
+    );
     expect(answer.body).toContain('ledger_batch_commands');
     expect(answer.body).toContain('ledger_projection_commit_seconds');
     expect(answer.body).toContain('wallet_outbox_backlog');

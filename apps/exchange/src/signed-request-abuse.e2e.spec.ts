@@ -20,15 +20,29 @@ describe('signed requests an attacker re-sends', () => {
   const raw = (method: string, query: string, body?: string) =>
     http<Json>(exchange.baseUrl, method, `/openapi/v1/${query}`, {
       body,
-      headers: { 'X-SERVICE-KEY': alice.key.apiKey, ...(body === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }) },
+      headers: {
+        'X-SERVICE-KEY': alice.key.apiKey,
+        ...(body === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }),
+      },
     });
-  const openOrders = async (): Promise<Json[]> => (await signedRequest<Json[]>(exchange.baseUrl, 'GET', '/openapi/v1/openOrders', alice.key)).body;
+  const openOrders = async (): Promise<Json[]> =>
+    (await signedRequest<Json[]>(exchange.baseUrl, 'GET', '/openapi/v1/openOrders', alice.key)).body;
   const free = async (asset: string): Promise<string> =>
-    (await signedRequest<{ balances: { asset: string; free: string }[] }>(exchange.baseUrl, 'GET', '/openapi/v1/account', alice.key)).body.balances.find((b) => b.asset === asset)!.free;
+    (
+      await signedRequest<{ balances: { asset: string; free: string }[] }>(
+        exchange.baseUrl,
+        'GET',
+        '/openapi/v1/account',
+        alice.key,
+      )
+    ).body.balances.find((b) => b.asset === asset)!.free;
 
   beforeAll(async () => {
     exchange = await startTestExchange();
-    alice = await createFundedUser(exchange.baseUrl, exchange.infrastructure.config.ADMIN_TOKEN!, { BTC: '1', USDT: '1000' });
+    alice = await createFundedUser(exchange.baseUrl, exchange.infrastructure.config.ADMIN_TOKEN!, {
+      BTC: '1',
+      USDT: '1000',
+    });
   });
   afterAll(async () => exchange.close());
 
@@ -43,14 +57,17 @@ describe('signed requests an attacker re-sends', () => {
     expect(asSigned).toMatchObject({ status: 200, body: { price: '90000', status: 'NEW' } });
   });
 
-  it('takes a request split between query and body at a pair boundary, and ccxt\'s trailing &', async () => {
+  it("takes a request split between query and body at a pair boundary, and ccxt's trailing &", async () => {
     const placed = await signedRequest<Json>(exchange.baseUrl, 'POST', '/openapi/v1/order', alice.key, {
       query: { symbol: 'BTCUSDT', side: 'SELL' },
       body: { type: 'LIMIT', price: '95000', quantity: '0.1' },
     });
     expect(placed).toMatchObject({ status: 200, body: { price: '95000', status: 'NEW' } });
     const ccxt = `symbol=BTCUSDT&side=SELL&type=LIMIT&price=96000&quantity=0.1&timestamp=${freshTimestamp()}&`;
-    expect(await raw('POST', `order?${ccxt}&signature=${hmac(ccxt)}`)).toMatchObject({ status: 200, body: { price: '96000' } });
+    expect(await raw('POST', `order?${ccxt}&signature=${hmac(ccxt)}`)).toMatchObject({
+      status: 200,
+      body: { price: '96000' },
+    });
   });
 
   it('executes a signed order without client id once when it is sent twice, and says the second was replayed', async () => {

@@ -11,7 +11,10 @@ const PUBLIC = '/openapi/quote/ws/v1';
 const MB = 1024 * 1024;
 
 /** A `ws` client that reads everything: what a well-behaved subscriber looks like. */
-async function politeClient(base: string, path: string): Promise<{ ws: WebSocket; messages: string[]; closed: () => number | undefined }> {
+async function politeClient(
+  base: string,
+  path: string,
+): Promise<{ ws: WebSocket; messages: string[]; closed: () => number | undefined }> {
   const ws = new WebSocket(`${base.replace(/^http/, 'ws')}${path}`);
   const messages: string[] = [];
   let code: number | undefined;
@@ -25,7 +28,11 @@ async function politeClient(base: string, path: string): Promise<{ ws: WebSocket
 }
 
 async function listenKeyOf(exchange: TestExchange, user: TestUser): Promise<string> {
-  return (await signedRequest<{ listenKey: string }>(exchange.baseUrl, 'POST', '/openapi/v1/userDataStream', user.key, { timestamp: Date.now() })).body.listenKey;
+  return (
+    await signedRequest<{ listenKey: string }>(exchange.baseUrl, 'POST', '/openapi/v1/userDataStream', user.key, {
+      timestamp: Date.now(),
+    })
+  ).body.listenKey;
 }
 
 /** Memory of this process (the exchange runs in it) in MB, for the report and a loose bound. */
@@ -72,7 +79,12 @@ describe('abusive stream sockets, default limits', () => {
   it('refuses a socket past WS_MAX_SOCKETS_PER_IP with 429 / -1003 and admits one again when a socket closes', async () => {
     const open = [];
     for (let i = 0; i < 4; i++) open.push(await politeClient(exchange.baseUrl, PUBLIC));
-    const refused = parseRawAnswer(await RawConnection.exchange(exchange.baseUrl, `GET ${PUBLIC} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`));
+    const refused = parseRawAnswer(
+      await RawConnection.exchange(
+        exchange.baseUrl,
+        `GET ${PUBLIC} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,
+      ),
+    );
     expect(refused).toMatchObject({ status: 429, body: { code: -1003 } });
     open.pop()!.ws.close();
     await waitFor(async () => {
@@ -92,7 +104,9 @@ describe('clients that never read, inbound rate limit out of the way', () => {
   let user: TestUser;
 
   beforeAll(async () => {
-    exchange = await startTestExchange({ env: { WS_MAX_MESSAGES_PER_SECOND: '1000000', USER_STREAM_MAX_BUFFERED_BYTES: String(4 * MB) } });
+    exchange = await startTestExchange({
+      env: { WS_MAX_MESSAGES_PER_SECOND: '1000000', USER_STREAM_MAX_BUFFERED_BYTES: String(4 * MB) },
+    });
     user = await createFundedUser(exchange.baseUrl, exchange.infrastructure.config.ADMIN_TOKEN!);
   });
   afterAll(async () => {
@@ -106,7 +120,9 @@ describe('clients that never read, inbound rate limit out of the way', () => {
       const flooder = await NonReadingWebSocket.open(exchange.baseUrl, path);
       const sent = await flood(flooder, ping, 256 * MB);
       expect(flooder.closed).toBe(true);
-      console.log(`4 KB pings on ${path.slice(0, 20)}, never reading: cut after ${Math.round(sent / MB)} MB sent; rss ${before} -> ${rssMb()} MB`);
+      console.log(
+        `4 KB pings on ${path.slice(0, 20)}, never reading: cut after ${Math.round(sent / MB)} MB sent; rss ${before} -> ${rssMb()} MB`,
+      );
       expect(rssMb() - before).toBeLessThan(200);
     }
     expect((await http(exchange.baseUrl, 'GET', '/openapi/v1/time')).status).toBe(200);

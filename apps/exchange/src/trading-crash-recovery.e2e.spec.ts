@@ -5,7 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDataSource } from '@exchange/platform';
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
-import { type ExchangeProcess, freePortBase, spawnExchange, waitUntilServing } from '../../../test/support/exchange-process';
+import {
+  type ExchangeProcess,
+  freePortBase,
+  spawnExchange,
+  waitUntilServing,
+} from '../../../test/support/exchange-process';
 import { restartAndCompare } from '../../../test/support/crash-recovery';
 import { signedRequest } from '../../../test/support/signed-client';
 import { waitFor } from '../../../test/support/wait-for';
@@ -20,7 +25,13 @@ describe('trading crash recovery', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'trading-crash-'));
   chmodSync(dataDir, 0o755);
   const prefix = `t${randomBytes(5).toString('hex')}_`;
-  const env = { DATA_DIR: dataDir, PORT: String(freePortBase()), DATABASE_URL: process.env.DATABASE_URL!, DATABASE_SCHEMA_PREFIX: prefix, RATE_LIMIT_ORDERS_PER_SECOND: '100000' };
+  const env = {
+    DATA_DIR: dataDir,
+    PORT: String(freePortBase()),
+    DATABASE_URL: process.env.DATABASE_URL!,
+    DATABASE_SCHEMA_PREFIX: prefix,
+    RATE_LIMIT_ORDERS_PER_SECOND: '100000',
+  };
   let exchange: ExchangeProcess;
 
   afterAll(async () => {
@@ -31,21 +42,44 @@ describe('trading crash recovery', () => {
     exchange = spawnExchange(env);
     await waitUntilServing(exchange);
     await waitFor(() => exchange.output().includes('demo secret key'), 'the demo user');
-    const token = (JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { adminToken: string }).adminToken;
-    const sellers: TestUser[] = [await createFundedUser(exchange.baseUrl, token, { ETH: '100' }), await createFundedUser(exchange.baseUrl, token, { ETH: '100' })];
-    const buyers: TestUser[] = [await createFundedUser(exchange.baseUrl, token, { USDT: '1000000' }), await createFundedUser(exchange.baseUrl, token, { USDT: '1000000' })];
+    const token = (JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { adminToken: string })
+      .adminToken;
+    const sellers: TestUser[] = [
+      await createFundedUser(exchange.baseUrl, token, { ETH: '100' }),
+      await createFundedUser(exchange.baseUrl, token, { ETH: '100' }),
+    ];
+    const buyers: TestUser[] = [
+      await createFundedUser(exchange.baseUrl, token, { USDT: '1000000' }),
+      await createFundedUser(exchange.baseUrl, token, { USDT: '1000000' }),
+    ];
     let answered = 0;
     const order = (user: TestUser, side: string, price: string) =>
-      signedRequest(exchange.baseUrl, 'POST', '/openapi/v1/order', user.key, { query: { symbol: 'ETHUSDT', side, type: 'LIMIT', price, quantity: '0.5' } })
+      signedRequest(exchange.baseUrl, 'POST', '/openapi/v1/order', user.key, {
+        query: { symbol: 'ETHUSDT', side, type: 'LIMIT', price, quantity: '0.5' },
+      })
         .then(() => void answered++)
         .catch(() => undefined);
-    const burst = Array.from({ length: 60 }, (_, i) => [order(sellers[i % 2]!, 'SELL', String(3000 + (i % 5))), order(buyers[i % 2]!, 'BUY', String(3002 + (i % 5)))]).flat();
+    const burst = Array.from({ length: 60 }, (_, i) => [
+      order(sellers[i % 2]!, 'SELL', String(3000 + (i % 5))),
+      order(buyers[i % 2]!, 'BUY', String(3002 + (i % 5))),
+    ]).flat();
     // Kill once part of the burst is answered (a fixed delay could fall before the first trade
     // on a loaded machine), so trades are settled and others still in flight.
     await waitFor(() => answered >= 10, 'the first answers of the burst', 60_000);
     // ... and once the first trade settled, while the burst is still going.
-    const watch = await openDataSource({ url: env.DATABASE_URL, schema: `${prefix}ledger`, entities: [], migrations: [], readOnly: true });
-    await waitFor(async () => (await watch.query(`SELECT count(*)::int AS n FROM "${prefix}ledger".trades`))[0].n > 0, 'the first trade', 30_000, 10);
+    const watch = await openDataSource({
+      url: env.DATABASE_URL,
+      schema: `${prefix}ledger`,
+      entities: [],
+      migrations: [],
+      readOnly: true,
+    });
+    await waitFor(
+      async () => (await watch.query(`SELECT count(*)::int AS n FROM "${prefix}ledger".trades`))[0].n > 0,
+      'the first trade',
+      30_000,
+      10,
+    );
     await watch.destroy();
     exchange.child.kill('SIGKILL');
     expect(await exchange.exited()).toBe('SIGKILL');

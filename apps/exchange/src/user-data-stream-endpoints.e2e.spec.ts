@@ -18,7 +18,10 @@ describe('listenKeys: POST, PUT and DELETE /openapi/v1/userDataStream', () => {
   let bob: TestUser;
 
   const call = (user: TestUser, method: string, query: Record<string, string> = {}) =>
-    signedRequest<{ listenKey?: string; code?: number; msg?: string }>(exchange.baseUrl, method, PATH, user.key, { timestamp: clock.now(), query });
+    signedRequest<{ listenKey?: string; code?: number; msg?: string }>(exchange.baseUrl, method, PATH, user.key, {
+      timestamp: clock.now(),
+      query,
+    });
   const open = async (user: TestUser): Promise<string> => {
     const answer = await call(user, 'POST');
     expect(answer.status).toBe(200);
@@ -43,7 +46,13 @@ describe('listenKeys: POST, PUT and DELETE /openapi/v1/userDataStream', () => {
 
   it('gives each API key of an account its own listenKey', async () => {
     const token = exchange.infrastructure.config.ADMIN_TOKEN!;
-    const second = await adminCall<{ apiKey: string; secretKey: string }>(exchange.baseUrl, token, 'POST', '/admin/v1/api-keys', { accountId: alice.mainAccountId, permissions: ['read'] });
+    const second = await adminCall<{ apiKey: string; secretKey: string }>(
+      exchange.baseUrl,
+      token,
+      'POST',
+      '/admin/v1/api-keys',
+      { accountId: alice.mainAccountId, permissions: ['read'] },
+    );
     const other = { ...alice, key: { apiKey: second.body.apiKey, secretKey: second.body.secretKey } };
     expect(await open(other)).not.toBe(await open(alice));
   });
@@ -68,27 +77,57 @@ describe('listenKeys: POST, PUT and DELETE /openapi/v1/userDataStream', () => {
     expect(await open(alice)).not.toBe(listenKey);
   });
 
-  it.each(['PUT', 'DELETE'])('%s refuses unknown, malformed, missing and foreign keys and changes nothing', async (method) => {
-    const bobs = await open(bob);
-    expect(await call(alice, method, { listenKey: 'a'.repeat(60) })).toMatchObject({ status: 400, body: { code: -1125 } });
-    expect(await call(alice, method, { listenKey: 'a'.repeat(59) })).toMatchObject({ status: 400, body: { code: -1125 } });
-    expect(await call(alice, method, { listenKey: `${'a'.repeat(59)}-` })).toMatchObject({ status: 400, body: { code: -1125 } });
-    expect(await call(alice, method)).toMatchObject({ status: 400, body: { code: -1102 } });
-    const foreign = await call(alice, method, { listenKey: bobs });
-    expect(foreign).toMatchObject({ status: 403, body: { code: -2015 } });
-    errorBodySchema.parse(foreign.body);
-    expect(await open(bob)).toBe(bobs);
-  });
+  it.each(['PUT', 'DELETE'])(
+    '%s refuses unknown, malformed, missing and foreign keys and changes nothing',
+    async (method) => {
+      const bobs = await open(bob);
+      expect(await call(alice, method, { listenKey: 'a'.repeat(60) })).toMatchObject({
+        status: 400,
+        body: { code: -1125 },
+      });
+      expect(await call(alice, method, { listenKey: 'a'.repeat(59) })).toMatchObject({
+        status: 400,
+        body: { code: -1125 },
+      });
+      expect(await call(alice, method, { listenKey: `${'a'.repeat(59)}-` })).toMatchObject({
+        status: 400,
+        body: { code: -1125 },
+      });
+      expect(await call(alice, method)).toMatchObject({ status: 400, body: { code: -1102 } });
+      const foreign = await call(alice, method, { listenKey: bobs });
+      expect(foreign).toMatchObject({ status: 403, body: { code: -2015 } });
+      errorBodySchema.parse(foreign.body);
+      expect(await open(bob)).toBe(bobs);
+    },
+  );
 
   it('needs the API key header, a fresh timestamp and a valid signature when one is sent; works unsigned', async () => {
-    const unsigned = await http<{ listenKey: string }>(exchange.baseUrl, 'POST', `${PATH}?timestamp=${clock.now()}`, { headers: { 'X-SERVICE-KEY': alice.key.apiKey } });
+    const unsigned = await http<{ listenKey: string }>(exchange.baseUrl, 'POST', `${PATH}?timestamp=${clock.now()}`, {
+      headers: { 'X-SERVICE-KEY': alice.key.apiKey },
+    });
     expect(unsigned.status).toBe(200);
     expect(unsigned.body.listenKey).toBe(await open(alice));
-    expect((await http(exchange.baseUrl, 'POST', `${PATH}?timestamp=${clock.now()}`)).body).toMatchObject({ code: -1002 });
-    expect((await http(exchange.baseUrl, 'POST', PATH, { headers: { 'X-SERVICE-KEY': alice.key.apiKey } })).body).toMatchObject({ code: -1102 });
-    expect((await signedRequest(exchange.baseUrl, 'POST', PATH, alice.key, { timestamp: clock.now() - 10_000 })).body).toMatchObject({ code: -1021 });
-    expect((await signedRequest(exchange.baseUrl, 'POST', PATH, alice.key, { timestamp: clock.now(), secretOverride: 'wrong' })).body).toMatchObject({ code: -1022 });
-    expect((await signedRequest(exchange.baseUrl, 'POST', PATH, alice.key, { timestamp: clock.now(), recvWindow: 70_000 })).body).toMatchObject({ code: -1025 });
+    expect((await http(exchange.baseUrl, 'POST', `${PATH}?timestamp=${clock.now()}`)).body).toMatchObject({
+      code: -1002,
+    });
+    expect(
+      (await http(exchange.baseUrl, 'POST', PATH, { headers: { 'X-SERVICE-KEY': alice.key.apiKey } })).body,
+    ).toMatchObject({ code: -1102 });
+    expect(
+      (await signedRequest(exchange.baseUrl, 'POST', PATH, alice.key, { timestamp: clock.now() - 10_000 })).body,
+    ).toMatchObject({ code: -1021 });
+    expect(
+      (
+        await signedRequest(exchange.baseUrl, 'POST', PATH, alice.key, {
+          timestamp: clock.now(),
+          secretOverride: 'wrong',
+        })
+      ).body,
+    ).toMatchObject({ code: -1022 });
+    expect(
+      (await signedRequest(exchange.baseUrl, 'POST', PATH, alice.key, { timestamp: clock.now(), recvWindow: 70_000 }))
+        .body,
+    ).toMatchObject({ code: -1025 });
   });
 
   it('refuses a key without the read permission (403, -2015)', async () => {

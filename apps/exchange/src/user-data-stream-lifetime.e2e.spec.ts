@@ -22,7 +22,13 @@ describe('user data stream over time', () => {
   const clients: StreamClient[] = [];
 
   const stream = async (path: string, query: Record<string, string> = {}) =>
-    signedRequest<{ listenKey: string; code?: number }>(exchange.baseUrl, path === 'POST' ? 'POST' : path, '/openapi/v1/userDataStream', user.key, { timestamp: clock.now(), query });
+    signedRequest<{ listenKey: string; code?: number }>(
+      exchange.baseUrl,
+      path === 'POST' ? 'POST' : path,
+      '/openapi/v1/userDataStream',
+      user.key,
+      { timestamp: clock.now(), query },
+    );
   const connect = async (listenKey: string, autoPong = true): Promise<StreamClient> => {
     const client = await StreamClient.connect(exchange.baseUrl, listenKey, { autoPong });
     clients.push(client);
@@ -32,12 +38,20 @@ describe('user data stream over time', () => {
   const advance = async (ms: number, witness: StreamClient): Promise<void> => {
     const pings = witness.pings;
     clock.advance(ms);
-    await waitFor(() => witness.pings > pings || witness.closed !== undefined, 'the sweep to run at the new time', 10_000);
+    await waitFor(
+      () => witness.pings > pings || witness.closed !== undefined,
+      'the sweep to run at the new time',
+      10_000,
+    );
   };
 
   beforeAll(async () => {
     // The sweep runs every 50 ms so the clock's jumps are seen at once.
-    exchange = await startTestExchange({ clock, onKafkaWhenAvailable: true, env: { USER_STREAM_SWEEP_INTERVAL_MS: '50' } });
+    exchange = await startTestExchange({
+      clock,
+      onKafkaWhenAvailable: true,
+      env: { USER_STREAM_SWEEP_INTERVAL_MS: '50' },
+    });
     user = await createFundedUser(exchange.baseUrl, exchange.infrastructure.config.ADMIN_TOKEN!);
   });
   afterAll(async () => {
@@ -56,7 +70,10 @@ describe('user data stream over time', () => {
       expect(socket.of('listenKeyExpired')).toEqual([{ e: 'listenKeyExpired', E: expect.any(Number), listenKey }]);
     }
     expect(sockets[0]!.of('listenKeyExpired')[0]!.E).toBeGreaterThanOrEqual(clock.now());
-    expect(await StreamClient.refusal(exchange.baseUrl, `/openapi/ws/${listenKey}`)).toMatchObject({ status: 400, body: { code: -1125 } });
+    expect(await StreamClient.refusal(exchange.baseUrl, `/openapi/ws/${listenKey}`)).toMatchObject({
+      status: 400,
+      body: { code: -1125 },
+    });
   });
 
   it('keeps the stream of a key that is kept alive with PUT past its first 60 minutes', async () => {
@@ -72,21 +89,26 @@ describe('user data stream over time', () => {
   });
 
   // The in-memory store announces every removal within the process; only Redis can lose one.
-  (redisUrl ? it : it.skip)('ends the sockets of a key removed without an announcement (a lost Redis message) within a minute', async () => {
-    const listenKey = (await stream('POST')).body.listenKey;
-    const socket = await connect(listenKey);
-    const redis = new Redis(redisUrl!);
-    try {
-      expect(await redis.del(`${exchange.infrastructure.config.DATABASE_SCHEMA_PREFIX ?? ''}lk:key:${listenKey}`)).toBe(1);
-    } finally {
-      redis.disconnect();
-    }
-    await advance(30_000, socket);
-    expect(socket.closed).toBeUndefined();
-    clock.advance(31_000);
-    expect(await socket.waitForClose()).toEqual({ code: 1000, reason: 'listenKey closed' });
-    expect(socket.of('listenKeyExpired')).toEqual([]);
-  });
+  (redisUrl ? it : it.skip)(
+    'ends the sockets of a key removed without an announcement (a lost Redis message) within a minute',
+    async () => {
+      const listenKey = (await stream('POST')).body.listenKey;
+      const socket = await connect(listenKey);
+      const redis = new Redis(redisUrl!);
+      try {
+        expect(
+          await redis.del(`${exchange.infrastructure.config.DATABASE_SCHEMA_PREFIX ?? ''}lk:key:${listenKey}`),
+        ).toBe(1);
+      } finally {
+        redis.disconnect();
+      }
+      await advance(30_000, socket);
+      expect(socket.closed).toBeUndefined();
+      clock.advance(31_000);
+      expect(await socket.waitForClose()).toEqual({ code: 1000, reason: 'listenKey closed' });
+      expect(socket.of('listenKeyExpired')).toEqual([]);
+    },
+  );
 
   it('pings every 30 s and drops a socket that does not answer within 60 s', async () => {
     const listenKey = (await stream('POST')).body.listenKey;

@@ -30,14 +30,19 @@ describe('user data stream across a restart of user-stream in the middle of a bu
   let maker: TestUser;
   let taker: TestUser;
 
-  const call = <T>(user: TestUser, method: string, path: string, query: Record<string, string> = {}) => signedRequest<T>(exchange.baseUrl, method, path, user.key, { query });
+  const call = <T>(user: TestUser, method: string, path: string, query: Record<string, string> = {}) =>
+    signedRequest<T>(exchange.baseUrl, method, path, user.key, { query });
   const startReplica = async (): Promise<{ app: NestFastifyApplication; url: string }> => {
     const app = await createApp(exchange.infrastructure, [UserStreamModule]);
     await app.listen(0, '127.0.0.1');
     return { app, url: (await app.getUrl()).replace('[::1]', '127.0.0.1') };
   };
   const accountOf = async (user: TestUser): Promise<Balances> => {
-    const answer = await call<{ balances: { asset: string; free: string; locked: string }[] }>(user, 'GET', '/openapi/v1/account');
+    const answer = await call<{ balances: { asset: string; free: string; locked: string }[] }>(
+      user,
+      'GET',
+      '/openapi/v1/account',
+    );
     return Object.fromEntries(answer.body.balances.map((b) => [b.asset, { free: b.free, locked: b.locked }]));
   };
 
@@ -58,10 +63,24 @@ describe('user data stream across a restart of user-stream in the middle of a bu
     const placed: string[] = [];
     const burst = (async () => {
       for (let i = 0; i < 40; i++) {
-        const sell = await call<{ orderId: string }>(maker, 'POST', '/openapi/v1/order', { symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', price: String(60_000 + i), quantity: '0.1' });
+        const sell = await call<{ orderId: string }>(maker, 'POST', '/openapi/v1/order', {
+          symbol: 'BTCUSDT',
+          side: 'SELL',
+          type: 'LIMIT',
+          price: String(60_000 + i),
+          quantity: '0.1',
+        });
         placed.push(sell.body.orderId);
         if (i % 4 === 3) await call(maker, 'DELETE', '/openapi/v1/order', { orderId: sell.body.orderId });
-        if (i % 3 === 0) await call(taker, 'POST', '/openapi/v1/order', { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'IOC', price: String(60_000 + i), quantity: '0.15' });
+        if (i % 3 === 0)
+          await call(taker, 'POST', '/openapi/v1/order', {
+            symbol: 'BTCUSDT',
+            side: 'BUY',
+            type: 'LIMIT',
+            timeInForce: 'IOC',
+            price: String(60_000 + i),
+            quantity: '0.15',
+          });
       }
     })();
 
@@ -70,13 +89,16 @@ describe('user data stream across a restart of user-stream in the middle of a bu
     expect((await before.waitForClose()).code).toBe(1001);
     const second = await startReplica();
     const after = await StreamClient.connect(second.url, listenKey);
-    const openOrders = (await call<{ orderId: string; status: string; executedQty: string }[]>(maker, 'GET', '/openapi/v1/openOrders')).body;
+    const openOrders = (
+      await call<{ orderId: string; status: string; executedQty: string }[]>(maker, 'GET', '/openapi/v1/openOrders')
+    ).body;
     const account = await accountOf(maker);
     await burst;
 
     const lastReport = (frames: Frame[]): Map<string, OrderState> => {
       const last = new Map<string, OrderState>();
-      for (const f of frames) if (f.e === 'executionReport') last.set(String(f.i), { status: String(f.X), executedQty: String(f.z) });
+      for (const f of frames)
+        if (f.e === 'executionReport') last.set(String(f.i), { status: String(f.X), executedQty: String(f.z) });
       return last;
     };
     /** The client's view: the re-query overlaid with every frame since the socket opened, and the vanished orders queried by id. */
@@ -86,11 +108,16 @@ describe('user data stream across a restart of user-stream in the middle of a bu
       const orders = new Map<string, OrderState>();
       for (const id of placed) {
         const open = openOrders.find((o) => o.orderId === id);
-        const seen = since.get(id) ?? (open && { status: open.status, executedQty: open.executedQty }) ?? (FINAL.has(known.get(id)?.status ?? '') ? known.get(id) : undefined);
+        const seen =
+          since.get(id) ??
+          (open && { status: open.status, executedQty: open.executedQty }) ??
+          (FINAL.has(known.get(id)?.status ?? '') ? known.get(id) : undefined);
         orders.set(id, seen ?? (await call<OrderState>(maker, 'GET', '/openapi/v1/order', { orderId: id })).body);
       }
       const balances: Balances = JSON.parse(JSON.stringify(account)) as Balances;
-      for (const f of after.frames) if (f.e === 'outboundAccountInfo') for (const b of f.B as { a: string; f: string; l: string }[]) balances[b.a] = { free: b.f, locked: b.l };
+      for (const f of after.frames)
+        if (f.e === 'outboundAccountInfo')
+          for (const b of f.B as { a: string; f: string; l: string }[]) balances[b.a] = { free: b.f, locked: b.l };
       return { orders, balances };
     };
     const exchangeView = async (): Promise<{ orders: Map<string, OrderState>; balances: Balances }> => {
@@ -107,8 +134,11 @@ describe('user data stream across a restart of user-stream in the middle of a bu
       async () => {
         const [mine, theirs] = [await clientView(), await exchangeView()];
         last = { mine: [...mine.orders], theirs: [...theirs.orders], balances: [mine.balances, theirs.balances] };
-        return JSON.stringify([...mine.orders].map(([id, o]) => [id, o.status, o.executedQty])) === JSON.stringify([...theirs.orders].map(([id, o]) => [id, o.status, o.executedQty])) &&
-          JSON.stringify(mine.balances) === JSON.stringify(theirs.balances);
+        return (
+          JSON.stringify([...mine.orders].map(([id, o]) => [id, o.status, o.executedQty])) ===
+            JSON.stringify([...theirs.orders].map(([id, o]) => [id, o.status, o.executedQty])) &&
+          JSON.stringify(mine.balances) === JSON.stringify(theirs.balances)
+        );
       },
       'the client to know what the exchange holds',
       30_000,

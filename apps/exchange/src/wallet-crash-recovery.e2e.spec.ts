@@ -8,14 +8,20 @@ import { EmbeddedEventLog } from '@exchange/messaging';
 import { openDataSource } from '@exchange/platform';
 import { assertBalanceInvariant } from '../../../test/support/balance-invariant';
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
-import { type ExchangeProcess, freePortBase, spawnExchange, waitUntilServing } from '../../../test/support/exchange-process';
+import {
+  type ExchangeProcess,
+  freePortBase,
+  spawnExchange,
+  waitUntilServing,
+} from '../../../test/support/exchange-process';
 import { decideJournal, recoveredState, timelessHash } from '../../../test/support/ledger-replay';
 import { adminCall, signedRequest } from '../../../test/support/signed-client';
 import { metricsLagProbe, outboxProbe, waitUntilQuiet } from '../../../test/support/quiet-pipeline';
 import { waitFor } from '../../../test/support/wait-for';
 
 /** What the ledger must hold for a withdrawal in each wallet status: debited at 6, released when rejected or failed, held otherwise. */
-const ledgerStatusFor = (status: number): string => (status === 6 ? 'SETTLED' : [2, 4, 7].includes(status) ? 'RELEASED' : 'HELD');
+const ledgerStatusFor = (status: number): string =>
+  status === 6 ? 'SETTLED' : [2, 4, 7].includes(status) ? 'RELEASED' : 'HELD';
 
 /**
  * kill -9 of the exchange (wallet and ledger together) in the middle of withdrawals moving
@@ -27,7 +33,12 @@ describe('wallet crash recovery', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'wallet-crash-'));
   chmodSync(dataDir, 0o755);
   const prefix = `t${randomBytes(5).toString('hex')}_`;
-  const env = { DATA_DIR: dataDir, PORT: String(freePortBase()), DATABASE_URL: process.env.DATABASE_URL!, DATABASE_SCHEMA_PREFIX: prefix };
+  const env = {
+    DATA_DIR: dataDir,
+    PORT: String(freePortBase()),
+    DATABASE_URL: process.env.DATABASE_URL!,
+    DATABASE_SCHEMA_PREFIX: prefix,
+  };
   let exchange: ExchangeProcess;
 
   afterAll(async () => {
@@ -38,20 +49,37 @@ describe('wallet crash recovery', () => {
     exchange = spawnExchange(env);
     await waitUntilServing(exchange);
     await waitFor(() => exchange.output().includes('demo secret key'), 'the demo user');
-    const token = (JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { adminToken: string }).adminToken;
-    const admin = (method: string, path: string, body?: unknown) => adminCall<{ orderId?: string }>(exchange.baseUrl, token, method, path, body).catch(() => undefined);
+    const token = (JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { adminToken: string })
+      .adminToken;
+    const admin = (method: string, path: string, body?: unknown) =>
+      adminCall<{ orderId?: string }>(exchange.baseUrl, token, method, path, body).catch(() => undefined);
     const users: TestUser[] = [];
     for (let i = 0; i < 3; i++) {
       const user = await createFundedUser(exchange.baseUrl, token, { BTC: '10' });
-      await adminCall(exchange.baseUrl, token, 'POST', '/admin/v1/withdrawal-addresses', { accountId: user.mainAccountId, tokenId: 'BTC', address: 'bc1qcrash' });
+      await adminCall(exchange.baseUrl, token, 'POST', '/admin/v1/withdrawal-addresses', {
+        accountId: user.mainAccountId,
+        tokenId: 'BTC',
+        address: 'bc1qcrash',
+      });
       users.push(user);
     }
     // Each lane: a withdrawal (small ones skip the audits, large ones are approved or rejected), then the chain's verdict; deposits alongside.
     const lane = async (user: TestUser, i: number): Promise<void> => {
       const large = i % 3 === 0;
-      const answer = await signedRequest<{ orderId?: string }>(exchange.baseUrl, 'POST', '/openapi/v1/withdraw', user.key, {
-        query: { tokenId: 'BTC', clientOrderId: `crash-${i}`, address: 'bc1qcrash', withdrawalQuantity: large ? '0.2' : '0.05' },
-      }).catch(() => undefined);
+      const answer = await signedRequest<{ orderId?: string }>(
+        exchange.baseUrl,
+        'POST',
+        '/openapi/v1/withdraw',
+        user.key,
+        {
+          query: {
+            tokenId: 'BTC',
+            clientOrderId: `crash-${i}`,
+            address: 'bc1qcrash',
+            withdrawalQuantity: large ? '0.2' : '0.05',
+          },
+        },
+      ).catch(() => undefined);
       const id = answer?.body.orderId;
       if (!id) return;
       if (large && i % 2 === 0) {
@@ -63,11 +91,30 @@ describe('wallet crash recovery', () => {
     };
     const burst = users.flatMap((u, j) => [
       ...Array.from({ length: 15 }, (_, i) => lane(u, i + j * 100)),
-      ...Array.from({ length: 5 }, (_, i) => admin('POST', '/admin/v1/deposits', { accountId: u.mainAccountId, asset: 'BTC', amount: '0.01', txid: `crash-dep-${j}-${i}` })),
+      ...Array.from({ length: 5 }, (_, i) =>
+        admin('POST', '/admin/v1/deposits', {
+          accountId: u.mainAccountId,
+          asset: 'BTC',
+          amount: '0.01',
+          txid: `crash-dep-${j}-${i}`,
+        }),
+      ),
     ]);
     // Kill once the first withdrawals went all the way, while the others are between steps.
-    const watch = await openDataSource({ url: env.DATABASE_URL, schema: `${prefix}wallet`, entities: [], migrations: [], readOnly: true });
-    await waitFor(async () => (await watch.query(`SELECT count(*)::int AS n FROM "${prefix}wallet".withdrawals WHERE status = 6`))[0].n >= 2, 'the first successful withdrawals', 30_000, 10);
+    const watch = await openDataSource({
+      url: env.DATABASE_URL,
+      schema: `${prefix}wallet`,
+      entities: [],
+      migrations: [],
+      readOnly: true,
+    });
+    await waitFor(
+      async () =>
+        (await watch.query(`SELECT count(*)::int AS n FROM "${prefix}wallet".withdrawals WHERE status = 6`))[0].n >= 2,
+      'the first successful withdrawals',
+      30_000,
+      10,
+    );
     await watch.destroy();
     exchange.child.kill('SIGKILL');
     expect(await exchange.exited()).toBe('SIGKILL');
@@ -75,9 +122,21 @@ describe('wallet crash recovery', () => {
 
     exchange = spawnExchange(env);
     await waitUntilServing(exchange);
-    const db = await openDataSource({ url: env.DATABASE_URL, schema: `${prefix}ledger`, entities: [], migrations: [], readOnly: true });
+    const db = await openDataSource({
+      url: env.DATABASE_URL,
+      schema: `${prefix}ledger`,
+      entities: [],
+      migrations: [],
+      readOnly: true,
+    });
     try {
-      await waitUntilQuiet([metricsLagProbe(exchange.metricsUrl), outboxProbe((sql) => db.query(sql), [`${prefix}ledger`, `${prefix}wallet`])], 'ledger and wallet to settle');
+      await waitUntilQuiet(
+        [
+          metricsLagProbe(exchange.metricsUrl),
+          outboxProbe((sql) => db.query(sql), [`${prefix}ledger`, `${prefix}wallet`]),
+        ],
+        'ledger and wallet to settle',
+      );
       exchange.child.kill('SIGTERM');
       await exchange.exited();
 
@@ -101,11 +160,17 @@ describe('wallet crash recovery', () => {
       expect([...walletEvents.values()].filter((copies) => copies.size > 1)).toEqual([]);
 
       const wallet: { record: WithdrawalRecord }[] = await db.query(`SELECT record FROM "${prefix}wallet".withdrawals`);
-      const ledger: { withdrawal_id: string; status: string }[] = await db.query(`SELECT withdrawal_id::text, status FROM "${prefix}ledger".withdrawals`);
+      const ledger: { withdrawal_id: string; status: string }[] = await db.query(
+        `SELECT withdrawal_id::text, status FROM "${prefix}ledger".withdrawals`,
+      );
       expect(wallet.length).toBeGreaterThan(0);
       expect(wallet.length).toBe(ledger.length);
       const held = new Map(ledger.map((w) => [w.withdrawal_id, w.status]));
-      for (const { record } of wallet) expect([record.withdrawalId, held.get(record.withdrawalId)]).toEqual([record.withdrawalId, ledgerStatusFor(record.status)]);
+      for (const { record } of wallet)
+        expect([record.withdrawalId, held.get(record.withdrawalId)]).toEqual([
+          record.withdrawalId,
+          ledgerStatusFor(record.status),
+        ]);
       expect(wallet.some(({ record }) => record.status === 6)).toBe(true);
       expect(wallet.some(({ record }) => record.status !== 6)).toBe(true);
       await assertBalanceInvariant(env.DATABASE_URL, `${prefix}ledger`);

@@ -20,16 +20,24 @@ describe('withdrawals', () => {
   let exchange: TestExchange;
   let token: string;
   let alice: TestUser;
-  const admin = <T = Json>(method: string, path: string, body?: unknown) => adminCall<T>(exchange.baseUrl, token, method, path, body);
-  const call = <T = Json>(user: TestUser, method: string, path: string, query: Record<string, string | number> = {}) => signedRequest<T>(exchange.baseUrl, method, path, user.key, { query });
+  const admin = <T = Json>(method: string, path: string, body?: unknown) =>
+    adminCall<T>(exchange.baseUrl, token, method, path, body);
+  const call = <T = Json>(user: TestUser, method: string, path: string, query: Record<string, string | number> = {}) =>
+    signedRequest<T>(exchange.baseUrl, method, path, user.key, { query });
   const balance = async (user: TestUser, asset: string) => {
-    const account = await call<{ balances?: { asset: string; free: string; locked: string }[] }>(user, 'GET', '/openapi/v1/account');
+    const account = await call<{ balances?: { asset: string; free: string; locked: string }[] }>(
+      user,
+      'GET',
+      '/openapi/v1/account',
+    );
     // A read the projection could not serve in time answers 503 / -1016 (a client retries it): inside a wait, that is "not yet".
     const b = account.body.balances?.find((x) => x.asset === asset);
     return { free: b?.free, locked: b?.locked };
   };
-  const withdraw = (user: TestUser, query: Record<string, string>) => call<Order & Json>(user, 'POST', '/openapi/v1/withdraw', { tokenId: 'BTC', address: 'bc1qexternal', ...query });
-  const book = (accountId: string, address: string, tokenId = 'BTC', extra: Json = {}) => admin<{ id: string }>('POST', '/admin/v1/withdrawal-addresses', { accountId, tokenId, address, ...extra });
+  const withdraw = (user: TestUser, query: Record<string, string>) =>
+    call<Order & Json>(user, 'POST', '/openapi/v1/withdraw', { tokenId: 'BTC', address: 'bc1qexternal', ...query });
+  const book = (accountId: string, address: string, tokenId = 'BTC', extra: Json = {}) =>
+    admin<{ id: string }>('POST', '/admin/v1/withdrawal-addresses', { accountId, tokenId, address, ...extra });
 
   beforeAll(async () => {
     exchange = await startTestExchange({ onKafkaWhenAvailable: true });
@@ -43,23 +51,57 @@ describe('withdrawals', () => {
     const answer = await withdraw(alice, { clientOrderId: 'path-ok', withdrawalQuantity: '1' });
     expect(answer.status).toBe(200);
     const order = withdrawalOrderSchema.parse(answer.body);
-    expect(order).toMatchObject({ status: 1, statusCode: 'BROKER_AUDITING_STATUS', quantity: '1', arriveQuantity: '1', fee: '0.0005', feeTokenId: 'BTC', tokenId: 'BTC', requiredConfirmNum: 2, confirmNum: 0, isInternalTransfer: false, clientOrderId: 'path-ok' });
+    expect(order).toMatchObject({
+      status: 1,
+      statusCode: 'BROKER_AUDITING_STATUS',
+      quantity: '1',
+      arriveQuantity: '1',
+      fee: '0.0005',
+      feeTokenId: 'BTC',
+      tokenId: 'BTC',
+      requiredConfirmNum: 2,
+      confirmNum: 0,
+      isInternalTransfer: false,
+      clientOrderId: 'path-ok',
+    });
     expect(await balance(alice, 'BTC')).toEqual({ free: '8.99950000', locked: '1.00050000' });
-    expect((await call(alice, 'GET', '/openapi/v1/withdraw/detail', { orderId: order.orderId })).body).toEqual(answer.body);
+    expect((await call(alice, 'GET', '/openapi/v1/withdraw/detail', { orderId: order.orderId })).body).toEqual(
+      answer.body,
+    );
 
-    expect((await admin<Order>('POST', `/admin/v1/withdrawals/${order.orderId}/approve`)).body).toMatchObject({ status: 3, statusCode: 'AUDITING_STATUS' });
-    expect((await admin<Order>('POST', `/admin/v1/withdrawals/${order.orderId}/approve`)).body).toMatchObject({ status: 5, statusCode: 'PROCESSING_STATUS' });
-    expect((await admin<Order>('POST', `/admin/v1/chain/withdrawals/${order.orderId}/confirm`, { confirmations: 1 })).body).toMatchObject({ status: 8, confirmNum: 1, txid: expect.stringMatching(/^[0-9a-f]{64}$/) });
-    expect((await admin<Order>('POST', `/admin/v1/chain/withdrawals/${order.orderId}/confirm`)).body).toMatchObject({ status: 6, statusCode: 'WITHDRAWAL_SUCCESS_STATUS', confirmNum: 2 });
-    await waitFor(async () => (await balance(alice, 'BTC')).locked === '0.00000000', 'the ledger to settle the withdrawal');
+    expect((await admin<Order>('POST', `/admin/v1/withdrawals/${order.orderId}/approve`)).body).toMatchObject({
+      status: 3,
+      statusCode: 'AUDITING_STATUS',
+    });
+    expect((await admin<Order>('POST', `/admin/v1/withdrawals/${order.orderId}/approve`)).body).toMatchObject({
+      status: 5,
+      statusCode: 'PROCESSING_STATUS',
+    });
+    expect(
+      (await admin<Order>('POST', `/admin/v1/chain/withdrawals/${order.orderId}/confirm`, { confirmations: 1 })).body,
+    ).toMatchObject({ status: 8, confirmNum: 1, txid: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect((await admin<Order>('POST', `/admin/v1/chain/withdrawals/${order.orderId}/confirm`)).body).toMatchObject({
+      status: 6,
+      statusCode: 'WITHDRAWAL_SUCCESS_STATUS',
+      confirmNum: 2,
+    });
+    await waitFor(
+      async () => (await balance(alice, 'BTC')).locked === '0.00000000',
+      'the ledger to settle the withdrawal',
+    );
     expect(await balance(alice, 'BTC')).toEqual({ free: '8.99950000', locked: '0.00000000' });
-    const flows = await call<{ flowType: string; change: string }[]>(alice, 'GET', '/openapi/v1/balance_flow', { tokenId: 'BTC', limit: 2 });
+    const flows = await call<{ flowType: string; change: string }[]>(alice, 'GET', '/openapi/v1/balance_flow', {
+      tokenId: 'BTC',
+      limit: 2,
+    });
     expect(flows.body.map((f) => [f.flowType, f.change])).toEqual([
       ['FEE', '-0.00050000'],
       ['WITHDRAW', '-1.00000000'],
     ]);
     expect((await admin('POST', `/admin/v1/withdrawals/${order.orderId}/approve`)).body).toMatchObject({ code: -1130 });
-    expect((await admin('POST', `/admin/v1/chain/withdrawals/${order.orderId}/fail`)).body).toMatchObject({ code: -1130 });
+    expect((await admin('POST', `/admin/v1/chain/withdrawals/${order.orderId}/fail`)).body).toMatchObject({
+      code: -1130,
+    });
   });
 
   it.each([
@@ -69,7 +111,8 @@ describe('withdrawals', () => {
     ['failed after mining (8→7)', ['approve', 'approve', 'mine', 'fail'], 7],
   ])('%s releases the hold', async (_name, steps, final) => {
     const before = await balance(alice, 'BTC');
-    const order = (await withdraw(alice, { clientOrderId: `path-${final}-${steps.length}`, withdrawalQuantity: '0.5' })).body;
+    const order = (await withdraw(alice, { clientOrderId: `path-${final}-${steps.length}`, withdrawalQuantity: '0.5' }))
+      .body;
     expect(order.status).toBe(1);
     const paths: Record<string, [string, unknown]> = {
       approve: [`/admin/v1/withdrawals/${order.orderId}/approve`, undefined],
@@ -80,8 +123,13 @@ describe('withdrawals', () => {
     let last: Json = {};
     for (const step of steps) last = (await admin('POST', ...paths[step]!)).body as Json;
     expect(last).toMatchObject({ status: final });
-    await waitFor(async () => JSON.stringify(await balance(alice, 'BTC')) === JSON.stringify(before), 'the hold to be released');
-    expect((await call(alice, 'GET', '/openapi/v1/withdraw/detail', { clientOrderId: order.clientOrderId as string })).body).toMatchObject({ status: final });
+    await waitFor(
+      async () => JSON.stringify(await balance(alice, 'BTC')) === JSON.stringify(before),
+      'the hold to be released',
+    );
+    expect(
+      (await call(alice, 'GET', '/openapi/v1/withdraw/detail', { clientOrderId: order.clientOrderId as string })).body,
+    ).toMatchObject({ status: final });
   });
 
   it('approves below the configured amount at once (1→3→5) and lists withdrawals newest first', async () => {
@@ -91,7 +139,10 @@ describe('withdrawals', () => {
     expect(listed.body[0]).toMatchObject({ orderId: small.body.orderId, status: 5 });
     const ids = listed.body.map((o) => BigInt(o.orderId));
     expect([...ids].sort((a, b) => (a < b ? 1 : -1))).toEqual(ids);
-    const older = await call<Order[]>(alice, 'GET', '/openapi/v1/withdrawalOrders', { fromId: small.body.orderId, limit: 2 });
+    const older = await call<Order[]>(alice, 'GET', '/openapi/v1/withdrawalOrders', {
+      fromId: small.body.orderId,
+      limit: 2,
+    });
     expect(older.body).toHaveLength(2);
     expect(older.body.every((o) => BigInt(o.orderId) < BigInt(small.body.orderId))).toBe(true);
     expect((await call<Order[]>(alice, 'GET', '/openapi/v1/withdrawalOrders', { token: 'USDT' })).body).toEqual([]);
@@ -99,7 +150,12 @@ describe('withdrawals', () => {
 
   it('settles a withdrawal to another account of the exchange internally (1→3→5→6), free, as a DEPOSIT of the receiver', async () => {
     const bob = await createFundedUser(exchange.baseUrl, token);
-    const address = (await admin<{ address: string }>('POST', '/admin/v1/deposit-addresses', { accountId: bob.mainAccountId, tokenId: 'BTC' })).body.address;
+    const address = (
+      await admin<{ address: string }>('POST', '/admin/v1/deposit-addresses', {
+        accountId: bob.mainAccountId,
+        tokenId: 'BTC',
+      })
+    ).body.address;
     expect((await book(alice.mainAccountId, address)).status).toBe(200);
     const before = await balance(alice, 'BTC');
     const answer = await withdraw(alice, { clientOrderId: 'internal-1', address, withdrawalQuantity: '0.05' });
@@ -108,7 +164,9 @@ describe('withdrawals', () => {
     await waitFor(async () => (await balance(alice, 'BTC')).locked === before.locked, 'the sender to be debited');
     const deposits = await call<Json[]>(bob, 'GET', '/openapi/v1/depositOrders');
     expect(deposits.body).toEqual([expect.objectContaining({ token: 'BTC', quantity: '0.05', address })]);
-    const flows = await call<{ flowType: string; change: string }[]>(bob, 'GET', '/openapi/v1/balance_flow', { tokenId: 'BTC' });
+    const flows = await call<{ flowType: string; change: string }[]>(bob, 'GET', '/openapi/v1/balance_flow', {
+      tokenId: 'BTC',
+    });
     expect(flows.body.map((f) => [f.flowType, f.change])).toEqual([['DEPOSIT', '0.05000000']]);
   });
 
@@ -130,11 +188,18 @@ describe('withdrawals', () => {
 
   it('checks USDT chains against the address book (OMNI by default); a chainType of another asset is ignored', async () => {
     await book(alice.mainAccountId, 'TXtrc20address', 'USDT', { chainType: 'TRC20' });
-    const usdt = (query: Record<string, string>) => withdraw(alice, { tokenId: 'USDT', address: 'TXtrc20address', withdrawalQuantity: '2000', ...query });
+    const usdt = (query: Record<string, string>) =>
+      withdraw(alice, { tokenId: 'USDT', address: 'TXtrc20address', withdrawalQuantity: '2000', ...query });
     expect((await usdt({ clientOrderId: 'u-1' })).body).toMatchObject({ code: -1130 });
     expect((await usdt({ clientOrderId: 'u-2', chainType: 'BEP20' })).body).toMatchObject({ code: -1130 });
-    expect((await usdt({ clientOrderId: 'u-3', chainType: 'TRC20' })).body).toMatchObject({ status: 1, chainType: 'TRC20', fee: '1' });
-    expect((await withdraw(alice, { clientOrderId: 'btc-chain', withdrawalQuantity: '0.01', chainType: 'ERC20' })).body).toMatchObject({ chainType: 'BTC' });
+    expect((await usdt({ clientOrderId: 'u-3', chainType: 'TRC20' })).body).toMatchObject({
+      status: 1,
+      chainType: 'TRC20',
+      fee: '1',
+    });
+    expect(
+      (await withdraw(alice, { clientOrderId: 'btc-chain', withdrawalQuantity: '0.01', chainType: 'ERC20' })).body,
+    ).toMatchObject({ chainType: 'BTC' });
   });
 
   it('refuses a key without the withdraw permission and an account that may not withdraw with -2015', async () => {
@@ -155,11 +220,15 @@ describe('withdrawals', () => {
   it('answers a repeated clientOrderId with the same withdrawal, refuses other parameters with -1141, and 50 at once make one withdrawal', async () => {
     const first = await withdraw(alice, { clientOrderId: 'idem-1', withdrawalQuantity: '0.2' });
     expect((await withdraw(alice, { clientOrderId: 'idem-1', withdrawalQuantity: '0.20' })).body).toEqual(first.body);
-    expect((await withdraw(alice, { clientOrderId: 'idem-1', withdrawalQuantity: '0.3' })).body).toMatchObject({ code: -1141 });
+    expect((await withdraw(alice, { clientOrderId: 'idem-1', withdrawalQuantity: '0.3' })).body).toMatchObject({
+      code: -1141,
+    });
 
     const carol = await createFundedUser(exchange.baseUrl, token, { BTC: '5' });
     await book(carol.mainAccountId, 'bc1qexternal');
-    const answers = await Promise.all(Array.from({ length: 50 }, () => withdraw(carol, { clientOrderId: 'same-50', withdrawalQuantity: '0.3' })));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => withdraw(carol, { clientOrderId: 'same-50', withdrawalQuantity: '0.3' })),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
     expect(new Set(answers.map((a) => a.body.orderId)).size).toBe(1);
     expect((await call<Json[]>(carol, 'GET', '/openapi/v1/withdrawalOrders')).body).toHaveLength(1);
@@ -170,17 +239,23 @@ describe('withdrawals', () => {
     const dave = await createFundedUser(exchange.baseUrl, token, { BTC: '1' });
     await book(dave.mainAccountId, 'bc1qexternal');
     // 0.05 + 0.0005 fee each: 19 fit in 1 BTC, the 20th would overdraw.
-    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => withdraw(dave, { clientOrderId: `many-${i}`, withdrawalQuantity: '0.05' })));
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => withdraw(dave, { clientOrderId: `many-${i}`, withdrawalQuantity: '0.05' })),
+    );
     expect(answers.filter((a) => a.status === 200)).toHaveLength(19);
     expect(answers.filter((a) => (a.body as Json).code === -1131)).toHaveLength(81);
     expect(await balance(dave, 'BTC')).toEqual({ free: '0.04050000', locked: '0.95950000' });
   });
 
-  it('answers detail by orderId or clientOrderId only for the caller\'s own withdrawals', async () => {
+  it("answers detail by orderId or clientOrderId only for the caller's own withdrawals", async () => {
     expect((await call(alice, 'GET', '/openapi/v1/withdraw/detail')).body).toMatchObject({ code: -1105 });
-    expect((await call(alice, 'GET', '/openapi/v1/withdraw/detail', { clientOrderId: 'no-such' })).body).toMatchObject({ code: -2013 });
+    expect((await call(alice, 'GET', '/openapi/v1/withdraw/detail', { clientOrderId: 'no-such' })).body).toMatchObject({
+      code: -2013,
+    });
     const someone = await createFundedUser(exchange.baseUrl, token);
-    expect((await call(someone, 'GET', '/openapi/v1/withdraw/detail', { clientOrderId: 'path-ok' })).body).toMatchObject({ code: -2013 });
+    expect(
+      (await call(someone, 'GET', '/openapi/v1/withdraw/detail', { clientOrderId: 'path-ok' })).body,
+    ).toMatchObject({ code: -2013 });
     expect((await admin('POST', '/admin/v1/withdrawals/123/approve')).body).toMatchObject({ code: -2013 });
   });
 });

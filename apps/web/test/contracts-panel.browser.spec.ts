@@ -19,17 +19,42 @@ run('the contracts panel', () => {
   let page: Page;
   let alice: TestUser;
   let bob: TestUser;
-  const call = <T = Record<string, unknown>>(user: TestUser, method: string, path: string, query: Record<string, string>) => signedRequest<T>(web.baseUrl, method, path, user.key, { query });
+  const call = <T = Record<string, unknown>>(
+    user: TestUser,
+    method: string,
+    path: string,
+    query: Record<string, string>,
+  ) => signedRequest<T>(web.baseUrl, method, path, user.key, { query });
   const order = async (user: TestUser, side: string, quantity: string, price: string, clientOrderId: string) => {
-    const answer = await call<{ status: string }>(user, 'POST', '/openapi/contract/v1/order', { symbol: SWAP, side, quantity, price, leverage: '10', clientOrderId });
+    const answer = await call<{ status: string }>(user, 'POST', '/openapi/contract/v1/order', {
+      symbol: SWAP,
+      side,
+      quantity,
+      price,
+      leverage: '10',
+      clientOrderId,
+    });
     expect(answer.status).toBe(200);
     return answer.body.status;
   };
 
   beforeAll(async () => {
     web = await startWebExchange();
-    [alice, bob] = await Promise.all([createFundedUser(web.baseUrl, web.adminToken, { USDT: '100000' }), createFundedUser(web.baseUrl, web.adminToken, { USDT: '100000' })]);
-    for (const user of [alice, bob]) expect((await call(user, 'POST', '/openapi/v1/transfer', { fromAccountType: '1', toAccountType: '3', tokenId: 'USDT', amount: '10000' })).body).toEqual({ success: 'true' });
+    [alice, bob] = await Promise.all([
+      createFundedUser(web.baseUrl, web.adminToken, { USDT: '100000' }),
+      createFundedUser(web.baseUrl, web.adminToken, { USDT: '100000' }),
+    ]);
+    for (const user of [alice, bob])
+      expect(
+        (
+          await call(user, 'POST', '/openapi/v1/transfer', {
+            fromAccountType: '1',
+            toAccountType: '3',
+            tokenId: 'USDT',
+            amount: '10000',
+          })
+        ).body,
+      ).toEqual({ success: 'true' });
     browser = await launchBrowser();
     page = await browser.newPage();
   }, 180_000);
@@ -54,7 +79,9 @@ run('the contracts panel', () => {
     expect(await order(bob, 'SELL_OPEN', '10', '30000', 'web-short')).toBe('NEW');
     expect(await order(alice, 'BUY_OPEN', '4', '30000', 'web-long')).toBe('FILLED');
     // 4 contracts of 0.001 BTC at 30000 and 10×: margin 12; the taker fee 0.072.
-    await contracts().getByRole('row', { name: /^BTC-SWAP-USDT LONG 4 4 30000 10 12 / }).waitFor();
+    await contracts()
+      .getByRole('row', { name: /^BTC-SWAP-USDT LONG 4 4 30000 10 12 / })
+      .waitFor();
     await contracts().getByRole('row', { name: 'USDT 9999.928 9987.928 12 0' }).waitFor();
     await screenshot(page, 'contracts-position');
   });

@@ -19,12 +19,22 @@ run('the operator console', () => {
     web = await startWebExchange();
     carol = await createFundedUser(web.baseUrl, web.adminToken, { BTC: '2' });
     const address = 'bc1qconsoletestaddress000000000000000000';
-    const entry = await adminCall(web.baseUrl, web.adminToken, 'POST', '/admin/v1/withdrawal-addresses', { accountId: carol.mainAccountId, tokenId: 'BTC', address });
+    const entry = await adminCall(web.baseUrl, web.adminToken, 'POST', '/admin/v1/withdrawal-addresses', {
+      accountId: carol.mainAccountId,
+      tokenId: 'BTC',
+      address,
+    });
     expect(entry.status).toBe(200);
     // Above BTC's autoApproveBelow (0.1): it waits for the operator.
-    const withdrawal = await signedRequest<{ orderId: string; status: number }>(web.baseUrl, 'POST', '/openapi/v1/withdraw', carol.key, {
-      body: { tokenId: 'BTC', address, withdrawalQuantity: '0.5', clientOrderId: 'console-1' },
-    });
+    const withdrawal = await signedRequest<{ orderId: string; status: number }>(
+      web.baseUrl,
+      'POST',
+      '/openapi/v1/withdraw',
+      carol.key,
+      {
+        body: { tokenId: 'BTC', address, withdrawalQuantity: '0.5', clientOrderId: 'console-1' },
+      },
+    );
     expect(withdrawal.body.status).toBe(1);
     withdrawalId = withdrawal.body.orderId;
     browser = await launchBrowser();
@@ -45,10 +55,15 @@ run('the operator console', () => {
     await page.getByRole('alert').filter({ hasText: 'ADMIN_TOKEN' }).waitFor();
     await page.getByRole('textbox', { name: 'Operator token' }).fill(web.adminToken);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    for (const name of ['Withdrawals awaiting approval', 'Users', 'Deposits', 'Symbols', 'Audit trail']) await region(name).waitFor();
-    await region('Users').getByRole('row', { name: new RegExp(carol.userId) }).waitFor();
+    for (const name of ['Withdrawals awaiting approval', 'Users', 'Deposits', 'Symbols', 'Audit trail'])
+      await region(name).waitFor();
+    await region('Users')
+      .getByRole('row', { name: new RegExp(carol.userId) })
+      .waitFor();
     await region('Deposits').getByRole('row', { name: /BTC 2/ }).first().waitFor();
-    await region('Audit trail').getByRole('row', { name: /POST \/admin\/v1\/withdrawal-addresses/ }).waitFor();
+    await region('Audit trail')
+      .getByRole('row', { name: /POST \/admin\/v1\/withdrawal-addresses/ })
+      .waitFor();
   });
 
   it('approves a withdrawal through both audits; the wallet moves it to processing', async () => {
@@ -59,18 +74,29 @@ run('the operator console', () => {
     await row.getByRole('cell', { name: 'AUDITING_STATUS' }).waitFor();
     await row.getByRole('button', { name: 'Approve' }).click();
     await row.waitFor({ state: 'detached' });
-    const detail = await signedRequest<{ status: number }>(web.baseUrl, 'GET', '/openapi/v1/withdraw/detail', carol.key, { query: { orderId: withdrawalId } });
+    const detail = await signedRequest<{ status: number }>(
+      web.baseUrl,
+      'GET',
+      '/openapi/v1/withdraw/detail',
+      carol.key,
+      { query: { orderId: withdrawalId } },
+    );
     expect(detail.body.status).toBe(5);
     await screenshot(page, 'admin-approved');
   });
 
   it('shows the API keys and a deposit address of an account', async () => {
-    await region('Users').getByRole('button', { name: new RegExp(`1/0: ${carol.mainAccountId}`) }).click();
+    await region('Users')
+      .getByRole('button', { name: new RegExp(`1/0: ${carol.mainAccountId}`) })
+      .click();
     const account = page.getByRole('group', { name: `Account ${carol.mainAccountId}` });
     await account.getByRole('listitem').filter({ hasText: carol.key.apiKey }).waitFor();
     await account.getByRole('textbox', { name: 'Token' }).fill('BTC');
     await account.getByRole('button', { name: 'Show deposit address' }).click();
-    await account.getByRole('status').filter({ hasText: /^BTC \(BTC\): ex1/ }).waitFor();
+    await account
+      .getByRole('status')
+      .filter({ hasText: /^BTC \(BTC\): ex1/ })
+      .waitFor();
     await screenshot(page, 'admin-account');
   });
 

@@ -53,7 +53,19 @@ const LEDGER_READ_GATE = Symbol('LEDGER_READ_GATE');
 
 /** Signed private REST and the operator API: validation, signatures, rate limits, error mapping. */
 @Module({
-  controllers: [AccountController, AdminController, AdminInsuranceController, AdminListingsController, AdminContractsController, AdminPricesController, OrderController, ContractController, ContractPublicController, UserDataStreamController, WalletController],
+  controllers: [
+    AccountController,
+    AdminController,
+    AdminInsuranceController,
+    AdminListingsController,
+    AdminContractsController,
+    AdminPricesController,
+    OrderController,
+    ContractController,
+    ContractPublicController,
+    UserDataStreamController,
+    WalletController,
+  ],
   providers: [
     PendingReplies,
     LedgerClient,
@@ -66,19 +78,24 @@ const LEDGER_READ_GATE = Symbol('LEDGER_READ_GATE');
     {
       provide: OrderService,
       inject: [LedgerClient, OrdersReader, MARKETS, IdGenerator, CLOCK, CONFIG],
-      useFactory: (l: LedgerClient, r: OrdersReader, m: Markets, ids: IdGenerator, clock: Clock, config: Config) => new OrderService(l, r, m, ids, clock, config),
+      useFactory: (l: LedgerClient, r: OrdersReader, m: Markets, ids: IdGenerator, clock: Clock, config: Config) =>
+        new OrderService(l, r, m, ids, clock, config),
     },
     {
       provide: ContractService,
       inject: [LedgerClient, ContractsReader, LedgerReader, MARKETS, IdGenerator, CLOCK],
-      useFactory: (l: LedgerClient, r: ContractsReader, a: LedgerReader, m: Markets, ids: IdGenerator, clock: Clock) => new ContractService(l, r, a, m, ids, clock),
+      useFactory: (l: LedgerClient, r: ContractsReader, a: LedgerReader, m: Markets, ids: IdGenerator, clock: Clock) =>
+        new ContractService(l, r, a, m, ids, clock),
     },
     {
       provide: SecretBox,
       inject: [CONFIG],
       useFactory: (config: Config) => {
         if (!config.SECRET_ENCRYPTION_KEY) throw new Error('api-gateway needs SECRET_ENCRYPTION_KEY');
-        return new SecretBox(config.SECRET_ENCRYPTION_KEY, (config.SECRET_ENCRYPTION_PREVIOUS_KEYS ?? '').split(',').filter(Boolean));
+        return new SecretBox(
+          config.SECRET_ENCRYPTION_KEY,
+          (config.SECRET_ENCRYPTION_PREVIOUS_KEYS ?? '').split(',').filter(Boolean),
+        );
       },
     },
     {
@@ -99,37 +116,76 @@ const LEDGER_READ_GATE = Symbol('LEDGER_READ_GATE');
         return cache;
       },
     },
-    { provide: IdGenerator, inject: [CONFIG, CLOCK], useFactory: (config: Config, clock: Clock) => new IdGenerator(config.INSTANCE_ID, clock) },
-    { provide: ReplayGuard, inject: [CONFIG], useFactory: (config: Config) => new ReplayGuard(openSeenSignatures(config)) },
+    {
+      provide: IdGenerator,
+      inject: [CONFIG, CLOCK],
+      useFactory: (config: Config, clock: Clock) => new IdGenerator(config.INSTANCE_ID, clock),
+    },
+    {
+      provide: ReplayGuard,
+      inject: [CONFIG],
+      useFactory: (config: Config) => new ReplayGuard(openSeenSignatures(config)),
+    },
     {
       provide: SignedRequestAuthenticator,
       inject: [ApiKeyDirectory, CLOCK, ReplayGuard],
-      useFactory: (d: ApiKeyDirectory, clock: Clock, replays: ReplayGuard) => new SignedRequestAuthenticator(d, clock, replays),
+      useFactory: (d: ApiKeyDirectory, clock: Clock, replays: ReplayGuard) =>
+        new SignedRequestAuthenticator(d, clock, replays),
     },
-    { provide: PrivateEndpoints, inject: [SignedRequestAuthenticator, RATE_LIMITER], useFactory: (a: SignedRequestAuthenticator, l: RateLimiter) => new PrivateEndpoints(a, l) },
+    {
+      provide: PrivateEndpoints,
+      inject: [SignedRequestAuthenticator, RATE_LIMITER],
+      useFactory: (a: SignedRequestAuthenticator, l: RateLimiter) => new PrivateEndpoints(a, l),
+    },
     {
       provide: AccountService,
       inject: [LedgerReader, AccountCache, LedgerClient, MARKETS, IdGenerator, CLOCK],
-      useFactory: (r: LedgerReader, c: AccountCache, l: LedgerClient, m: Markets, ids: IdGenerator, clock: Clock) => new AccountService(r, c, l, m, ids, clock),
+      useFactory: (r: LedgerReader, c: AccountCache, l: LedgerClient, m: Markets, ids: IdGenerator, clock: Clock) =>
+        new AccountService(r, c, l, m, ids, clock),
     },
-    { provide: UserDataStreamService, inject: [LISTEN_KEYS], useFactory: (store: ListenKeyStore) => new UserDataStreamService(store) },
+    {
+      provide: UserDataStreamService,
+      inject: [LISTEN_KEYS],
+      useFactory: (store: ListenKeyStore) => new UserDataStreamService(store),
+    },
     {
       provide: AdminService,
-      inject: [LedgerReader, LedgerClient, AccountService, MARKETS, IdGenerator, SecretBox, CLOCK, EVENT_LOG, WalletAdminService],
-      useFactory: (r: LedgerReader, l: LedgerClient, a: AccountService, m: Markets, ids: IdGenerator, box: SecretBox, clock: Clock, log: EventLog, w: WalletAdminService) =>
-        new AdminService(r, l, a, m, ids, box, clock, log, w),
+      inject: [
+        LedgerReader,
+        LedgerClient,
+        AccountService,
+        MARKETS,
+        IdGenerator,
+        SecretBox,
+        CLOCK,
+        EVENT_LOG,
+        WalletAdminService,
+      ],
+      useFactory: (
+        r: LedgerReader,
+        l: LedgerClient,
+        a: AccountService,
+        m: Markets,
+        ids: IdGenerator,
+        box: SecretBox,
+        clock: Clock,
+        log: EventLog,
+        w: WalletAdminService,
+      ) => new AdminService(r, l, a, m, ids, box, clock, log, w),
     },
     WalletClient,
     {
       provide: WalletService,
       inject: [LedgerClient, WalletClient, WalletReader, MARKETS, IdGenerator, CLOCK],
-      useFactory: (l: LedgerClient, w: WalletClient, r: WalletReader, m: Markets, ids: IdGenerator, clock: Clock) => new WalletService(l, w, r, m, ids, clock),
+      useFactory: (l: LedgerClient, w: WalletClient, r: WalletReader, m: Markets, ids: IdGenerator, clock: Clock) =>
+        new WalletService(l, w, r, m, ids, clock),
     },
     { provide: DeadLetterService, inject: [EVENT_LOG], useFactory: (log: EventLog) => new DeadLetterService(log) },
     {
       provide: WalletAdminService,
       inject: [LedgerReader, WalletReader, WalletClient, MARKETS, IdGenerator, CLOCK],
-      useFactory: (lr: LedgerReader, r: WalletReader, w: WalletClient, m: Markets, ids: IdGenerator, clock: Clock) => new WalletAdminService(lr, r, w, m, ids, clock),
+      useFactory: (lr: LedgerReader, r: WalletReader, w: WalletClient, m: Markets, ids: IdGenerator, clock: Clock) =>
+        new WalletAdminService(lr, r, w, m, ids, clock),
     },
   ],
   exports: [AdminService],

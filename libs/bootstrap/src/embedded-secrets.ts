@@ -23,5 +23,9 @@ export function withEmbeddedSecrets(config: Config): Config {
     mkdirSync(config.DATA_DIR, { recursive: true });
     writeFileSync(path, JSON.stringify(stored, null, 2) + '\n', { mode: 0o600 });
   }
-  return { ...config, ADMIN_TOKEN: config.ADMIN_TOKEN ?? stored.adminToken, SECRET_ENCRYPTION_KEY: config.SECRET_ENCRYPTION_KEY ?? stored.secretEncryptionKey };
+  return {
+    ...config,
+    ADMIN_TOKEN: config.ADMIN_TOKEN ?? stored.adminToken,
+    SECRET_ENCRYPTION_KEY: config.SECRET_ENCRYPTION_KEY ?? stored.secretEncryptionKey,
+  };
 }

@@ -51,7 +51,9 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
   const loaded = loadConfig(options.env ?? process.env, options.mode);
   const config = options.mode === 'embedded' ? withEmbeddedSecrets(loaded) : loaded;
   const logger = createLogger(options.service, config.LOG_LEVEL);
-  const markets = Markets.fromFile(config.MARKETS_FILE, { contractFundingIntervalMs: config.CONTRACT_FUNDING_INTERVAL_MS });
+  const markets = Markets.fromFile(config.MARKETS_FILE, {
+    contractFundingIntervalMs: config.CONTRACT_FUNDING_INTERVAL_MS,
+  });
   const clock = options.clock ?? systemClock;
   const database = options.needsDatabase ? await resolveDatabase(config, logger) : undefined;
   const metrics = new Metrics(options.service);
@@ -63,13 +65,21 @@ export async function openInfrastructure(options: InfrastructureOptions): Promis
     throw error;
   }
   // The schema prefix also namespaces Redis keys, so exchanges sharing a Redis never share counters.
-  const rateLimitStore: RateLimitStore = config.REDIS_URL ? new RedisRateLimitStore(config.REDIS_URL, `${config.DATABASE_SCHEMA_PREFIX ?? ''}rl`) : new InMemoryRateLimitStore();
+  const rateLimitStore: RateLimitStore = config.REDIS_URL
+    ? new RedisRateLimitStore(config.REDIS_URL, `${config.DATABASE_SCHEMA_PREFIX ?? ''}rl`)
+    : new InMemoryRateLimitStore();
   const rateLimiter = new RateLimiter(
     rateLimitStore,
-    { weightPerMinute: config.RATE_LIMIT_WEIGHT_PER_MINUTE, ordersPerSecond: config.RATE_LIMIT_ORDERS_PER_SECOND, ordersPerDay: config.RATE_LIMIT_ORDERS_PER_DAY },
+    {
+      weightPerMinute: config.RATE_LIMIT_WEIGHT_PER_MINUTE,
+      ordersPerSecond: config.RATE_LIMIT_ORDERS_PER_SECOND,
+      ordersPerDay: config.RATE_LIMIT_ORDERS_PER_DAY,
+    },
     clock,
   );
-  const listenKeys: ListenKeyStore = config.REDIS_URL ? new RedisListenKeyStore(config.REDIS_URL, clock, `${config.DATABASE_SCHEMA_PREFIX ?? ''}lk`) : new InMemoryListenKeyStore(clock);
+  const listenKeys: ListenKeyStore = config.REDIS_URL
+    ? new RedisListenKeyStore(config.REDIS_URL, clock, `${config.DATABASE_SCHEMA_PREFIX ?? ''}lk`)
+    : new InMemoryListenKeyStore(clock);
   return {
     service: options.service,
     config,

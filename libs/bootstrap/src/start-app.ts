@@ -11,7 +11,11 @@ export type ServiceModule = Type<unknown> | DynamicModule;
  * One Nest application for the given service modules: their HTTP routes on Fastify and their
  * @ConsumeBatches handlers on the event log. It does not listen yet, so tests can pick a port.
  */
-export async function createApp(infrastructure: Infrastructure, modules: ServiceModule[], options: { preview?: boolean } = {}): Promise<NestFastifyApplication> {
+export async function createApp(
+  infrastructure: Infrastructure,
+  modules: ServiceModule[],
+  options: { preview?: boolean } = {},
+): Promise<NestFastifyApplication> {
   @Module({ imports: [InfrastructureModule.forRoot(infrastructure), ...modules] })
   class AppRootModule {}
 

@@ -38,7 +38,12 @@ export const Topics = {
    * (ContractPricesChanged, FundingRateFixed; the ledger's input for funding and liquidation).
    * One partition: one order for every contract. Derived: kept a week.
    */
-  contractPrices: { name: 'market.contract-prices', partitions: 1, key: 'symbol', config: { 'retention.ms': String(7 * 24 * 60 * 60 * 1000), 'cleanup.policy': 'delete' } },
+  contractPrices: {
+    name: 'market.contract-prices',
+    partitions: 1,
+    key: 'symbol',
+    config: { 'retention.ms': String(7 * 24 * 60 * 60 * 1000), 'cleanup.policy': 'delete' },
+  },
   /** The prices decider's state per contract (what replicas serve and restart from): the latest per symbol. */
   contractPriceState: { name: 'market.contract-price-state', partitions: 1, key: 'symbol', config: compacted },
   /** External index prices the operator feeds (POST /admin/v1/index-prices): the latest per index. */
@@ -93,7 +98,13 @@ export function toRecord<T extends TopicDefinition>(
  * (ledger.commands' partition commands: the relay's prices, the operator's insurance seeding):
  * `key` then only labels the record; the headers are toRecord's.
  */
-export function toPartitionRecord(topic: TopicDefinition, message: { id: string; type: string }, partition: number, key: string, trace: RecordTrace = {}): MessageRecord & { partition: number } {
+export function toPartitionRecord(
+  topic: TopicDefinition,
+  message: { id: string; type: string },
+  partition: number,
+  key: string,
+  trace: RecordTrace = {},
+): MessageRecord & { partition: number } {
   return { topic: topic.name, key, partition, value: JSON.stringify(message), headers: headersOf(message, trace) };
 }
 

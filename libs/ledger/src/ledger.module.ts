@@ -1,7 +1,16 @@
 import { Module } from '@nestjs/common';
 import { Topics } from '@exchange/contracts';
 import { type EventLog, partitionForKey } from '@exchange/messaging';
-import { CONFIG, type Config, DATABASE, dataSourceProviders, EVENT_LOG, openDataSource, type RunningDatabase, schemaName } from '@exchange/platform';
+import {
+  CONFIG,
+  type Config,
+  DATABASE,
+  dataSourceProviders,
+  EVENT_LOG,
+  openDataSource,
+  type RunningDatabase,
+  schemaName,
+} from '@exchange/platform';
 import type { DataSource } from 'typeorm';
 import { CreateLedgerTables1767225600000 } from './migrations/1767225600000-create-ledger-tables';
 import { CreateOrderTables1767312000000 } from './migrations/1767312000000-create-order-tables';
@@ -43,12 +52,21 @@ export const ledgerMigrations = [
     ...dataSourceProviders(LEDGER_DATA_SOURCE, [DATABASE, LEDGER_SCHEMA], (database: RunningDatabase, schema: string) =>
       openDataSource({ url: database.url, schema, entities: [], migrations: ledgerMigrations }),
     ),
-    { provide: LEDGER_PARTITIONS, inject: [EVENT_LOG], useFactory: (log: EventLog) => log.partitionCount(Topics.ledgerCommands.name) },
-    { provide: LEDGER_PARTITION_OF, inject: [LEDGER_PARTITIONS], useFactory: (partitions: number) => (userId: string) => partitionForKey(userId, partitions) },
+    {
+      provide: LEDGER_PARTITIONS,
+      inject: [EVENT_LOG],
+      useFactory: (log: EventLog) => log.partitionCount(Topics.ledgerCommands.name),
+    },
+    {
+      provide: LEDGER_PARTITION_OF,
+      inject: [LEDGER_PARTITIONS],
+      useFactory: (partitions: number) => (userId: string) => partitionForKey(userId, partitions),
+    },
     {
       provide: LedgerStore,
       inject: [LEDGER_DATA_SOURCE, LEDGER_SCHEMA, LEDGER_PARTITION_OF],
-      useFactory: (dataSource: DataSource, schema: string, partitionOf: (userId: string) => number) => new LedgerStore(dataSource, schema, partitionOf),
+      useFactory: (dataSource: DataSource, schema: string, partitionOf: (userId: string) => number) =>
+        new LedgerStore(dataSource, schema, partitionOf),
     },
     LedgerSnapshotStore,
     LedgerSnapshots,

@@ -26,8 +26,15 @@ function answerPaths(startTime: number): string[] {
   const paths: string[] = [];
   for (const symbol of ['BTCUSDT', 'ETHUSDT', 'ETHBTC']) {
     for (const limit of [5, 100, 1000, 0]) paths.push(`/openapi/quote/v1/depth?symbol=${symbol}&limit=${limit}`);
-    paths.push(`/openapi/quote/v1/depth/merged?symbol=${symbol}`, `/openapi/quote/v1/trades?symbol=${symbol}&limit=1000`);
-    for (const interval of klineIntervals) paths.push(`/openapi/quote/v1/klines?symbol=${symbol}&interval=${interval}`, `/openapi/quote/v1/klines?symbol=${symbol}&interval=${interval}&startTime=${startTime}&limit=3`);
+    paths.push(
+      `/openapi/quote/v1/depth/merged?symbol=${symbol}`,
+      `/openapi/quote/v1/trades?symbol=${symbol}&limit=1000`,
+    );
+    for (const interval of klineIntervals)
+      paths.push(
+        `/openapi/quote/v1/klines?symbol=${symbol}&interval=${interval}`,
+        `/openapi/quote/v1/klines?symbol=${symbol}&interval=${interval}&startTime=${startTime}&limit=3`,
+      );
     for (const kind of ['24hr', 'price', 'bookTicker']) paths.push(`/openapi/quote/v1/ticker/${kind}?symbol=${symbol}`);
     const pair = `${symbol.slice(0, 3)}-${symbol.slice(3)}`.toLowerCase();
     paths.push(`/api/v2/ticker?symbol=${pair}`, `/api/v2/orderbook?symbol=${pair}`, `/api/v2/trades?symbol=${pair}`);
@@ -35,10 +42,22 @@ function answerPaths(startTime: number): string[] {
   for (const symbol of ['BTC-SWAP-USDT', 'ETH-SWAP-USDT']) {
     for (const limit of [5, 0]) paths.push(`/openapi/quote/v1/contract/depth?symbol=${symbol}&limit=${limit}`);
     paths.push(`/openapi/quote/v1/contract/trades?symbol=${symbol}&limit=1000`);
-    for (const interval of klineIntervals) paths.push(`/openapi/quote/v1/contract/klines?symbol=${symbol}&interval=${interval}`, `/openapi/quote/v1/contract/klines?symbol=${symbol}&interval=${interval}&startTime=${startTime}&limit=3`);
+    for (const interval of klineIntervals)
+      paths.push(
+        `/openapi/quote/v1/contract/klines?symbol=${symbol}&interval=${interval}`,
+        `/openapi/quote/v1/contract/klines?symbol=${symbol}&interval=${interval}&startTime=${startTime}&limit=3`,
+      );
   }
   paths.push('/openapi/v1/contracts', '/openapi/quote/v1/contract/index');
-  paths.push('/openapi/quote/v1/ticker/24hr', '/openapi/quote/v1/ticker/price', '/openapi/quote/v1/ticker/bookTicker', '/api/v2/tickers', '/api/v2/orderbooks', '/api/v2/trades', '/api/v2/constants');
+  paths.push(
+    '/openapi/quote/v1/ticker/24hr',
+    '/openapi/quote/v1/ticker/price',
+    '/openapi/quote/v1/ticker/bookTicker',
+    '/api/v2/tickers',
+    '/api/v2/orderbooks',
+    '/api/v2/trades',
+    '/api/v2/constants',
+  );
   return paths;
 }
 
@@ -56,7 +75,11 @@ describe('market-data replicas', () => {
   let taker: TestUser;
   let first: Replica;
   const contractEvents = new OrderEventFactory();
-  const order = (user: TestUser, query: Record<string, string>) => signedRequest<Record<string, unknown>>(exchange.baseUrl, 'POST', '/openapi/v1/order', user.key, { timestamp: clock.now(), query });
+  const order = (user: TestUser, query: Record<string, string>) =>
+    signedRequest<Record<string, unknown>>(exchange.baseUrl, 'POST', '/openapi/v1/order', user.key, {
+      timestamp: clock.now(),
+      query,
+    });
 
   async function startReplica(): Promise<Replica> {
     const app = await createApp(exchange.infrastructure, [MarketDataModule]);
@@ -75,24 +98,38 @@ describe('market-data replicas', () => {
     const log = exchange.infrastructure.eventLog;
     const partitions = await log.partitionCount(Topics.orderEvents.name);
     const { markets } = exchange.infrastructure;
-    const keys = new Map([...markets.symbols, ...markets.contracts].map((s) => [partitionForKey(s.symbol, partitions), s.symbol]));
+    const keys = new Map(
+      [...markets.symbols, ...markets.contracts].map((s) => [partitionForKey(s.symbol, partitions), s.symbol]),
+    );
     await log.publish(
       [...keys.values()].map((symbol) => {
-        const tick: ClockTicked = { type: 'ClockTicked', v: 1, id: `sentinel-${symbol}-${randomUUID()}`, ts: clock.now(), payload: { symbol } };
+        const tick: ClockTicked = {
+          type: 'ClockTicked',
+          v: 1,
+          id: `sentinel-${symbol}-${randomUUID()}`,
+          ts: clock.now(),
+          payload: { symbol },
+        };
         return { topic: Topics.orderEvents.name, key: symbol, value: JSON.stringify(tick) };
       }),
     );
     const end = await log.endOffsets(Topics.orderEvents.name);
-    await waitFor(() => replicas.every((r) => r.reader.isReady && end.every((o, p) => (r.reader.offsets[p] ?? 0) >= o)), 'replicas at the end of order.events', 60_000);
+    await waitFor(
+      () => replicas.every((r) => r.reader.isReady && end.every((o, p) => (r.reader.offsets[p] ?? 0) >= o)),
+      'replicas at the end of order.events',
+      60_000,
+    );
   }
 
   async function expectSameAnswers(a: Replica, b: Replica): Promise<number> {
     let compared = 0;
     // Contract prices come from market.contract-price-state, which each replica reads on its own:
     // once both have read the same records (the deciders publish after folding), the bytes agree.
-    const text = async (baseUrl: string, path: string) => JSON.stringify((await http<unknown>(baseUrl, 'GET', path)).body);
+    const text = async (baseUrl: string, path: string) =>
+      JSON.stringify((await http<unknown>(baseUrl, 'GET', path)).body);
     const same = async (path: string) => (await text(a.baseUrl, path)) === (await text(b.baseUrl, path));
-    for (const path of ['/openapi/v1/contracts', '/openapi/quote/v1/contract/index']) await waitFor(() => same(path), `both replicas' ${path}`, 30_000);
+    for (const path of ['/openapi/v1/contracts', '/openapi/quote/v1/contract/index'])
+      await waitFor(() => same(path), `both replicas' ${path}`, 30_000);
     for (const path of answerPaths(start)) {
       const [x, y] = await Promise.all([http<string>(a.baseUrl, 'GET', path), http<string>(b.baseUrl, 'GET', path)]);
       expect({ path, status: y.status, body: y.body }).toEqual({ path, status: x.status, body: x.body });
@@ -109,9 +146,14 @@ describe('market-data replicas', () => {
   async function tradeContracts(round: number): Promise<void> {
     const records = ['BTC-SWAP-USDT', 'ETH-SWAP-USDT'].flatMap((symbol, k) => {
       const price = symbol.startsWith('BTC') ? String(60_000 + round * 10 + k) : `${3000 + round}.25`;
-      return [contractEvents.book(symbol, clock.now(), [[price, String(10 + round)]], []), contractEvents.trade(symbol, clock.now(), price, String(1 + round), round % 2 ? 'SELL' : 'BUY')];
+      return [
+        contractEvents.book(symbol, clock.now(), [[price, String(10 + round)]], []),
+        contractEvents.trade(symbol, clock.now(), price, String(1 + round), round % 2 ? 'SELL' : 'BUY'),
+      ];
     });
-    await exchange.infrastructure.eventLog.publish(records.map((e) => ({ topic: Topics.orderEvents.name, key: e.payload.symbol, value: JSON.stringify(e) })));
+    await exchange.infrastructure.eventLog.publish(
+      records.map((e) => ({ topic: Topics.orderEvents.name, key: e.payload.symbol, value: JSON.stringify(e) })),
+    );
   }
 
   /** Crossing orders at rising times: trades over a minute, an hour, a day and a month boundary. */
@@ -129,7 +171,16 @@ describe('market-data replicas', () => {
 
   beforeAll(async () => {
     // No engine clock: the log only moves with orders, so "at the same offsets" can be waited for. Cuts on every batch.
-    exchange = await startTestExchange({ clock, onKafkaWhenAvailable: true, env: { ENGINE_CLOCK_TICK_MS: '0', MARKET_DATA_CUT_INTERVAL_MS: '0', RATE_LIMIT_WEIGHT_PER_MINUTE: '1000000', RATE_LIMIT_ORDERS_PER_SECOND: '1000' } });
+    exchange = await startTestExchange({
+      clock,
+      onKafkaWhenAvailable: true,
+      env: {
+        ENGINE_CLOCK_TICK_MS: '0',
+        MARKET_DATA_CUT_INTERVAL_MS: '0',
+        RATE_LIMIT_WEIGHT_PER_MINUTE: '1000000',
+        RATE_LIMIT_ORDERS_PER_SECOND: '1000',
+      },
+    });
     const token = exchange.infrastructure.config.ADMIN_TOKEN!;
     maker = await createFundedUser(exchange.baseUrl, token, { BTC: '10', USDT: '1000000' });
     taker = await createFundedUser(exchange.baseUrl, token, { USDT: '1000000', ETH: '100' });
@@ -161,9 +212,15 @@ describe('market-data replicas', () => {
       await atEnd(first, restarted);
       await expectSameAnswers(first, restarted);
       // What was compared is not empty: trades on both sides of the month boundary.
-      const months = await http<unknown[][]>(restarted.baseUrl, 'GET', '/openapi/quote/v1/klines?symbol=BTCUSDT&interval=1M');
+      const months = await http<unknown[][]>(
+        restarted.baseUrl,
+        'GET',
+        '/openapi/quote/v1/klines?symbol=BTCUSDT&interval=1M',
+      );
       expect(months.body.map((k) => k[0])).toEqual([Date.UTC(2026, 2, 1), Date.UTC(2026, 3, 1)]);
-      expect((await http<unknown[]>(restarted.baseUrl, 'GET', '/openapi/quote/v1/trades?symbol=ETHUSDT')).body.length).toBeGreaterThan(20);
+      expect(
+        (await http<unknown[]>(restarted.baseUrl, 'GET', '/openapi/quote/v1/trades?symbol=ETHUSDT')).body.length,
+      ).toBeGreaterThan(20);
     } finally {
       await restarted.app.close();
     }

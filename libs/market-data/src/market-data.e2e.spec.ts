@@ -20,20 +20,37 @@ describe('market data through REST after trading', () => {
   let maker: TestUser;
   let taker: TestUser;
   const get = <T = Json>(path: string) => http<T>(exchange.baseUrl, 'GET', path);
-  const order = (user: TestUser, query: Record<string, string>) => signedRequest<Json>(exchange.baseUrl, 'POST', '/openapi/v1/order', user.key, { timestamp: clock.now(), query });
+  const order = (user: TestUser, query: Record<string, string>) =>
+    signedRequest<Json>(exchange.baseUrl, 'POST', '/openapi/v1/order', user.key, { timestamp: clock.now(), query });
 
   beforeAll(async () => {
-    exchange = await startTestExchange({ clock, onKafkaWhenAvailable: true, env: { RATE_LIMIT_WEIGHT_PER_MINUTE: '100000' } });
+    exchange = await startTestExchange({
+      clock,
+      onKafkaWhenAvailable: true,
+      env: { RATE_LIMIT_WEIGHT_PER_MINUTE: '100000' },
+    });
     const token = exchange.infrastructure.config.ADMIN_TOKEN!;
     maker = await createFundedUser(exchange.baseUrl, token, { BTC: '5', USDT: '100000' });
     taker = await createFundedUser(exchange.baseUrl, token, { USDT: '200000' });
     await waitFor(async () => (await get('/api/v2/health')).body.status === 'ok', 'market data ready', 60_000);
-    expect((await order(maker, { symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', price: '60000', quantity: '1' })).body).toMatchObject({ status: 'NEW' });
-    expect((await order(maker, { symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', price: '61000', quantity: '0.5' })).body).toMatchObject({ status: 'NEW' });
-    expect((await order(maker, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '59000.5', quantity: '0.2' })).body).toMatchObject({ status: 'NEW' });
+    expect(
+      (await order(maker, { symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', price: '60000', quantity: '1' })).body,
+    ).toMatchObject({ status: 'NEW' });
+    expect(
+      (await order(maker, { symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', price: '61000', quantity: '0.5' })).body,
+    ).toMatchObject({ status: 'NEW' });
+    expect(
+      (await order(maker, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '59000.5', quantity: '0.2' })).body,
+    ).toMatchObject({ status: 'NEW' });
     clock.advance(1500);
-    expect((await order(taker, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '61000', quantity: '0.4' })).body).toMatchObject({ status: 'FILLED' });
-    await waitFor(async () => (await get<unknown[]>('/openapi/quote/v1/trades?symbol=BTCUSDT')).body.length === 1, 'the trade in market data', 30_000);
+    expect(
+      (await order(taker, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '61000', quantity: '0.4' })).body,
+    ).toMatchObject({ status: 'FILLED' });
+    await waitFor(
+      async () => (await get<unknown[]>('/openapi/quote/v1/trades?symbol=BTCUSDT')).body.length === 1,
+      'the trade in market data',
+      30_000,
+    );
   }, 120_000);
   afterAll(async () => exchange?.close());
 
@@ -41,12 +58,25 @@ describe('market data through REST after trading', () => {
     const answer = await get('/openapi/quote/v1/depth?symbol=BTCUSDT');
     expect(answer.status).toBe(200);
     const depth = s.depthSchema.parse(answer.body);
-    expect(depth).toMatchObject({ bids: [['59000.50', '0.20000']], asks: [['60000.00', '0.60000'], ['61000.00', '0.50000']] });
+    expect(depth).toMatchObject({
+      bids: [['59000.50', '0.20000']],
+      asks: [
+        ['60000.00', '0.60000'],
+        ['61000.00', '0.50000'],
+      ],
+    });
     expect(depth.lastUpdateId).toBeGreaterThanOrEqual(4);
     expect(depth.time).toBe(clock.now());
     expect(answer.headers.get('x-service-used-weight-1m')).toMatch(/^\d+$/);
-    expect(s.depthSchema.parse((await get('/openapi/quote/v1/depth?symbol=BTCUSDT&limit=1')).body)).toMatchObject({ bids: [['59000.50', '0.20000']], asks: [['60000.00', '0.60000']] });
-    expect(s.depthSchema.parse((await get('/openapi/quote/v1/depth?symbol=ETHBTC&limit=0')).body)).toMatchObject({ bids: [], asks: [], lastUpdateId: 0 });
+    expect(s.depthSchema.parse((await get('/openapi/quote/v1/depth?symbol=BTCUSDT&limit=1')).body)).toMatchObject({
+      bids: [['59000.50', '0.20000']],
+      asks: [['60000.00', '0.60000']],
+    });
+    expect(s.depthSchema.parse((await get('/openapi/quote/v1/depth?symbol=ETHBTC&limit=0')).body)).toMatchObject({
+      bids: [],
+      asks: [],
+      lastUpdateId: 0,
+    });
   });
 
   it('weighs depth by limit: 1, 5, 10 and 50 for the whole book', async () => {
@@ -63,11 +93,27 @@ describe('market data through REST after trading', () => {
     expect(trades).toEqual([{ price: '60000.00', qty: '0.40000', time: clock.now(), isBuyerMaker: false }]);
     const minute = Math.floor(clock.now() / 60_000) * 60_000;
     const klines = s.klinesSchema.parse((await get('/openapi/quote/v1/klines?symbol=BTCUSDT&interval=1m')).body);
-    expect(klines).toEqual([[minute, '60000.00', '60000.00', '60000.00', '60000.00', '0.40000', minute + 59_999, '24000.0000000', 1, '0.40000', '24000.0000000']]);
+    expect(klines).toEqual([
+      [
+        minute,
+        '60000.00',
+        '60000.00',
+        '60000.00',
+        '60000.00',
+        '0.40000',
+        minute + 59_999,
+        '24000.0000000',
+        1,
+        '0.40000',
+        '24000.0000000',
+      ],
+    ]);
     const month = s.klinesSchema.parse((await get('/openapi/quote/v1/klines?symbol=BTCUSDT&interval=1M')).body);
     expect(month[0]![0]).toBe(Date.UTC(2026, 0, 1));
     expect(month[0]![6]).toBe(Date.UTC(2026, 1, 1) - 1);
-    expect((await get('/openapi/quote/v1/klines?symbol=BTCUSDT&interval=1m&startTime=' + (minute + 60_000))).body).toEqual([]);
+    expect(
+      (await get('/openapi/quote/v1/klines?symbol=BTCUSDT&interval=1m&startTime=' + (minute + 60_000))).body,
+    ).toEqual([]);
     expect((await get('/openapi/quote/v1/klines?symbol=BTCUSDT&interval=1m&endTime=' + minute)).body).toHaveLength(1);
 
     const ticker = s.ticker24hSchema.parse((await get('/openapi/quote/v1/ticker/24hr?symbol=BTCUSDT')).body);
@@ -90,15 +136,30 @@ describe('market data through REST after trading', () => {
       { symbol: 'ETHUSDT', price: '0.00' },
       { symbol: 'ETHBTC', price: '0.00000' },
     ]);
-    expect((await get('/openapi/quote/v1/ticker/bookTicker?symbol=BTCUSDT')).body).toEqual({ symbol: 'BTCUSDT', bidPrice: '59000.50', bidQty: '0.20000', askPrice: '60000.00', askQty: '0.60000' });
+    expect((await get('/openapi/quote/v1/ticker/bookTicker?symbol=BTCUSDT')).body).toEqual({
+      symbol: 'BTCUSDT',
+      bidPrice: '59000.50',
+      bidQty: '0.20000',
+      askPrice: '60000.00',
+      askQty: '0.60000',
+    });
     expect(s.bookTickerAnswerSchema.parse((await get('/openapi/quote/v1/ticker/bookTicker')).body)).toHaveLength(3);
   });
 
   it('serves merged depth as of the last 300 ms cut, which the engine clock moves', async () => {
     // The cut before the trade (closed by the trade's own events) still shows the whole first ask.
-    expect((await get<{ asks: string[][] }>('/openapi/quote/v1/depth/merged?symbol=BTCUSDT')).body.asks[0]).toEqual(['60000.00', '1.00000']);
+    expect((await get<{ asks: string[][] }>('/openapi/quote/v1/depth/merged?symbol=BTCUSDT')).body.asks[0]).toEqual([
+      '60000.00',
+      '1.00000',
+    ]);
     clock.advance(1000);
-    await waitFor(async () => (await get<{ asks: string[][] }>('/openapi/quote/v1/depth/merged?symbol=BTCUSDT')).body.asks[0]?.[1] === '0.60000', 'the cut after the trade', 20_000);
+    await waitFor(
+      async () =>
+        (await get<{ asks: string[][] }>('/openapi/quote/v1/depth/merged?symbol=BTCUSDT')).body.asks[0]?.[1] ===
+        '0.60000',
+      'the cut after the trade',
+      20_000,
+    );
     const merged = s.depthSchema.parse((await get('/openapi/quote/v1/depth/merged?symbol=BTCUSDT&limit=1')).body);
     expect(merged).toMatchObject({ bids: [['59000.50', '0.20000']], asks: [['60000.00', '0.60000']] });
   });
@@ -108,13 +169,40 @@ describe('market data through REST after trading', () => {
     const constants = s.v2ConstantsSchema.parse((await get('/api/v2/constants')).body);
     expect(constants.pairs.map((p) => p.trading_pairs)).toEqual(['btc-usdt', 'eth-usdt', 'eth-btc']);
     const ticker = s.v2TickerSchema.parse((await get('/api/v2/ticker?symbol=btc-usdt')).body);
-    expect(ticker).toMatchObject({ trading_pairs: 'btc-usdt', last_price: '60000.00', lowest_ask: '60000.00', highest_bid: '59000.50', base_volume: '0.40000', quote_volume: '24000.0000000', price_change_percent_24h: '0.00' });
+    expect(ticker).toMatchObject({
+      trading_pairs: 'btc-usdt',
+      last_price: '60000.00',
+      lowest_ask: '60000.00',
+      highest_bid: '59000.50',
+      base_volume: '0.40000',
+      quote_volume: '24000.0000000',
+      price_change_percent_24h: '0.00',
+    });
     expect(s.v2TickersSchema.parse((await get('/api/v2/tickers')).body)).toHaveLength(3);
-    expect(s.v2OrderBookSchema.parse((await get('/api/v2/orderbook?symbol=BTC-USDT')).body)).toMatchObject({ bids: [['59000.50', '0.20000']], asks: [['60000.00', '0.60000'], ['61000.00', '0.50000']] });
+    expect(s.v2OrderBookSchema.parse((await get('/api/v2/orderbook?symbol=BTC-USDT')).body)).toMatchObject({
+      bids: [['59000.50', '0.20000']],
+      asks: [
+        ['60000.00', '0.60000'],
+        ['61000.00', '0.50000'],
+      ],
+    });
     expect(s.v2OrderBooksSchema.parse((await get('/api/v2/orderbooks')).body)).toHaveLength(3);
     const trades = s.v2TradesAnswerSchema.parse((await get('/api/v2/trades?symbol=btc-usdt')).body);
-    expect(trades).toEqual([{ trade_id: '1', price: '60000.00', base_volume: '0.40000', quote_volume: '24000.0000000', timestamp: expect.any(Number), type: 'buy' }]);
-    expect(Object.keys(s.v2TradesAnswerSchema.parse((await get('/api/v2/trades')).body))).toEqual(['btc-usdt', 'eth-usdt', 'eth-btc']);
+    expect(trades).toEqual([
+      {
+        trade_id: '1',
+        price: '60000.00',
+        base_volume: '0.40000',
+        quote_volume: '24000.0000000',
+        timestamp: expect.any(Number),
+        type: 'buy',
+      },
+    ]);
+    expect(Object.keys(s.v2TradesAnswerSchema.parse((await get('/api/v2/trades')).body))).toEqual([
+      'btc-usdt',
+      'eth-usdt',
+      'eth-btc',
+    ]);
   });
 
   it.each([
@@ -155,8 +243,18 @@ describe('market data through REST after trading', () => {
 
   it('rolls the 24 h ticker off when the clock passes a day without trades', async () => {
     clock.advance(24 * 3_600_000 + 5_000);
-    await waitFor(async () => (await get<Json>('/openapi/quote/v1/ticker/24hr?symbol=BTCUSDT')).body.volume === '0.00000', 'the 24 h window to roll', 20_000);
-    expect((await get('/openapi/quote/v1/ticker/24hr?symbol=BTCUSDT')).body).toMatchObject({ openPrice: '60000.00', highPrice: '60000.00', lowPrice: '60000.00', lastPrice: '60000.00', volume: '0.00000' });
+    await waitFor(
+      async () => (await get<Json>('/openapi/quote/v1/ticker/24hr?symbol=BTCUSDT')).body.volume === '0.00000',
+      'the 24 h window to roll',
+      20_000,
+    );
+    expect((await get('/openapi/quote/v1/ticker/24hr?symbol=BTCUSDT')).body).toMatchObject({
+      openPrice: '60000.00',
+      highPrice: '60000.00',
+      lowPrice: '60000.00',
+      lastPrice: '60000.00',
+      volume: '0.00000',
+    });
     expect((await get('/openapi/quote/v1/trades?symbol=BTCUSDT')).body).toHaveLength(1);
   });
 });

@@ -1,7 +1,15 @@
 import { Module } from '@nestjs/common';
 import { type Markets, Topics } from '@exchange/contracts';
 import { type EventLog, partitionForKey } from '@exchange/messaging';
-import { CONFIG, type Config, DATABASE, dataSourceProviders, EVENT_LOG, MARKETS, type RunningDatabase } from '@exchange/platform';
+import {
+  CONFIG,
+  type Config,
+  DATABASE,
+  dataSourceProviders,
+  EVENT_LOG,
+  MARKETS,
+  type RunningDatabase,
+} from '@exchange/platform';
 import type { DataSource } from 'typeorm';
 import { ContractPriceBoard, MarketFold, marketSymbolsOf } from './domain';
 import { HistoryWriter } from './history/history-writer.processor';
@@ -26,15 +34,32 @@ const ORDER_EVENT_PARTITIONS = Symbol('ORDER_EVENT_PARTITIONS');
   providers: [
     { provide: MARKET_DATA_SETTINGS, inject: [CONFIG], useFactory: marketDataSettings },
     { provide: MARKET_DATA_SCHEMA, inject: [CONFIG], useFactory: (config: Config) => marketDataSchema(config) },
-    ...dataSourceProviders(MARKET_DATA_SOURCE, [DATABASE, MARKET_DATA_SCHEMA], (database: RunningDatabase, schema: string) => openMarketDataSource(database.url, schema)),
-    { provide: MarketHistoryStore, inject: [MARKET_DATA_SOURCE, MARKET_DATA_SCHEMA], useFactory: (dataSource: DataSource, schema: string) => new MarketHistoryStore(dataSource, schema) },
-    { provide: ORDER_EVENT_PARTITIONS, inject: [EVENT_LOG], useFactory: (log: EventLog) => log.partitionCount(Topics.orderEvents.name) },
+    ...dataSourceProviders(
+      MARKET_DATA_SOURCE,
+      [DATABASE, MARKET_DATA_SCHEMA],
+      (database: RunningDatabase, schema: string) => openMarketDataSource(database.url, schema),
+    ),
+    {
+      provide: MarketHistoryStore,
+      inject: [MARKET_DATA_SOURCE, MARKET_DATA_SCHEMA],
+      useFactory: (dataSource: DataSource, schema: string) => new MarketHistoryStore(dataSource, schema),
+    },
+    {
+      provide: ORDER_EVENT_PARTITIONS,
+      inject: [EVENT_LOG],
+      useFactory: (log: EventLog) => log.partitionCount(Topics.orderEvents.name),
+    },
     {
       provide: MarketFold,
       inject: [MARKETS, ORDER_EVENT_PARTITIONS],
-      useFactory: (markets: Markets, partitions: number) => new MarketFold(marketSymbolsOf(markets), (symbol) => partitionForKey(symbol, partitions)),
+      useFactory: (markets: Markets, partitions: number) =>
+        new MarketFold(marketSymbolsOf(markets), (symbol) => partitionForKey(symbol, partitions)),
     },
-    { provide: MarketStartState, inject: [MarketHistoryStore, ORDER_EVENT_PARTITIONS], useFactory: (store: MarketHistoryStore, partitions: number) => new StoredStartState(store, partitions) },
+    {
+      provide: MarketStartState,
+      inject: [MarketHistoryStore, ORDER_EVENT_PARTITIONS],
+      useFactory: (store: MarketHistoryStore, partitions: number) => new StoredStartState(store, partitions),
+    },
     MarketReader,
     HistoryWriter,
     { provide: ContractPriceBoard, useFactory: () => new ContractPriceBoard() },
@@ -42,8 +67,20 @@ const ORDER_EVENT_PARTITIONS = Symbol('ORDER_EVENT_PARTITIONS');
     {
       provide: MarketAnswers,
       inject: [MarketFold, MARKETS, MarketHistoryStore, ContractPriceBoard, CONFIG],
-      useFactory: (fold: MarketFold, markets: Markets, store: MarketHistoryStore, board: ContractPriceBoard, config: Config) =>
-        new MarketAnswers(fold, markets, (symbol, interval, query, before) => store.olderKlines(fold.symbols.get(symbol)!, interval, query, before), board, config.MARKET_DATA_ANSWER_CACHE_BYTES),
+      useFactory: (
+        fold: MarketFold,
+        markets: Markets,
+        store: MarketHistoryStore,
+        board: ContractPriceBoard,
+        config: Config,
+      ) =>
+        new MarketAnswers(
+          fold,
+          markets,
+          (symbol, interval, query, before) => store.olderKlines(fold.symbols.get(symbol)!, interval, query, before),
+          board,
+          config.MARKET_DATA_ANSWER_CACHE_BYTES,
+        ),
     },
     PublicRoutesRegistrar,
     PublicStreamGateway,

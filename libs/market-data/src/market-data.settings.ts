@@ -12,5 +12,9 @@ export interface MarketDataSettings {
 }
 
 export function marketDataSettings(config: Config): MarketDataSettings {
-  return { cutEveryUpdates: 1000, cutEveryMs: config.MARKET_DATA_CUT_INTERVAL_MS, tradeRetentionMs: config.MARKET_DATA_TRADE_RETENTION_MS };
+  return {
+    cutEveryUpdates: 1000,
+    cutEveryMs: config.MARKET_DATA_CUT_INTERVAL_MS,
+    tradeRetentionMs: config.MARKET_DATA_TRADE_RETENTION_MS,
+  };
 }

@@ -3,7 +3,11 @@ import { type Markets, Topics } from '@exchange/contracts';
 import type { EventLog } from '@exchange/messaging';
 import { EVENT_LOG, MARKETS } from '@exchange/platform';
 import { SymbolEngines } from './books/symbol-engines';
-import { defaultMatchingEngineSettings, MATCHING_ENGINE_SETTINGS, type MatchingEngineSettings } from './matching-engine.settings';
+import {
+  defaultMatchingEngineSettings,
+  MATCHING_ENGINE_SETTINGS,
+  type MatchingEngineSettings,
+} from './matching-engine.settings';
 import { ClockTicker } from './processing/clock-ticker';
 import { EngineSnapshotStore } from './processing/engine-snapshot-store';
 import { OrderCommandProcessor } from './processing/order-command.processor';
@@ -19,12 +23,21 @@ const symbolEnginesProvider = {
 /** The order books: a fold over order.commands that writes order.events and the ledger's settlement commands. */
 @Module({
   controllers: [OrderCommandProcessor],
-  providers: [{ provide: MATCHING_ENGINE_SETTINGS, useValue: defaultMatchingEngineSettings }, symbolEnginesProvider, EngineSnapshotStore, PartitionRecovery, ClockTicker],
+  providers: [
+    { provide: MATCHING_ENGINE_SETTINGS, useValue: defaultMatchingEngineSettings },
+    symbolEnginesProvider,
+    EngineSnapshotStore,
+    PartitionRecovery,
+    ClockTicker,
+  ],
   exports: [SymbolEngines],
 })
 export class MatchingEngineModule {
   /** The module with other settings (a shorter snapshot interval, say); the plain class uses the defaults. */
   static withSettings(settings: Partial<MatchingEngineSettings>): DynamicModule {
-    return { module: MatchingEngineModule, providers: [{ provide: MATCHING_ENGINE_SETTINGS, useValue: { ...defaultMatchingEngineSettings, ...settings } }] };
+    return {
+      module: MatchingEngineModule,
+      providers: [{ provide: MATCHING_ENGINE_SETTINGS, useValue: { ...defaultMatchingEngineSettings, ...settings } }],
+    };
   }
 }

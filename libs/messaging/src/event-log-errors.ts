@@ -22,11 +22,16 @@ export class CorruptEventLogError extends Error {
     readonly position: number,
     detail: string,
   ) {
-    super(`event log: ${file} is corrupt at byte ${position}: ${detail}; refusing to go on rather than drop data (restore the file, or move it and what follows aside on purpose)`);
+    super(
+      `event log: ${file} is corrupt at byte ${position}: ${detail}; refusing to go on rather than drop data (restore the file, or move it and what follows aside on purpose)`,
+    );
     this.name = 'CorruptEventLogError';
   }
 }
 
 export function isEventLogUnavailable(error: unknown): error is EventLogUnavailableError {
-  return error instanceof EventLogUnavailableError || (typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'EVENT_LOG_UNAVAILABLE');
+  return (
+    error instanceof EventLogUnavailableError ||
+    (typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'EVENT_LOG_UNAVAILABLE')
+  );
 }

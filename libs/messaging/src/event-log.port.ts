@@ -92,7 +92,13 @@ export interface EventLog {
    * Reads a partition from `fromOffset` up to the end as of the call (or `untilOffset`), outside any
    * group: what a replay or a rebuild uses. Resolves with the offset after the last record read.
    */
-  read(topic: string, partition: number, fromOffset: number, onBatch: (records: IncomingRecord[]) => Promise<void>, untilOffset?: number): Promise<number>;
+  read(
+    topic: string,
+    partition: number,
+    fromOffset: number,
+    onBatch: (records: IncomingRecord[]) => Promise<void>,
+    untilOffset?: number,
+  ): Promise<number>;
   /** The offset after the last record of each partition (the high watermark), by partition. */
   endOffsets(topic: string): Promise<number[]>;
   /** The group's committed offsets of the topic, by partition (0 where none). */

@@ -1,5 +1,12 @@
 import type { TopicDefinition } from '@exchange/contracts';
-import type { Consumer, ConsumerOptions, EventLog, IncomingBatch, IncomingRecord, OutgoingRecord } from './event-log.port';
+import type {
+  Consumer,
+  ConsumerOptions,
+  EventLog,
+  IncomingBatch,
+  IncomingRecord,
+  OutgoingRecord,
+} from './event-log.port';
 
 /**
  * Prefixes every topic and consumer group with a namespace, so several exchanges (or test runs)
@@ -29,12 +36,26 @@ export class NamespacedEventLog implements EventLog {
         const outcome = await options.eachBatch(this.unwrapBatch(batch));
         return outcome?.emit ? { emit: outcome.emit.map((r) => this.outgoing(r)) } : outcome;
       },
-      hooks: options.hooks?.beforeCommit ? { beforeCommit: (batch) => options.hooks!.beforeCommit!(this.unwrapBatch(batch)) } : undefined,
+      hooks: options.hooks?.beforeCommit
+        ? { beforeCommit: (batch) => options.hooks!.beforeCommit!(this.unwrapBatch(batch)) }
+        : undefined,
     });
   }
 
-  read(topic: string, partition: number, fromOffset: number, onBatch: (records: IncomingRecord[]) => Promise<void>, untilOffset?: number): Promise<number> {
-    return this.inner.read(this.wrap(topic), partition, fromOffset, (records) => onBatch(records.map((r) => ({ ...r, topic }))), untilOffset);
+  read(
+    topic: string,
+    partition: number,
+    fromOffset: number,
+    onBatch: (records: IncomingRecord[]) => Promise<void>,
+    untilOffset?: number,
+  ): Promise<number> {
+    return this.inner.read(
+      this.wrap(topic),
+      partition,
+      fromOffset,
+      (records) => onBatch(records.map((r) => ({ ...r, topic }))),
+      untilOffset,
+    );
   }
 
   endOffsets(topic: string): Promise<number[]> {

@@ -32,10 +32,19 @@ const LEDGER_READ_GATE = Symbol('USER_STREAM_LEDGER_READ_GATE');
       provide: AccountStreams,
       inject: [StreamStartReader, MARKETS, Metrics],
       useFactory: (reader: StreamStartReader, markets: Markets, metrics: Metrics) => {
-        const frames = metrics.counter('user_stream_frames_total', 'Frames rendered and encoded (once each, whatever the number of sockets)', ['e']);
+        const frames = metrics.counter(
+          'user_stream_frames_total',
+          'Frames rendered and encoded (once each, whatever the number of sockets)',
+          ['e'],
+        );
         const streams = new AccountStreams(reader, markets, (frame) => frames.inc({ e: frame.e }));
         metrics.gauge('user_stream_accounts', 'Accounts this replica streams', [], (g) => g.set(streams.size));
-        metrics.gauge('user_stream_contract_orders', 'Open contract orders this replica keeps to report their fills', [], (g) => g.set(streams.contractOrderCount));
+        metrics.gauge(
+          'user_stream_contract_orders',
+          'Open contract orders this replica keeps to report their fills',
+          [],
+          (g) => g.set(streams.contractOrderCount),
+        );
         return streams;
       },
     },
@@ -51,10 +60,27 @@ const LEDGER_READ_GATE = Symbol('USER_STREAM_LEDGER_READ_GATE');
     {
       provide: UserStreamSocketServer,
       inject: [LISTEN_KEYS, AccountStreams, StreamStartReader, CLOCK, LOGGER, CONFIG, Metrics],
-      useFactory: (store: ListenKeyStore, streams: AccountStreams, reader: StreamStartReader, clock: Clock, logger: Logger, config: Config, metrics: Metrics) => {
-        const slow = metrics.counter('user_stream_slow_consumers_total', 'Sockets dropped because their unsent frames passed USER_STREAM_MAX_BUFFERED_BYTES');
-        const abusive = metrics.counter('user_stream_abusive_sockets_total', 'Sockets closed (1008) for sending more than WS_MAX_MESSAGES_PER_SECOND');
-        const refused = metrics.counter('user_stream_refused_sockets_total', 'Sockets refused because their address held WS_MAX_SOCKETS_PER_IP');
+      useFactory: (
+        store: ListenKeyStore,
+        streams: AccountStreams,
+        reader: StreamStartReader,
+        clock: Clock,
+        logger: Logger,
+        config: Config,
+        metrics: Metrics,
+      ) => {
+        const slow = metrics.counter(
+          'user_stream_slow_consumers_total',
+          'Sockets dropped because their unsent frames passed USER_STREAM_MAX_BUFFERED_BYTES',
+        );
+        const abusive = metrics.counter(
+          'user_stream_abusive_sockets_total',
+          'Sockets closed (1008) for sending more than WS_MAX_MESSAGES_PER_SECOND',
+        );
+        const refused = metrics.counter(
+          'user_stream_refused_sockets_total',
+          'Sockets refused because their address held WS_MAX_SOCKETS_PER_IP',
+        );
         const server = new UserStreamSocketServer(
           store,
           streams,

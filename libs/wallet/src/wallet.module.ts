@@ -1,5 +1,15 @@
 import { Module } from '@nestjs/common';
-import { CONFIG, type Config, DATABASE, dataSourceProviders, LOGGER, type Logger, openDataSource, type RunningDatabase, schemaName } from '@exchange/platform';
+import {
+  CONFIG,
+  type Config,
+  DATABASE,
+  dataSourceProviders,
+  LOGGER,
+  type Logger,
+  openDataSource,
+  type RunningDatabase,
+  schemaName,
+} from '@exchange/platform';
 import { CHAIN_ADAPTER } from './chain/chain-adapter.port';
 import { SimulatedChain } from './chain/simulated-chain';
 import { CreateWalletTables1767484800000 } from './migrations/1767484800000-create-wallet-tables';

@@ -1,5 +1,13 @@
 import { type LedgerJournalEvent, parseLedgerEvent, Topics } from '@exchange/contracts';
-import { feeAccountIdOf, initialLedgerState, ledgerMigrations, LedgerStore, ledgerStateHash, projectionRows, writeProjection } from '@exchange/ledger';
+import {
+  feeAccountIdOf,
+  initialLedgerState,
+  ledgerMigrations,
+  LedgerStore,
+  ledgerStateHash,
+  projectionRows,
+  writeProjection,
+} from '@exchange/ledger';
 import { partitionForKey } from '@exchange/messaging';
 import type { DataSource } from 'typeorm';
 import { Progress } from '../progress';
@@ -39,17 +47,28 @@ const WRITE_BATCH = 10_000;
  * Writes the projection of every event of ledger.events (up to its end at the start) into a
  * migrated, empty schema: one transaction per WRITE_BATCH events, events deduplicated by id.
  */
-export async function foldJournalInto(ctx: ReplayContext, rebuilt: DataSource, target: string): Promise<{ events: number; seconds: number; ends: number[] }> {
+export async function foldJournalInto(
+  ctx: ReplayContext,
+  rebuilt: DataSource,
+  target: string,
+): Promise<{ events: number; seconds: number; ends: number[] }> {
   const ends = await ctx.log.endOffsets(journal);
   const partitions = await ctx.log.partitionCount(Topics.ledgerCommands.name);
   const partitionOf = (userId: string): number => partitionForKey(userId, partitions);
-  const progress = new Progress('ledger', ends.reduce((a, b) => a + b, 0), ctx.progress);
+  const progress = new Progress(
+    'ledger',
+    ends.reduce((a, b) => a + b, 0),
+    ctx.progress,
+  );
   const seen = new Set<string>();
   let pending: LedgerJournalEvent[] = [];
   const flush = async (): Promise<void> => {
     const events = pending;
     pending = [];
-    if (events.length > 0) await rebuilt.transaction((manager) => writeProjection(manager.queryRunner!, target, projectionRows(events, partitionOf)));
+    if (events.length > 0)
+      await rebuilt.transaction((manager) =>
+        writeProjection(manager.queryRunner!, target, projectionRows(events, partitionOf)),
+      );
   };
   for (let p = 0; p < ends.length; p++) {
     await ctx.log.read(
@@ -80,22 +99,55 @@ export async function foldJournalInto(ctx: ReplayContext, rebuilt: DataSource, t
  * The state hash the ledger computes over what it loads at start (every partition, at one
  * instant), from the rebuilt and the live schema; the balance invariant on both; row counts.
  */
-async function compare(rebuilt: DataSource, target: string, liveSource: DataSource, live: string, partitions: number): Promise<Check[]> {
+async function compare(
+  rebuilt: DataSource,
+  target: string,
+  liveSource: DataSource,
+  live: string,
+  partitions: number,
+): Promise<Check[]> {
   const now = Date.now();
   const hashOf = async (ds: DataSource, schema: string): Promise<string> => {
     const state = initialLedgerState();
     const store = new LedgerStore(ds, schema, (userId) => partitionForKey(userId, partitions));
-    for (let p = 0; p < partitions; p++) await store.loadPartition(state, Topics.ledgerCommands.name, p, now, feeAccountIdOf(p));
+    for (let p = 0; p < partitions; p++)
+      await store.loadPartition(state, Topics.ledgerCommands.name, p, now, feeAccountIdOf(p));
     return ledgerStateHash(state);
   };
   const [rebuiltHash, liveHash] = [await hashOf(rebuilt, target), await hashOf(liveSource, live)];
-  const checks: Check[] = [{ name: 'state hash', ok: rebuiltHash === liveHash, detail: `rebuilt ${rebuiltHash} live ${liveHash}` }];
+  const checks: Check[] = [
+    { name: 'state hash', ok: rebuiltHash === liveHash, detail: `rebuilt ${rebuiltHash} live ${liveHash}` },
+  ];
   for (const [name, ds, schema] of [
     ['balance invariant (rebuilt)', rebuilt, target],
     ['balance invariant (live)', liveSource, live],
   ] as const) {
     const problems = await balanceInvariantProblems(ds, schema);
-    checks.push({ name, ok: problems.length === 0, detail: problems.length === 0 ? 'every asset adds up, nothing negative' : problems.join('; ') });
+    checks.push({
+      name,
+      ok: problems.length === 0,
+      detail: problems.length === 0 ? 'every asset adds up, nothing negative' : problems.join('; '),
+    });
   }
-  return [...checks, ...(await rowCountChecks(['accounts', 'balances', 'balance_flows', 'orders', 'trades', 'api_keys', 'contract_balances', 'contract_positions', 'contract_orders', 'contract_trades'], rebuilt, target, liveSource, live))];
+  return [
+    ...checks,
+    ...(await rowCountChecks(
+      [
+        'accounts',
+        'balances',
+        'balance_flows',
+        'orders',
+        'trades',
+        'api_keys',
+        'contract_balances',
+        'contract_positions',
+        'contract_orders',
+        'contract_trades',
+      ],
+      rebuilt,
+      target,
+      liveSource,
+      live,
+    )),
+  ];
 }

@@ -28,9 +28,17 @@ describe('market-data replay', () => {
 
   const ctx = (): ReplayContext => {
     const { config, eventLog, markets, logger } = exchange.infrastructure;
-    return { config, log: eventLog, markets, logger, say: () => undefined, progress: { isTTY: false, write: (line: string) => progress.push(line) } as unknown as NodeJS.WriteStream };
+    return {
+      config,
+      log: eventLog,
+      markets,
+      logger,
+      say: () => undefined,
+      progress: { isTTY: false, write: (line: string) => progress.push(line) } as unknown as NodeJS.WriteStream,
+    };
   };
-  const rebuild = (into?: string): Promise<ReplayResult> => marketDataReplay.rebuild(ctx(), { into, switch: false, force: false });
+  const rebuild = (into?: string): Promise<ReplayResult> =>
+    marketDataReplay.rebuild(ctx(), { into, switch: false, force: false });
   const check = (result: ReplayResult, name: string): Check => {
     const found = result.checks.find((c) => c.name === name);
     if (!found) throw new Error(`no check ${name} in ${JSON.stringify(result.checks)}`);
@@ -44,7 +52,9 @@ describe('market-data replay', () => {
     await log.publish(batch.map((e) => ({ topic, key: e.payload.symbol, value: JSON.stringify(e) })));
     const ends = await log.endOffsets(topic);
     await waitFor(async () => {
-      const { rows } = await db.query<{ partition: number; next_offset: string }>(`SELECT partition, next_offset FROM "${live}".checkpoints`);
+      const { rows } = await db.query<{ partition: number; next_offset: string }>(
+        `SELECT partition, next_offset FROM "${live}".checkpoints`,
+      );
       return ends.every((end, p) => end === 0 || Number(rows.find((r) => r.partition === p)?.next_offset ?? 0) === end);
     }, 'the history writer to store order.events to its end');
   }
@@ -82,8 +92,12 @@ describe('market-data replay', () => {
 
   it('rebuilds the history equal to the live one, and a start from the live store folds to the same state', async () => {
     const { rows: cuts } = await db.query<{ next_offset: string }>(`SELECT next_offset FROM "${live}".book_cuts`);
-    const { rows: checkpoints } = await db.query<{ next_offset: string }>(`SELECT next_offset FROM "${live}".checkpoints`);
-    expect(Math.max(...cuts.map((c) => Number(c.next_offset)))).toBeLessThan(Math.max(...checkpoints.map((c) => Number(c.next_offset))));
+    const { rows: checkpoints } = await db.query<{ next_offset: string }>(
+      `SELECT next_offset FROM "${live}".checkpoints`,
+    );
+    expect(Math.max(...cuts.map((c) => Number(c.next_offset)))).toBeLessThan(
+      Math.max(...checkpoints.map((c) => Number(c.next_offset))),
+    );
 
     const result = await rebuild();
     expect(result.location).toBe(`${live}_rebuilt`);
@@ -112,14 +126,18 @@ describe('market-data replay', () => {
     expect(check(await rebuild(), 'state hash').ok).toBe(true);
 
     // The newest candle is also what a replica starts from: the fold started from the store differs too.
-    await db.query(`UPDATE "${live}".klines SET volume = volume * 2 WHERE symbol = 'BTCUSDT' AND interval = '1d' AND open_time = (SELECT max(open_time) FROM "${live}".klines WHERE symbol = 'BTCUSDT' AND interval = '1d')`);
+    await db.query(
+      `UPDATE "${live}".klines SET volume = volume * 2 WHERE symbol = 'BTCUSDT' AND interval = '1d' AND open_time = (SELECT max(open_time) FROM "${live}".klines WHERE symbol = 'BTCUSDT' AND interval = '1d')`,
+    );
     const klineTampered = await rebuild();
     expect(check(klineTampered, 'state hash').ok).toBe(false);
     expect(check(klineTampered, 'fold hash').ok).toBe(false);
     expect(check(klineTampered, 'rows of klines').ok).toBe(true);
 
     // A book cut is compared by what it holds at its offset.
-    const { rows } = await db.query<{ partition: number }>(`UPDATE "${live}".book_cuts SET cut = jsonb_set(cut, '{clock,cutWindow}', '1') WHERE partition = (SELECT min(partition) FROM "${live}".book_cuts) RETURNING partition`);
+    const { rows } = await db.query<{ partition: number }>(
+      `UPDATE "${live}".book_cuts SET cut = jsonb_set(cut, '{clock,cutWindow}', '1') WHERE partition = (SELECT min(partition) FROM "${live}".book_cuts) RETURNING partition`,
+    );
     const cutTampered = await rebuild();
     expect(check(cutTampered, `book cut order.events/${rows[0]!.partition}`).ok).toBe(false);
   }, 60_000);
@@ -128,14 +146,22 @@ describe('market-data replay', () => {
     const result = await rebuild();
     expect(check(result, 'state hash').ok).toBe(false);
     const said = await marketDataReplay.switchTo!(ctx(), result);
-    expect(said).toMatch(new RegExp(`^schema ${live}_rebuilt is now ${live}; the previous one is kept as ${live}_replaced_\\d{14}$`));
+    expect(said).toMatch(
+      new RegExp(`^schema ${live}_rebuilt is now ${live}; the previous one is kept as ${live}_replaced_\\d{14}$`),
+    );
     const after = await rebuild();
     expect(after.checks.filter((c) => !c.ok)).toEqual([]);
 
     await publish(round(t0 + 40 * HOUR));
     const behind = await rebuild();
     expect(behind.checks.filter((c) => !c.ok)).toEqual([]);
-    await publish([events.tick('ETHBTC', t0 + 41 * HOUR), events.tick('BTCUSDT', t0 + 41 * HOUR), events.tick('ETHUSDT', t0 + 41 * HOUR)]);
-    await expect(marketDataReplay.switchTo!(ctx(), behind)).rejects.toThrow(/stored order\.events past the rebuilt position/);
+    await publish([
+      events.tick('ETHBTC', t0 + 41 * HOUR),
+      events.tick('BTCUSDT', t0 + 41 * HOUR),
+      events.tick('ETHUSDT', t0 + 41 * HOUR),
+    ]);
+    await expect(marketDataReplay.switchTo!(ctx(), behind)).rejects.toThrow(
+      /stored order\.events past the rebuilt position/,
+    );
   }, 60_000);
 });

@@ -50,10 +50,19 @@ async function rebuild(ctx: ReplayContext, options: ReplayOptions, url: string):
     const rebuilt = await openMarketDataSource(url, target);
     try {
       const fold = foldFor(ctx.markets, partitions);
-      const { events, seconds, cutChecks } = await foldInto(ctx, fold, new MarketHistoryStore(rebuilt, target), liveDigest);
+      const { events, seconds, cutChecks } = await foldInto(
+        ctx,
+        fold,
+        new MarketHistoryStore(rebuilt, target),
+        liveDigest,
+      );
       const rebuiltDigest = await historyDigest(rebuilt, target, partitions);
       const checks: Check[] = [
-        { name: 'state hash', ok: rebuiltDigest.hash === liveDigest.hash, detail: `rebuilt ${rebuiltDigest.hash} live ${liveDigest.hash}` },
+        {
+          name: 'state hash',
+          ok: rebuiltDigest.hash === liveDigest.hash,
+          detail: `rebuilt ${rebuiltDigest.hash} live ${liveDigest.hash}`,
+        },
         await foldCheck(ctx, fold, liveSource, live, liveDigest.checkpoints),
         ...cutChecks,
       ];
@@ -85,8 +94,17 @@ const WRITE_BATCH = 100_000;
  * not deduplicated by event id: the fold skips repeated book updates and trades by their ids, and
  * the live writer folds every record, so the rebuild does too.
  */
-async function foldInto(ctx: ReplayContext, fold: MarketFold, store: MarketHistoryStore, live: HistoryDigest): Promise<{ events: number; seconds: number; cutChecks: Check[] }> {
-  const progress = new Progress('market-data', live.checkpoints.reduce((a, b) => a + b, 0), ctx.progress);
+async function foldInto(
+  ctx: ReplayContext,
+  fold: MarketFold,
+  store: MarketHistoryStore,
+  live: HistoryDigest,
+): Promise<{ events: number; seconds: number; cutChecks: Check[] }> {
+  const progress = new Progress(
+    'market-data',
+    live.checkpoints.reduce((a, b) => a + b, 0),
+    ctx.progress,
+  );
   const cutChecks: Check[] = [];
   for (let p = 0; p < live.checkpoints.length; p++) {
     const end = live.checkpoints[p]!;
@@ -115,7 +133,12 @@ async function foldInto(ctx: ReplayContext, fold: MarketFold, store: MarketHisto
     };
     await ctx.log.read(journal, p, 0, onRecords, end);
     await flush(true);
-    if (liveCut && !cutChecks.some((c) => c.name === cutName(p))) cutChecks.push({ name: cutName(p), ok: false, detail: `the live cut's offset ${liveCut.offset} is no record's end below the checkpoint ${end}` });
+    if (liveCut && !cutChecks.some((c) => c.name === cutName(p)))
+      cutChecks.push({
+        name: cutName(p),
+        ok: false,
+        detail: `the live cut's offset ${liveCut.offset} is no record's end below the checkpoint ${end}`,
+      });
   }
   return { ...progress.finish(), cutChecks };
 }
@@ -124,7 +147,11 @@ const cutName = (partition: number): string => `book cut ${journal}/${partition}
 
 function cutCheck(fold: MarketFold, partition: number, offset: number, liveHash: string): Check {
   const rebuilt = cutHash(takeCut(fold, partition, offset));
-  return { name: cutName(partition), ok: rebuilt === liveHash, detail: `at ${offset}: rebuilt ${rebuilt} live ${liveHash}` };
+  return {
+    name: cutName(partition),
+    ok: rebuilt === liveHash,
+    detail: `at ${offset}: rebuilt ${rebuilt} live ${liveHash}`,
+  };
 }
 
 /**
@@ -132,9 +159,19 @@ function cutCheck(fold: MarketFold, partition: number, offset: number, liveHash:
  * the checkpoint) against the rebuilt fold. A writer that stored more since the snapshot moves
  * the live checkpoints on: the rebuilt fold then reads on to them too (without storing).
  */
-async function foldCheck(ctx: ReplayContext, rebuilt: MarketFold, liveSource: DataSource, live: string, position: number[]): Promise<Check> {
+async function foldCheck(
+  ctx: ReplayContext,
+  rebuilt: MarketFold,
+  liveSource: DataSource,
+  live: string,
+  position: number[],
+): Promise<Check> {
   const started = foldFor(ctx.markets, position.length);
-  const starts = await loadStoredPartitions(started, new MarketHistoryStore(liveSource, live), position.map((_, p) => p));
+  const starts = await loadStoredPartitions(
+    started,
+    new MarketHistoryStore(liveSource, live),
+    position.map((_, p) => p),
+  );
   const apply = (fold: MarketFold, p: number) => async (records: IncomingRecord[]) => {
     for (const record of records) {
       const event = parseOrderEvent(record);
@@ -143,7 +180,8 @@ async function foldCheck(ctx: ReplayContext, rebuilt: MarketFold, liveSource: Da
   };
   for (const [p, start] of starts) {
     await ctx.log.read(journal, p, start.from, apply(started, p), start.checkpoint);
-    if (start.checkpoint > position[p]!) await ctx.log.read(journal, p, position[p]!, apply(rebuilt, p), start.checkpoint);
+    if (start.checkpoint > position[p]!)
+      await ctx.log.read(journal, p, position[p]!, apply(rebuilt, p), start.checkpoint);
   }
   const [r, l] = [marketStateHash(rebuilt), marketStateHash(started)];
   return { name: 'fold hash', ok: r === l, detail: `rebuilt ${r} live-start ${l}` };
@@ -161,8 +199,13 @@ async function switchMarketData(ctx: ReplayContext, result: ReplayResult, url: s
   const position = result.position[journal]!;
   return switchSchemas(url, live, result.location, async (m) => {
     await m.query(`LOCK TABLE "${live}".checkpoints IN ACCESS EXCLUSIVE MODE`);
-    const stored: { partition: number; next_offset: string }[] = await m.query(`SELECT partition, next_offset FROM "${live}".checkpoints`);
+    const stored: { partition: number; next_offset: string }[] = await m.query(
+      `SELECT partition, next_offset FROM "${live}".checkpoints`,
+    );
     const moved = stored.filter((r) => Number(r.next_offset) !== (position[r.partition] ?? 0));
-    if (moved.length > 0) throw new Error(`the history writer stored ${journal} past the rebuilt position (partition ${moved.map((r) => r.partition).join(', ')}); stop market-data and rebuild again`);
+    if (moved.length > 0)
+      throw new Error(
+        `the history writer stored ${journal} past the rebuilt position (partition ${moved.map((r) => r.partition).join(', ')}); stop market-data and rebuild again`,
+      );
   });
 }

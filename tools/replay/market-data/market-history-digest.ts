@@ -4,11 +4,28 @@ import type { DataSource, QueryRunner } from 'typeorm';
 
 /** The history tables whose rows the events alone decide, with the key they are hashed in order of. */
 const decidedTables = [
-  { table: 'trades', key: ['symbol', 'trade_id'], columns: ['symbol', 'trade_id', 'time', 'price::text', 'qty::text', 'is_buyer_maker'] },
+  {
+    table: 'trades',
+    key: ['symbol', 'trade_id'],
+    columns: ['symbol', 'trade_id', 'time', 'price::text', 'qty::text', 'is_buyer_maker'],
+  },
   {
     table: 'klines',
     key: ['symbol', 'interval', 'open_time'],
-    columns: ['symbol', 'interval', 'open_time', 'open::text', 'high::text', 'low::text', 'close::text', 'volume::text', 'quote_volume::text', 'trades', 'taker_buy_volume::text', 'taker_buy_quote_volume::text'],
+    columns: [
+      'symbol',
+      'interval',
+      'open_time',
+      'open::text',
+      'high::text',
+      'low::text',
+      'close::text',
+      'volume::text',
+      'quote_volume::text',
+      'trades',
+      'taker_buy_volume::text',
+      'taker_buy_quote_volume::text',
+    ],
   },
   { table: 'checkpoints', key: ['partition'], columns: ['partition', 'next_offset', 'event_time'] },
 ] as const;
@@ -33,7 +50,11 @@ export interface HistoryDigest {
 }
 
 /** Reads the digest in one REPEATABLE READ snapshot, so a writer committing meanwhile cannot tear it. */
-export async function historyDigest(dataSource: DataSource, schema: string, partitions: number): Promise<HistoryDigest> {
+export async function historyDigest(
+  dataSource: DataSource,
+  schema: string,
+  partitions: number,
+): Promise<HistoryDigest> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {
@@ -42,8 +63,13 @@ export async function historyDigest(dataSource: DataSource, schema: string, part
     const rows = {} as Record<DecidedTable, number>;
     for (const table of decidedTables) rows[table.table] = await hashTable(runner, schema, table, hash);
     const checkpoints = new Array<number>(partitions).fill(0);
-    for (const r of await runner.query(`SELECT partition, next_offset FROM "${schema}".checkpoints`)) checkpoints[r.partition] = Number(r.next_offset);
-    const cuts = new Map<number, PartitionCut>((await runner.query(`SELECT partition, cut FROM "${schema}".book_cuts`)).map((r: { partition: number; cut: PartitionCut }) => [r.partition, r.cut]));
+    for (const r of await runner.query(`SELECT partition, next_offset FROM "${schema}".checkpoints`))
+      checkpoints[r.partition] = Number(r.next_offset);
+    const cuts = new Map<number, PartitionCut>(
+      (await runner.query(`SELECT partition, cut FROM "${schema}".book_cuts`)).map(
+        (r: { partition: number; cut: PartitionCut }) => [r.partition, r.cut],
+      ),
+    );
     await runner.commitTransaction();
     return { hash: hash.digest('hex'), rows, checkpoints, cuts };
   } finally {
@@ -51,7 +77,12 @@ export async function historyDigest(dataSource: DataSource, schema: string, part
   }
 }
 
-async function hashTable(runner: QueryRunner, schema: string, { table, key, columns }: (typeof decidedTables)[number], hash: Hash): Promise<number> {
+async function hashTable(
+  runner: QueryRunner,
+  schema: string,
+  { table, key, columns }: (typeof decidedTables)[number],
+  hash: Hash,
+): Promise<number> {
   const keyList = key.join(', ');
   const after = `(${keyList}) > (${key.map((_, i) => `$${i + 1}`).join(', ')})`;
   let last: unknown[] | undefined;

@@ -38,7 +38,11 @@ async function rebuild(ctx: ReplayContext, options: ReplayOptions): Promise<Repl
   const targets = Array.from({ length: partitions }, (_, p) => committed[p] ?? 0);
   const engines = new SymbolEngines(ctx.markets, partitions, defaultMatchingEngineSettings.recentCommandIds);
   const snapshotStore = new EngineSnapshotStore(ctx.log, ctx.markets, ctx.logger);
-  const progress = new Progress('matching-engine', targets.reduce((a, b) => a + b, 0), ctx.progress);
+  const progress = new Progress(
+    'matching-engine',
+    targets.reduce((a, b) => a + b, 0),
+    ctx.progress,
+  );
   const checks: Check[] = [];
   for (let p = 0; p < partitions; p++) {
     const snapshots = await snapshotStore.latest(engines.symbolsOf(p), p, targets[p]!);
@@ -47,7 +51,9 @@ async function rebuild(ctx: ReplayContext, options: ReplayOptions): Promise<Repl
     // stands there, which on Kafka may be a transaction marker's offset, between two commands.
     let folded = 0;
     const compareSnapshotsUpTo = (offset: number): void => {
-      for (const snapshot of snapshots.values()) if (snapshot.payload.offset >= folded && snapshot.payload.offset <= offset) checks.push(snapshotCheck(ctx, engines, snapshot));
+      for (const snapshot of snapshots.values())
+        if (snapshot.payload.offset >= folded && snapshot.payload.offset <= offset)
+          checks.push(snapshotCheck(ctx, engines, snapshot));
     };
     await ctx.log.read(
       commands,
@@ -60,7 +66,9 @@ async function rebuild(ctx: ReplayContext, options: ReplayOptions): Promise<Repl
           const parsed = parseOrderCommand(record, (symbol) => engines.partitionOf(symbol));
           if (!parsed.ok) continue;
           const out = engines.apply(parsed.command);
-          if (out) for (const r of outputRecords(out, undefined)) if (r.topic === events) decided.push({ id: r.headers![HeaderNames.messageId]!, value: r.value });
+          if (out)
+            for (const r of outputRecords(out, undefined))
+              if (r.topic === events) decided.push({ id: r.headers![HeaderNames.messageId]!, value: r.value });
         }
         progress.advance(records.length);
       },
@@ -69,7 +77,12 @@ async function rebuild(ctx: ReplayContext, options: ReplayOptions): Promise<Repl
     compareSnapshotsUpTo(targets[p]!);
     checks.push(await eventsCheck(ctx, p, decided));
   }
-  if (!checks.some((c) => c.name.startsWith('snapshot'))) checks.push({ name: 'snapshot', ok: true, detail: 'none written yet to compare with (the engine writes one every 1000 commands and at a graceful stop)' });
+  if (!checks.some((c) => c.name.startsWith('snapshot')))
+    checks.push({
+      name: 'snapshot',
+      ok: true,
+      detail: 'none written yet to compare with (the engine writes one every 1000 commands and at a graceful stop)',
+    });
   const { events: count, seconds } = progress.finish();
   const location = resolve(options.into ?? join('data', 'replay', `matching-engine-${Date.now()}`));
   writeBooks(location, engines, targets);
@@ -78,13 +91,24 @@ async function rebuild(ctx: ReplayContext, options: ReplayOptions): Promise<Repl
 
 function snapshotCheck(ctx: ReplayContext, engines: SymbolEngines, snapshot: SymbolBookSnapshot): Check {
   const { symbol, offset, partition } = snapshot.payload;
-  const restored = SymbolBook.restore(ctx.markets.book(symbol)!, defaultMatchingEngineSettings.recentCommandIds, { ...snapshot.payload, ts: snapshot.ts });
+  const restored = SymbolBook.restore(ctx.markets.book(symbol)!, defaultMatchingEngineSettings.recentCommandIds, {
+    ...snapshot.payload,
+    ts: snapshot.ts,
+  });
   const [rebuilt, live] = [engines.get(symbol)!.stateHash(), restored.stateHash()];
-  return { name: `snapshot ${symbol}`, ok: rebuilt === live, detail: `at ${commands}/${partition}@${offset}: rebuilt ${rebuilt} live snapshot ${live}` };
+  return {
+    name: `snapshot ${symbol}`,
+    ok: rebuilt === live,
+    detail: `at ${commands}/${partition}@${offset}: rebuilt ${rebuilt} live snapshot ${live}`,
+  };
 }
 
 /** What the fold decided must be what the live engine journaled (clock ticks aside), in the same order, byte for byte. */
-async function eventsCheck(ctx: ReplayContext, partition: number, decided: { id: string; value: string }[]): Promise<Check> {
+async function eventsCheck(
+  ctx: ReplayContext,
+  partition: number,
+  decided: { id: string; value: string }[],
+): Promise<Check> {
   const journaled: string[] = [];
   const seen = new Set<string>();
   await ctx.log.read(events, partition, 0, async (records) => {
@@ -108,7 +132,16 @@ function writeBooks(dir: string, engines: SymbolEngines, offsets: number[]): voi
   mkdirSync(dir, { recursive: true });
   for (let p = 0; p < offsets.length; p++) {
     for (const book of engines.booksOf(p)) {
-      writeFileSync(join(dir, `${book.symbol}.json`), JSON.stringify({ symbol: book.symbol, partition: p, offset: offsets[p], stateHash: book.stateHash(), ...book.state() }) + '\n');
+      writeFileSync(
+        join(dir, `${book.symbol}.json`),
+        JSON.stringify({
+          symbol: book.symbol,
+          partition: p,
+          offset: offsets[p],
+          stateHash: book.stateHash(),
+          ...book.state(),
+        }) + '\n',
+      );
     }
   }
 }

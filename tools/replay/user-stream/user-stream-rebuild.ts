@@ -85,9 +85,17 @@ async function foldJournal(ctx: ReplayContext): Promise<Fold> {
   const ends = await ctx.log.endOffsets(journal);
   const opened = new Map<string, AccountStart>();
   const frames = new Map<string, number>();
-  const accountStreams = new AccountStreams({ start: async (accountId) => opened.get(accountId) }, ctx.markets, (frame) => frames.set(frame.e, (frames.get(frame.e) ?? 0) + 1));
+  const accountStreams = new AccountStreams(
+    { start: async (accountId) => opened.get(accountId) },
+    ctx.markets,
+    (frame) => frames.set(frame.e, (frames.get(frame.e) ?? 0) + 1),
+  );
   const streams = new Map<string, RebuiltStream>();
-  const progress = new Progress('user-stream', ends.reduce((a, b) => a + b, 0), ctx.progress);
+  const progress = new Progress(
+    'user-stream',
+    ends.reduce((a, b) => a + b, 0),
+    ctx.progress,
+  );
   const seen = new Set<string>();
   for (let p = 0; p < ends.length; p++) {
     await ctx.log.read(
@@ -104,7 +112,12 @@ async function foldJournal(ctx: ReplayContext): Promise<Fold> {
           for (const account of accounts) {
             // As a replica starting right after this event would: the ledger's new-account flags, the user's sequence including it.
             const contracts = contractsCarriedBy(account, accounts);
-            opened.set(account.accountId, { userId: account.userId, flags: defaultFlags, seq: event.payload.seq, ...(contracts ? { contracts } : {}) });
+            opened.set(account.accountId, {
+              userId: account.userId,
+              flags: defaultFlags,
+              seq: event.payload.seq,
+              ...(contracts ? { contracts } : {}),
+            });
             const client = new FollowingClient();
             const stream = accountStreams.join((await accountStreams.prepare(account.accountId))!, client);
             streams.set(account.accountId, { stream, client });
@@ -126,9 +139,16 @@ function accountsOpenedBy(event: LedgerJournalEvent): readonly AccountRecord[] {
 }
 
 /** As the stream-start reader finds it: a contracts account carries itself, the main token account carries the main contracts account opened with it. */
-function contractsCarriedBy(account: AccountRecord, openedWith: readonly AccountRecord[]): StreamedContracts | undefined {
+function contractsCarriedBy(
+  account: AccountRecord,
+  openedWith: readonly AccountRecord[],
+): StreamedContracts | undefined {
   const carried =
-    account.accountType === 3 ? account : account.accountType === 1 && account.accountIndex === 0 ? openedWith.find((a) => a.accountType === 3 && a.accountIndex === 0) : undefined;
+    account.accountType === 3
+      ? account
+      : account.accountType === 1 && account.accountIndex === 0
+        ? openedWith.find((a) => a.accountType === 3 && a.accountIndex === 0)
+        : undefined;
   return carried && { accountId: carried.accountId, flags: defaultFlags };
 }
 
@@ -145,7 +165,13 @@ async function readLive(ctx: ReplayContext, url: string): Promise<{ accounts: St
     const starts = await new StreamStartReader(schemaQueries(ds, schema)).everyStart();
     const balances = await balancesByAccount(ctx, ds, schema);
     const [{ n: outbox }] = (await ds.query(`SELECT count(*)::int AS n FROM "${schema}".outbox`)) as [{ n: number }];
-    const accounts = [...starts].map(([accountId, start]) => ({ accountId, userId: start.userId, flags: start.flags, seq: start.seq, balances: balances.get(accountId) ?? [] }));
+    const accounts = [...starts].map(([accountId, start]) => ({
+      accountId,
+      userId: start.userId,
+      flags: start.flags,
+      seq: start.seq,
+      balances: balances.get(accountId) ?? [],
+    }));
     return { accounts, outbox };
   } finally {
     await ds.destroy();
@@ -156,7 +182,11 @@ async function readLive(ctx: ReplayContext, url: string): Promise<{ accounts: St
  * The balances each account's own stream shows: the spot balances, and a contracts account's USDT
  * as its outboundAccountInfo renders it (free, and locked plus position margin).
  */
-async function balancesByAccount(ctx: ReplayContext, ds: DataSource, schema: string): Promise<Map<string, BalanceChange[]>> {
+async function balancesByAccount(
+  ctx: ReplayContext,
+  ds: DataSource,
+  schema: string,
+): Promise<Map<string, BalanceChange[]>> {
   const rows = (await ds.query(
     `SELECT account_id::text, asset, free::text, locked::text FROM "${schema}".balances
      UNION ALL SELECT account_id::text, 'USDT', free::text, (locked + position_margin)::text FROM "${schema}".contract_balances`,
@@ -173,19 +203,34 @@ async function balancesByAccount(ctx: ReplayContext, ds: DataSource, schema: str
 /** Accounts named in a differing-accounts detail: enough to start looking. */
 const LISTED = 5;
 
-function compare(rebuilt: StreamedAccount[], live: StreamedAccount[], frames: Map<string, number>, outbox: number): Check[] {
+function compare(
+  rebuilt: StreamedAccount[],
+  live: StreamedAccount[],
+  frames: Map<string, number>,
+  outbox: number,
+): Check[] {
   const [rebuiltHash, liveHash] = [streamStateHash(rebuilt), streamStateHash(live)];
   const differing = differingAccounts(rebuilt, live);
   const sent = [...frames].map(([e, n]) => `${n} ${e}`).join(', ') || 'none';
   return [
     { name: 'state hash', ok: rebuiltHash === liveHash, detail: `rebuilt ${rebuiltHash} live ${liveHash}` },
     { name: 'accounts', ok: rebuilt.length === live.length, detail: `rebuilt ${rebuilt.length} live ${live.length}` },
-    { name: 'differing accounts', ok: differing.length === 0, detail: differing.length === 0 ? 'none' : `${differing.length}: ${differing.slice(0, LISTED).join(', ')}${differing.length > LISTED ? ', …' : ''}` },
+    {
+      name: 'differing accounts',
+      ok: differing.length === 0,
+      detail:
+        differing.length === 0
+          ? 'none'
+          : `${differing.length}: ${differing.slice(0, LISTED).join(', ')}${differing.length > LISTED ? ', …' : ''}`,
+    },
     { name: 'frames', ok: true, detail: `${sent} rendered by the fold` },
     {
       name: 'ledger outbox',
       ok: true,
-      detail: outbox === 0 ? 'empty: the tables hold nothing the journal lacks' : `${outbox} events not yet on ${journal}: their users' streams differ until the relay publishes them`,
+      detail:
+        outbox === 0
+          ? 'empty: the tables hold nothing the journal lacks'
+          : `${outbox} events not yet on ${journal}: their users' streams differ until the relay publishes them`,
     },
   ];
 }
@@ -195,7 +240,9 @@ function differingAccounts(rebuilt: StreamedAccount[], live: StreamedAccount[]):
   const lines = (accounts: StreamedAccount[]) => new Map(accounts.map((a) => [a.accountId, streamedAccountLine(a)]));
   const [r, l] = [lines(rebuilt), lines(live)];
   const ids = [...new Set([...r.keys(), ...l.keys()])].sort();
-  return ids.filter((id) => r.get(id) !== l.get(id)).map((id) => (!l.has(id) ? `${id} (rebuilt only)` : !r.has(id) ? `${id} (live only)` : id));
+  return ids
+    .filter((id) => r.get(id) !== l.get(id))
+    .map((id) => (!l.has(id) ? `${id} (rebuilt only)` : !r.has(id) ? `${id} (live only)` : id));
 }
 
 function writeStreams(dir: string, fold: Fold, stateHash: string): void {

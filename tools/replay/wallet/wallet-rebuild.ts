@@ -1,5 +1,12 @@
 import { parseWalletEvent, Topics, type WalletEvent } from '@exchange/contracts';
-import { evolve, initialWalletState, loadWalletState, walletMigrations, walletStateHash, writeProjection } from '@exchange/wallet';
+import {
+  evolve,
+  initialWalletState,
+  loadWalletState,
+  walletMigrations,
+  walletStateHash,
+  writeProjection,
+} from '@exchange/wallet';
 import type { DataSource } from 'typeorm';
 import { Progress } from '../progress';
 import type { Check, ReplayContext, ReplayTarget } from '../replay-target';
@@ -23,7 +30,11 @@ export const walletReplay: ReplayTarget = {
       fold: async (rebuilt, target) => {
         const { events, seconds, ends, foldHash } = await foldJournalInto(ctx, rebuilt, target);
         const tablesHash = walletStateHash(await loadWalletState(rebuilt, target));
-        const projection: Check = { name: 'projection', ok: tablesHash === foldHash, detail: `rebuilt tables ${tablesHash} in-memory fold ${foldHash}` };
+        const projection: Check = {
+          name: 'projection',
+          ok: tablesHash === foldHash,
+          detail: `rebuilt tables ${tablesHash} in-memory fold ${foldHash}`,
+        };
         return { events, seconds, position: { [journal]: ends }, checks: [projection] };
       },
       compare,
@@ -39,16 +50,25 @@ const WRITE_BATCH = 5_000;
  * deduplicated by id, into the migrated empty schema; folds them in memory alongside, so the
  * projection can be checked against the domain's own fold.
  */
-async function foldJournalInto(ctx: ReplayContext, rebuilt: DataSource, target: string): Promise<{ events: number; seconds: number; ends: number[]; foldHash: string }> {
+async function foldJournalInto(
+  ctx: ReplayContext,
+  rebuilt: DataSource,
+  target: string,
+): Promise<{ events: number; seconds: number; ends: number[]; foldHash: string }> {
   const ends = await ctx.log.endOffsets(journal);
-  const progress = new Progress('wallet', ends.reduce((a, b) => a + b, 0), ctx.progress);
+  const progress = new Progress(
+    'wallet',
+    ends.reduce((a, b) => a + b, 0),
+    ctx.progress,
+  );
   const state = initialWalletState();
   const seen = new Set<string>();
   let pending: WalletEvent[] = [];
   const flush = async (): Promise<void> => {
     const events = pending;
     pending = [];
-    if (events.length > 0) await rebuilt.transaction((manager) => writeProjection(manager.queryRunner!, target, events));
+    if (events.length > 0)
+      await rebuilt.transaction((manager) => writeProjection(manager.queryRunner!, target, events));
   };
   for (let p = 0; p < ends.length; p++) {
     await ctx.log.read(
@@ -78,7 +98,10 @@ async function foldJournalInto(ctx: ReplayContext, rebuilt: DataSource, target: 
 
 /** The state hash of both schemas' records and their row counts. */
 async function compare(rebuilt: DataSource, target: string, live: DataSource, liveSchema: string): Promise<Check[]> {
-  const [rebuiltHash, liveHash] = [walletStateHash(await loadWalletState(rebuilt, target)), walletStateHash(await loadWalletState(live, liveSchema))];
+  const [rebuiltHash, liveHash] = [
+    walletStateHash(await loadWalletState(rebuilt, target)),
+    walletStateHash(await loadWalletState(live, liveSchema)),
+  ];
   return [
     { name: 'state hash', ok: rebuiltHash === liveHash, detail: `rebuilt ${rebuiltHash} live ${liveHash}` },
     ...(await rowCountChecks(['withdrawals', 'deposits', 'withdrawal_addresses'], rebuilt, target, live, liveSchema)),

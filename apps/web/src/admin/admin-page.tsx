@@ -41,7 +41,14 @@ function AdminApp() {
           <form class="sign-in" aria-label="Operator sign in" onSubmit={(e) => (e.preventDefault(), void signIn())}>
             <label>
               Operator token
-              <input type="text" class="secret" autocomplete="off" spellcheck={false} value={token} onInput={(e) => setToken(e.currentTarget.value)} />
+              <input
+                type="text"
+                class="secret"
+                autocomplete="off"
+                spellcheck={false}
+                value={token}
+                onInput={(e) => setToken(e.currentTarget.value)}
+              />
             </label>
             <button type="submit">Sign in</button>
             {error && (

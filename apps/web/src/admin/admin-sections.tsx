@@ -7,7 +7,14 @@ interface UserRow {
   userId: string;
   name: string;
   created: number;
-  accounts: { accountId: string; accountType: number; accountIndex: number; accountName: string; canTrade: boolean; canWithdraw: boolean }[];
+  accounts: {
+    accountId: string;
+    accountType: number;
+    accountIndex: number;
+    accountName: string;
+    canTrade: boolean;
+    canWithdraw: boolean;
+  }[];
 }
 interface Withdrawal {
   orderId: string;
@@ -77,14 +84,22 @@ export function Users({ api, version, bump }: { api: OperatorApi; version: numbe
   return (
     <section class="panel" aria-label="Users">
       <h2>Users, sub-accounts and API keys</h2>
-      <form class="inline" aria-label="New user" onSubmit={(e) => (e.preventDefault(), void act(() => api.call('POST', '/admin/v1/users', { name })))}>
+      <form
+        class="inline"
+        aria-label="New user"
+        onSubmit={(e) => (e.preventDefault(), void act(() => api.call('POST', '/admin/v1/users', { name })))}
+      >
         <label>
           User name
           <input type="text" value={name} onInput={(e) => setName(e.currentTarget.value)} />
         </label>
         <button type="submit">Create user</button>
       </form>
-      {error && <p role="alert" class="error">{error}</p>}
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
       <table>
         <thead>
           <tr>
@@ -100,12 +115,28 @@ export function Users({ api, version, bump }: { api: OperatorApi; version: numbe
               <td>{u.name}</td>
               <td>
                 {u.accounts.map((a) => (
-                  <button type="button" class="link" key={a.accountId} aria-pressed={selected === a.accountId} onClick={() => showKeys(a.accountId)}>
+                  <button
+                    type="button"
+                    class="link"
+                    key={a.accountId}
+                    aria-pressed={selected === a.accountId}
+                    onClick={() => showKeys(a.accountId)}
+                  >
                     {a.accountType}/{a.accountIndex}: {a.accountId}
                     {a.accountName ? ` ${a.accountName}` : ''}
                   </button>
                 ))}
-                <button type="button" class="secondary" onClick={() => void act(() => api.call('POST', `/admin/v1/users/${u.userId}/sub-accounts`, { accountName: `sub-${u.accounts.length}` }))}>
+                <button
+                  type="button"
+                  class="secondary"
+                  onClick={() =>
+                    void act(() =>
+                      api.call('POST', `/admin/v1/users/${u.userId}/sub-accounts`, {
+                        accountName: `sub-${u.accounts.length}`,
+                      }),
+                    )
+                  }
+                >
                   Add sub-account
                 </button>
               </td>
@@ -113,7 +144,9 @@ export function Users({ api, version, bump }: { api: OperatorApi; version: numbe
           ))}
         </tbody>
       </table>
-      {selected && <AccountTools api={api} accountId={selected} keys={keys} onKeysChanged={() => showKeys(selected)} act={act} />}
+      {selected && (
+        <AccountTools api={api} accountId={selected} keys={keys} onKeysChanged={() => showKeys(selected)} act={act} />
+      )}
     </section>
   );
 }
@@ -122,7 +155,19 @@ export function Users({ api, version, bump }: { api: OperatorApi; version: numbe
  * One account's API keys (list, create, revoke: a new key's secret is shown once, here) and its
  * deposit address per token (assigned on first request, as the operator API does).
  */
-function AccountTools({ api, accountId, keys, onKeysChanged, act }: { api: OperatorApi; accountId: string; keys: ApiKeyRow[]; onKeysChanged(): void; act: (work: () => Promise<unknown>) => Promise<void> }) {
+function AccountTools({
+  api,
+  accountId,
+  keys,
+  onKeysChanged,
+  act,
+}: {
+  api: OperatorApi;
+  accountId: string;
+  keys: ApiKeyRow[];
+  onKeysChanged(): void;
+  act: (work: () => Promise<unknown>) => Promise<void>;
+}) {
   const [created, setCreated] = useState<{ apiKey: string; secretKey: string }>();
   const [token, setToken] = useState('USDT');
   const [address, setAddress] = useState<{ address: string; tokenId: string; chainType: string }>();
@@ -133,7 +178,11 @@ function AccountTools({ api, accountId, keys, onKeysChanged, act }: { api: Opera
         {keys.map((k) => (
           <li key={k.apiKey}>
             <code>{k.apiKey}</code> {k.permissions.join(', ')}{' '}
-            <button type="button" class="secondary" onClick={() => void act(() => api.call('DELETE', `/admin/v1/api-keys/${k.apiKey}`).then(onKeysChanged))}>
+            <button
+              type="button"
+              class="secondary"
+              onClick={() => void act(() => api.call('DELETE', `/admin/v1/api-keys/${k.apiKey}`).then(onKeysChanged))}
+            >
               Revoke
             </button>
           </li>
@@ -143,7 +192,16 @@ function AccountTools({ api, accountId, keys, onKeysChanged, act }: { api: Opera
       <button
         type="button"
         class="secondary"
-        onClick={() => void act(() => api.call<{ apiKey: string; secretKey: string }>('POST', '/admin/v1/api-keys', { accountId, permissions: ['read', 'trade', 'withdraw'] }).then((k) => (setCreated(k), onKeysChanged())))}
+        onClick={() =>
+          void act(() =>
+            api
+              .call<{ apiKey: string; secretKey: string }>('POST', '/admin/v1/api-keys', {
+                accountId,
+                permissions: ['read', 'trade', 'withdraw'],
+              })
+              .then((k) => (setCreated(k), onKeysChanged())),
+          )
+        }
       >
         Create API key
       </button>
@@ -152,7 +210,18 @@ function AccountTools({ api, accountId, keys, onKeysChanged, act }: { api: Opera
           New key <code>{created.apiKey}</code>, secret (shown once) <code>{created.secretKey}</code>
         </p>
       )}
-      <form class="inline" aria-label="Deposit address" onSubmit={(e) => (e.preventDefault(), void act(() => api.call<typeof address>('POST', '/admin/v1/deposit-addresses', { accountId, tokenId: token }).then(setAddress)))}>
+      <form
+        class="inline"
+        aria-label="Deposit address"
+        onSubmit={(e) => (
+          e.preventDefault(),
+          void act(() =>
+            api
+              .call<typeof address>('POST', '/admin/v1/deposit-addresses', { accountId, tokenId: token })
+              .then(setAddress),
+          )
+        )}
+      >
         <label>
           Token
           <input type="text" value={token} onInput={(e) => setToken(e.currentTarget.value.toUpperCase())} />
@@ -176,7 +245,11 @@ export function Withdrawals({ api, version, bump }: { api: OperatorApi; version:
   return (
     <section class="panel" aria-label="Withdrawals awaiting approval">
       <h2>Withdrawals awaiting approval</h2>
-      {error && <p role="alert" class="error">{error}</p>}
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
       <table>
         <thead>
           <tr>
@@ -208,10 +281,23 @@ export function Withdrawals({ api, version, bump }: { api: OperatorApi; version:
               </td>
               <td>{w.statusCode}</td>
               <td>
-                <button type="button" onClick={() => void act(() => api.call('POST', `/admin/v1/withdrawals/${w.orderId}/approve`, {}))}>
+                <button
+                  type="button"
+                  onClick={() => void act(() => api.call('POST', `/admin/v1/withdrawals/${w.orderId}/approve`, {}))}
+                >
                   Approve
                 </button>
-                <button type="button" class="secondary" onClick={() => void act(() => api.call('POST', `/admin/v1/withdrawals/${w.orderId}/reject`, { reason: 'rejected in the console' }))}>
+                <button
+                  type="button"
+                  class="secondary"
+                  onClick={() =>
+                    void act(() =>
+                      api.call('POST', `/admin/v1/withdrawals/${w.orderId}/reject`, {
+                        reason: 'rejected in the console',
+                      }),
+                    )
+                  }
+                >
                   Reject
                 </button>
               </td>
@@ -263,18 +349,35 @@ export function Deposits({ api, version }: { api: OperatorApi; version: number }
 export function Symbols({ api, bump }: { api: OperatorApi; bump(): void }) {
   const [symbols, setSymbols] = useState<{ symbol: string; status: string }[]>([]);
   const [error, act] = useAction(bump);
-  const load = () => void publicGet<BrokerInfo>('/openapi/v1/brokerInfo').then((b) => setSymbols(b.symbols), () => undefined);
+  const load = () =>
+    void publicGet<BrokerInfo>('/openapi/v1/brokerInfo').then(
+      (b) => setSymbols(b.symbols),
+      () => undefined,
+    );
   useEffect(load, []);
   return (
     <section class="panel" aria-label="Symbols">
       <h2>Symbol status</h2>
-      {error && <p role="alert" class="error">{error}</p>}
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
       <ul class="symbols">
         {symbols.map((s) => (
           <li key={s.symbol}>
             <label>
               {s.symbol}
-              <select value={s.status} onChange={(e) => void act(() => api.call('POST', `/admin/v1/symbols/${s.symbol}/status`, { status: e.currentTarget.value }).then(load))}>
+              <select
+                value={s.status}
+                onChange={(e) =>
+                  void act(() =>
+                    api
+                      .call('POST', `/admin/v1/symbols/${s.symbol}/status`, { status: e.currentTarget.value })
+                      .then(load),
+                  )
+                }
+              >
                 {['TRADING', 'HALT', 'BREAK'].map((status) => (
                   <option key={status}>{status}</option>
                 ))}

@@ -9,7 +9,11 @@ export class JsonSocket {
 
   constructor(
     private readonly url: () => Promise<string> | string,
-    private readonly handlers: { onOpen(send: (message: unknown) => void): void; onMessage(message: unknown): void; onState?(open: boolean): void },
+    private readonly handlers: {
+      onOpen(send: (message: unknown) => void): void;
+      onMessage(message: unknown): void;
+      onState?(open: boolean): void;
+    },
   ) {
     void this.connect();
   }

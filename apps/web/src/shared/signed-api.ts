@@ -55,7 +55,13 @@ export class SignedApi {
   ) {}
 
   static async create(apiKey: string, secretKey: string): Promise<SignedApi> {
-    const key = await crypto.subtle.importKey('raw', encoder.encode(secretKey), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    const key = await crypto.subtle.importKey(
+      'raw',
+      encoder.encode(secretKey),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign'],
+    );
     return new SignedApi(apiKey, key);
   }
 
@@ -84,7 +90,9 @@ export class OperatorApi {
   async call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.token}` };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    return answer<T>(await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+    return answer<T>(
+      await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
+    );
   }
 }
 

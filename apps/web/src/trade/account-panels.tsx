@@ -37,7 +37,10 @@ export function Table({ head, rows, empty }: { head: string[]; rows: preact.Comp
 }
 
 /** A button's signed call: `onChange` after it succeeds, its error (for an alert) when it fails. */
-export function useButtonCall(onChange: () => void): { error: string; run(call: () => Promise<unknown>): Promise<void> } {
+export function useButtonCall(onChange: () => void): {
+  error: string;
+  run(call: () => Promise<unknown>): Promise<void>;
+} {
   const [error, setError] = useState('');
   const run = async (call: () => Promise<unknown>) => {
     setError('');
@@ -53,11 +56,16 @@ export function useButtonCall(onChange: () => void): { error: string; run(call: 
 
 export function OpenOrders({ api, orders, onChange }: { api?: SignedApi; orders: Order[]; onChange(): void }) {
   const { error, run } = useButtonCall(onChange);
-  const cancel = (order: Order) => run(async () => api?.call('DELETE', '/openapi/v1/order', { orderId: order.orderId }));
+  const cancel = (order: Order) =>
+    run(async () => api?.call('DELETE', '/openapi/v1/order', { orderId: order.orderId }));
   return (
     <section class="panel" aria-label="Open orders">
       <h2>Open orders</h2>
-      {error && <p role="alert" class="error">{error}</p>}
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
       <Table
         head={['Time', 'Side', 'Type', 'Price', 'Amount', 'Filled', 'Status', '']}
         empty="No open orders."
@@ -82,7 +90,11 @@ export function OrderHistory({ orders }: { orders: Order[] }) {
   return (
     <section class="panel" aria-label="Order history">
       <h2>Order history</h2>
-      <Table head={['Time', 'Side', 'Type', 'Price', 'Amount', 'Filled', 'Status']} empty="No finished orders." rows={orders.map((o) => [dateTime(o.updateTime), o.side, o.type, o.price, o.origQty, o.executedQty, o.status])} />
+      <Table
+        head={['Time', 'Side', 'Type', 'Price', 'Amount', 'Filled', 'Status']}
+        empty="No finished orders."
+        rows={orders.map((o) => [dateTime(o.updateTime), o.side, o.type, o.price, o.origQty, o.executedQty, o.status])}
+      />
     </section>
   );
 }
@@ -91,7 +103,17 @@ export function MyTrades({ trades }: { trades: MyTrade[] }) {
   return (
     <section class="panel" aria-label="My trades">
       <h2>My trades</h2>
-      <Table head={['Time', 'Side', 'Price', 'Amount', 'Fee']} empty="No trades." rows={trades.map((t) => [dateTime(t.time), t.isBuyer ? 'BUY' : 'SELL', t.price, t.qty, `${t.commission} ${t.commissionAsset}`])} />
+      <Table
+        head={['Time', 'Side', 'Price', 'Amount', 'Fee']}
+        empty="No trades."
+        rows={trades.map((t) => [
+          dateTime(t.time),
+          t.isBuyer ? 'BUY' : 'SELL',
+          t.price,
+          t.qty,
+          `${t.commission} ${t.commissionAsset}`,
+        ])}
+      />
     </section>
   );
 }
@@ -100,7 +122,11 @@ export function Balances({ balances }: { balances: Balance[] }) {
   return (
     <section class="panel" aria-label="Balances">
       <h2>Balances</h2>
-      <Table head={['Asset', 'Available', 'In orders']} empty="No balances." rows={balances.map((b) => [b.asset, b.free, b.locked])} />
+      <Table
+        head={['Asset', 'Available', 'In orders']}
+        empty="No balances."
+        rows={balances.map((b) => [b.asset, b.free, b.locked])}
+      />
     </section>
   );
 }
@@ -109,12 +135,28 @@ export function BalanceFlow({ flow }: { flow: FlowEntry[] }) {
   return (
     <section class="panel" aria-label="Balance flow">
       <h2>Balance flow</h2>
-      <Table head={['Time', 'Asset', 'Type', 'Change', 'Balance']} empty="No entries." rows={flow.map((f) => [dateTime(f.created), f.tokenId, f.flowType, f.change, f.total])} />
+      <Table
+        head={['Time', 'Asset', 'Type', 'Change', 'Balance']}
+        empty="No entries."
+        rows={flow.map((f) => [dateTime(f.created), f.tokenId, f.flowType, f.change, f.total])}
+      />
     </section>
   );
 }
 
-export function Wallet({ api, assets, withdrawals, deposits, onChange }: { api?: SignedApi; assets: string[]; withdrawals: WithdrawalOrder[]; deposits: DepositOrder[]; onChange(): void }) {
+export function Wallet({
+  api,
+  assets,
+  withdrawals,
+  deposits,
+  onChange,
+}: {
+  api?: SignedApi;
+  assets: string[];
+  withdrawals: WithdrawalOrder[];
+  deposits: DepositOrder[];
+  onChange(): void;
+}) {
   const [asset, setAsset] = useState(assets[0] ?? '');
   const [address, setAddress] = useState('');
   const [quantity, setQuantity] = useState('');
@@ -122,7 +164,12 @@ export function Wallet({ api, assets, withdrawals, deposits, onChange }: { api?:
   const withdraw = async () => {
     setMessage(undefined);
     try {
-      const w = await api!.call<WithdrawalOrder>('POST', '/openapi/v1/withdraw', { tokenId: asset, address, withdrawalQuantity: quantity, clientOrderId: `web-${Date.now()}` });
+      const w = await api!.call<WithdrawalOrder>('POST', '/openapi/v1/withdraw', {
+        tokenId: asset,
+        address,
+        withdrawalQuantity: quantity,
+        clientOrderId: `web-${Date.now()}`,
+      });
       setMessage({ ok: true, text: `Withdrawal ${w.orderId}: ${w.statusCode}` });
       onChange();
     } catch (e) {
@@ -132,7 +179,11 @@ export function Wallet({ api, assets, withdrawals, deposits, onChange }: { api?:
   return (
     <section class="panel wallet" aria-label="Deposits and withdrawals">
       <h2>Deposits</h2>
-      <Table head={['Time', 'Asset', 'Amount', 'To address']} empty="No deposits." rows={deposits.map((d) => [dateTime(d.time), d.token, d.quantity, <code>{d.address}</code>])} />
+      <Table
+        head={['Time', 'Asset', 'Amount', 'To address']}
+        empty="No deposits."
+        rows={deposits.map((d) => [dateTime(d.time), d.token, d.quantity, <code>{d.address}</code>])}
+      />
       <h2>Withdrawals</h2>
       <form class="inline" aria-label="Withdraw" onSubmit={(e) => (e.preventDefault(), void withdraw())}>
         <label>
@@ -155,8 +206,23 @@ export function Wallet({ api, assets, withdrawals, deposits, onChange }: { api?:
           Withdraw
         </button>
       </form>
-      {message && <p role={message.ok ? 'status' : 'alert'} class={message.ok ? 'ok' : 'error'}>{message.text}</p>}
-      <Table head={['Time', 'Asset', 'Amount', 'Fee', 'Address', 'Status']} empty="No withdrawals." rows={withdrawals.map((w) => [dateTime(w.time), w.tokenId, w.quantity, w.fee, <code>{w.address}</code>, w.statusCode])} />
+      {message && (
+        <p role={message.ok ? 'status' : 'alert'} class={message.ok ? 'ok' : 'error'}>
+          {message.text}
+        </p>
+      )}
+      <Table
+        head={['Time', 'Asset', 'Amount', 'Fee', 'Address', 'Status']}
+        empty="No withdrawals."
+        rows={withdrawals.map((w) => [
+          dateTime(w.time),
+          w.tokenId,
+          w.quantity,
+          w.fee,
+          <code>{w.address}</code>,
+          w.statusCode,
+        ])}
+      />
     </section>
   );
 }

@@ -32,7 +32,10 @@ export function CandleChart({ symbol, kline }: { symbol: string; kline?: KlineIt
     let cancelled = false;
     setLast(undefined);
     void (async () => {
-      const [lib, rows] = await Promise.all([import('lightweight-charts'), publicGet<KlineRow[]>('/openapi/quote/v1/klines', { symbol, interval: KLINE_INTERVAL, limit: 300 })]);
+      const [lib, rows] = await Promise.all([
+        import('lightweight-charts'),
+        publicGet<KlineRow[]>('/openapi/quote/v1/klines', { symbol, interval: KLINE_INTERVAL, limit: 300 }),
+      ]);
       if (cancelled || !host.current) return;
       chart = lib.createChart(host.current, {
         autoSize: true,
@@ -40,10 +43,20 @@ export function CandleChart({ symbol, kline }: { symbol: string; kline?: KlineIt
         grid: { vertLines: { color: '#1f2433' }, horzLines: { color: '#1f2433' } },
         timeScale: { timeVisible: true, secondsVisible: false },
       });
-      series.current = chart.addSeries(lib.CandlestickSeries, { upColor: '#26a69a', downColor: '#ef5350', borderVisible: false, wickUpColor: '#26a69a', wickDownColor: '#ef5350' });
+      series.current = chart.addSeries(lib.CandlestickSeries, {
+        upColor: '#26a69a',
+        downColor: '#ef5350',
+        borderVisible: false,
+        wickUpColor: '#26a69a',
+        wickDownColor: '#ef5350',
+      });
       series.current.setData(rows.map((r) => toBar(r[0], r[1], r[2], r[3], r[4])));
       const latest = rows[rows.length - 1];
-      if (latest) setLast((current) => current ?? { t: latest[0], o: latest[1], h: latest[2], l: latest[3], c: latest[4], v: latest[5] });
+      if (latest)
+        setLast(
+          (current) =>
+            current ?? { t: latest[0], o: latest[1], h: latest[2], l: latest[3], c: latest[4], v: latest[5] },
+        );
     })();
     return () => {
       cancelled = true;

@@ -45,7 +45,12 @@ export function DepthChart({ bids, asks }: { bids: Level[]; asks: Level[] }) {
       <figcaption>
         Depth · {bids[0]?.[0] ?? '—'} / {asks[0]?.[0] ?? '—'}
       </figcaption>
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} preserveAspectRatio="none" role="img" aria-label={`Depth: ${bids.length} bid levels, ${asks.length} ask levels`}>
+      <svg
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        preserveAspectRatio="none"
+        role="img"
+        aria-label={`Depth: ${bids.length} bid levels, ${asks.length} ask levels`}
+      >
         <path d={area(b, 0)} class="bid-area" />
         <path d={area(a, WIDTH)} class="ask-area" />
       </svg>

@@ -1,7 +1,15 @@
 import type { Level, SymbolRecord, TickerItem, TradeItem } from '../shared/market-types';
 import { changePercent, time } from '../shared/format';
 
-export function MarketBar({ symbol, ticker, connected }: { symbol: SymbolRecord; ticker?: TickerItem; connected: boolean }) {
+export function MarketBar({
+  symbol,
+  ticker,
+  connected,
+}: {
+  symbol: SymbolRecord;
+  ticker?: TickerItem;
+  connected: boolean;
+}) {
   const change = ticker ? changePercent(ticker.o, ticker.c) : '—';
   return (
     <section class="market-bar" aria-label="Market summary">
@@ -32,7 +40,17 @@ export function MarketBar({ symbol, ticker, connected }: { symbol: SymbolRecord;
   );
 }
 
-export function OrderBook({ bids, asks, symbol, onPick }: { bids: Level[]; asks: Level[]; symbol: SymbolRecord; onPick(price: string): void }) {
+export function OrderBook({
+  bids,
+  asks,
+  symbol,
+  onPick,
+}: {
+  bids: Level[];
+  asks: Level[];
+  symbol: SymbolRecord;
+  onPick(price: string): void;
+}) {
   const rows = (levels: Level[], side: 'ask' | 'bid') =>
     levels.map(([price, qty]) => (
       <tr key={`${side}${price}`} class={side} onClick={() => onPick(price)}>

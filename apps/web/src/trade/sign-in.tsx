@@ -31,19 +31,37 @@ export function SignIn({ onSignedIn }: { onSignedIn(api: SignedApi): void }) {
     setError('');
     const response = await fetch('/web/v1/demo-key', { cache: 'no-store' });
     const body = (await response.json()) as { apiKey?: string; secretKey?: string; msg?: string };
-    if (!response.ok || !body.apiKey || !body.secretKey) return setError(body.msg ?? 'The demo account is not offered here.');
+    if (!response.ok || !body.apiKey || !body.secretKey)
+      return setError(body.msg ?? 'The demo account is not offered here.');
     await signIn(body.apiKey, body.secretKey);
   };
 
   return (
-    <form class="sign-in" aria-label="Sign in" onSubmit={(e) => (e.preventDefault(), void signIn(apiKey.trim(), secretKey.trim()))}>
+    <form
+      class="sign-in"
+      aria-label="Sign in"
+      onSubmit={(e) => (e.preventDefault(), void signIn(apiKey.trim(), secretKey.trim()))}
+    >
       <label>
         API key
-        <input type="text" autocomplete="off" spellcheck={false} value={apiKey} onInput={(e) => setApiKey(e.currentTarget.value)} />
+        <input
+          type="text"
+          autocomplete="off"
+          spellcheck={false}
+          value={apiKey}
+          onInput={(e) => setApiKey(e.currentTarget.value)}
+        />
       </label>
       <label>
         Secret key
-        <input type="text" class="secret" autocomplete="off" spellcheck={false} value={secretKey} onInput={(e) => setSecretKey(e.currentTarget.value)} />
+        <input
+          type="text"
+          class="secret"
+          autocomplete="off"
+          spellcheck={false}
+          value={secretKey}
+          onInput={(e) => setSecretKey(e.currentTarget.value)}
+        />
       </label>
       <button type="submit" disabled={busy}>
         Sign in

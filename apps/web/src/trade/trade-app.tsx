@@ -22,7 +22,9 @@ export function TradeApp() {
     publicGet<BrokerInfo>('/openapi/v1/brokerInfo')
       .then((info) => {
         setSymbols(info.symbols);
-        setSymbolName((current) => (info.symbols.some((s) => s.symbol === current) ? current : (info.symbols[0]?.symbol ?? '')));
+        setSymbolName((current) =>
+          info.symbols.some((s) => s.symbol === current) ? current : (info.symbols[0]?.symbol ?? ''),
+        );
       })
       .catch((e: unknown) => setError(errorText(e)));
   }, []);
@@ -58,7 +60,11 @@ export function TradeApp() {
           <SignIn onSignedIn={setApi} />
         )}
       </header>
-      {error && <p role="alert" class="error">{error}</p>}
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
       {symbol && (
         <main class="trade">
           <MarketBar symbol={symbol} ticker={market.ticker} connected={market.connected} />
@@ -66,7 +72,14 @@ export function TradeApp() {
             <CandleChart symbol={symbol.symbol} kline={market.kline} />
             <OrderBook bids={market.bids} asks={market.asks} symbol={symbol} onPick={setPrice} />
             <div class="column">
-              <OrderForm api={api} symbol={symbol} balances={account.state.balances} price={price} onPrice={setPrice} onPlaced={account.refresh} />
+              <OrderForm
+                api={api}
+                symbol={symbol}
+                balances={account.state.balances}
+                price={price}
+                onPrice={setPrice}
+                onPlaced={account.refresh}
+              />
               <DepthChart bids={market.bids} asks={market.asks} />
             </div>
             <RecentTrades trades={market.trades} symbol={symbol} />
@@ -78,8 +91,20 @@ export function TradeApp() {
               <OrderHistory orders={account.state.history} />
               <MyTrades trades={account.state.trades} />
               <BalanceFlow flow={account.state.flow} />
-              <ContractsPanel api={api} account={account.state.contracts.account} positions={account.state.contracts.positions} orders={account.state.contracts.openOrders} onChange={account.refresh} />
-              <Wallet api={api} assets={assets} withdrawals={account.state.withdrawals} deposits={account.state.deposits} onChange={account.refresh} />
+              <ContractsPanel
+                api={api}
+                account={account.state.contracts.account}
+                positions={account.state.contracts.positions}
+                orders={account.state.contracts.openOrders}
+                onChange={account.refresh}
+              />
+              <Wallet
+                api={api}
+                assets={assets}
+                withdrawals={account.state.withdrawals}
+                deposits={account.state.deposits}
+                onChange={account.refresh}
+              />
             </div>
           )}
         </main>

@@ -1,6 +1,16 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { JsonSocket, wsUrl } from '../shared/json-socket';
-import type { Balance, ContractAccount, ContractOrder, ContractPosition, DepositOrder, FlowEntry, MyTrade, Order, WithdrawalOrder } from '../shared/market-types';
+import type {
+  Balance,
+  ContractAccount,
+  ContractOrder,
+  ContractPosition,
+  DepositOrder,
+  FlowEntry,
+  MyTrade,
+  Order,
+  WithdrawalOrder,
+} from '../shared/market-types';
 import type { SignedApi } from '../shared/signed-api';
 
 export interface AccountState {
@@ -16,8 +26,22 @@ export interface AccountState {
   streaming: boolean;
 }
 
-const EMPTY: AccountState = { balances: [], openOrders: [], history: [], trades: [], flow: [], withdrawals: [], deposits: [], contracts: { positions: [], openOrders: [] }, streaming: false };
-const CONTRACT_FRAMES = new Set(['contractExecutionReport', 'outboundContractPositionInfo', 'outboundContractAccountInfo']);
+const EMPTY: AccountState = {
+  balances: [],
+  openOrders: [],
+  history: [],
+  trades: [],
+  flow: [],
+  withdrawals: [],
+  deposits: [],
+  contracts: { positions: [], openOrders: [] },
+  streaming: false,
+};
+const CONTRACT_FRAMES = new Set([
+  'contractExecutionReport',
+  'outboundContractPositionInfo',
+  'outboundContractAccountInfo',
+]);
 const KEEPALIVE_MS = 30 * 60_000;
 
 /**
@@ -41,17 +65,29 @@ export function useAccount(api: SignedApi | undefined, symbol: string): { state:
     const quietly = <T>(promise: Promise<T>, apply: (value: T) => void) => promise.then(apply).catch(() => undefined);
     const orders = () => {
       const symbol = symbolRef.current;
-      void quietly(api.call<Order[]>('GET', '/openapi/v1/openOrders', { symbol }), (openOrders) => patch({ openOrders }));
-      void quietly(api.call<Order[]>('GET', '/openapi/v1/historyOrders', { symbol, limit: 50 }), (history) => patch({ history }));
-      void quietly(api.call<MyTrade[]>('GET', '/openapi/v1/myTrades', { symbol, limit: 50 }), (trades) => patch({ trades: trades.slice().reverse() }));
+      void quietly(api.call<Order[]>('GET', '/openapi/v1/openOrders', { symbol }), (openOrders) =>
+        patch({ openOrders }),
+      );
+      void quietly(api.call<Order[]>('GET', '/openapi/v1/historyOrders', { symbol, limit: 50 }), (history) =>
+        patch({ history }),
+      );
+      void quietly(api.call<MyTrade[]>('GET', '/openapi/v1/myTrades', { symbol, limit: 50 }), (trades) =>
+        patch({ trades: trades.slice().reverse() }),
+      );
     };
     const funds = () => {
-      void quietly(api.call<{ balances: Balance[] }>('GET', '/openapi/v1/account'), (a) => patch({ balances: a.balances }));
+      void quietly(api.call<{ balances: Balance[] }>('GET', '/openapi/v1/account'), (a) =>
+        patch({ balances: a.balances }),
+      );
       void quietly(api.call<FlowEntry[]>('GET', '/openapi/v1/balance_flow', { limit: 30 }), (flow) => patch({ flow }));
     };
     const wallet = () => {
-      void quietly(api.call<WithdrawalOrder[]>('GET', '/openapi/v1/withdrawalOrders', { limit: 20 }), (withdrawals) => patch({ withdrawals }));
-      void quietly(api.call<DepositOrder[]>('GET', '/openapi/v1/depositOrders', { limit: 20 }), (deposits) => patch({ deposits }));
+      void quietly(api.call<WithdrawalOrder[]>('GET', '/openapi/v1/withdrawalOrders', { limit: 20 }), (withdrawals) =>
+        patch({ withdrawals }),
+      );
+      void quietly(api.call<DepositOrder[]>('GET', '/openapi/v1/depositOrders', { limit: 20 }), (deposits) =>
+        patch({ deposits }),
+      );
     };
     const contracts = () => {
       const all = Promise.all([
@@ -59,7 +95,9 @@ export function useAccount(api: SignedApi | undefined, symbol: string): { state:
         api.call<ContractOrder[]>('GET', '/openapi/contract/v1/openOrders'),
         api.call<{ USDT?: ContractAccount }>('GET', '/openapi/contract/v1/account'),
       ]);
-      void quietly(all, ([positions, openOrders, account]) => patch({ contracts: { positions, openOrders, account: account.USDT } }));
+      void quietly(all, ([positions, openOrders, account]) =>
+        patch({ contracts: { positions, openOrders, account: account.USDT } }),
+      );
     };
     // A burst of reports (a sweep through many levels) re-reads once, not once per frame: the
     // REST reads weigh against the key's request limit.
@@ -94,7 +132,10 @@ export function useAccount(api: SignedApi | undefined, symbol: string): { state:
         },
       },
     );
-    const keepAlive = setInterval(() => void api.call('PUT', '/openapi/v1/userDataStream', { listenKey }).catch(() => undefined), KEEPALIVE_MS);
+    const keepAlive = setInterval(
+      () => void api.call('PUT', '/openapi/v1/userDataStream', { listenKey }).catch(() => undefined),
+      KEEPALIVE_MS,
+    );
     return () => {
       clearInterval(keepAlive);
       socket.close();

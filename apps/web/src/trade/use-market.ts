@@ -46,8 +46,31 @@ export function useMarket(symbol: string): MarketState {
       },
     });
     // The 24 h ticker of a symbol with no trade yet arrives only with its first trade: ask REST once.
-    publicGet<{ lastPrice: string; highPrice: string; lowPrice: string; openPrice: string; volume: string; quoteVolume: string }>('/openapi/quote/v1/ticker/24hr', { symbol })
-      .then((t) => setState((s) => (s.ticker ? s : { ...s, ticker: { c: t.lastPrice, h: t.highPrice, l: t.lowPrice, o: t.openPrice, v: t.volume, qv: t.quoteVolume } })))
+    publicGet<{
+      lastPrice: string;
+      highPrice: string;
+      lowPrice: string;
+      openPrice: string;
+      volume: string;
+      quoteVolume: string;
+    }>('/openapi/quote/v1/ticker/24hr', { symbol })
+      .then((t) =>
+        setState((s) =>
+          s.ticker
+            ? s
+            : {
+                ...s,
+                ticker: {
+                  c: t.lastPrice,
+                  h: t.highPrice,
+                  l: t.lowPrice,
+                  o: t.openPrice,
+                  v: t.volume,
+                  qv: t.quoteVolume,
+                },
+              },
+        ),
+      )
       .catch(() => undefined);
     return () => socket.close();
   }, [symbol]);

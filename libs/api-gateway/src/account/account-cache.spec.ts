@@ -2,10 +2,21 @@ import type { LedgerEvent } from '@exchange/contracts';
 import { AccountCache } from './account-cache';
 import type { AccountRow, LedgerReader } from '@exchange/ledger-query';
 
-const account: AccountRow = { accountId: '7', userId: '3', accountType: 1, accountIndex: 0, accountName: '', canTrade: true, canWithdraw: true, canDeposit: true };
+const account: AccountRow = {
+  accountId: '7',
+  userId: '3',
+  accountType: 1,
+  accountIndex: 0,
+  accountName: '',
+  canTrade: true,
+  canWithdraw: true,
+  canDeposit: true,
+};
 
 function readerAt(seq: number, free: string): LedgerReader {
-  return { accountWithBalances: async () => ({ account, balances: new Map([['BTC', { free, locked: '0' }]]), seq }) } as unknown as LedgerReader;
+  return {
+    accountWithBalances: async () => ({ account, balances: new Map([['BTC', { free, locked: '0' }]]), seq }),
+  } as unknown as LedgerReader;
 }
 
 function deposit(seq: number, free: string): LedgerEvent {
@@ -14,12 +25,22 @@ function deposit(seq: number, free: string): LedgerEvent {
     v: 1,
     id: `c${seq}:0`,
     ts: 0,
-    payload: { userId: '3', seq, commandId: `c${seq}`, depositId: '1', accountId: '7', asset: 'BTC', amount: '1', flows: [], balances: [{ accountId: '7', asset: 'BTC', free, locked: '0' }] },
+    payload: {
+      userId: '3',
+      seq,
+      commandId: `c${seq}`,
+      depositId: '1',
+      accountId: '7',
+      asset: 'BTC',
+      amount: '1',
+      flows: [],
+      balances: [{ accountId: '7', asset: 'BTC', free, locked: '0' }],
+    },
   };
 }
 
 describe('AccountCache', () => {
-  it('loads once, then follows the ledger\'s events in sequence order', async () => {
+  it("loads once, then follows the ledger's events in sequence order", async () => {
     const cache = new AccountCache(readerAt(5, '10'));
     expect((await cache.get('7'))?.balances.get('BTC')?.free).toBe('10');
     cache.apply(deposit(6, '11'));
@@ -42,7 +63,21 @@ describe('AccountCache', () => {
   it('applies flags with the same ordering', async () => {
     const cache = new AccountCache(readerAt(1, '1'));
     await cache.get('7');
-    cache.apply({ type: 'AccountFlagsSet', v: 1, id: 'f', ts: 0, payload: { userId: '3', seq: 2, commandId: 'f', accountId: '7', canTrade: false, canWithdraw: true, canDeposit: true } });
+    cache.apply({
+      type: 'AccountFlagsSet',
+      v: 1,
+      id: 'f',
+      ts: 0,
+      payload: {
+        userId: '3',
+        seq: 2,
+        commandId: 'f',
+        accountId: '7',
+        canTrade: false,
+        canWithdraw: true,
+        canDeposit: true,
+      },
+    });
     expect((await cache.get('7'))?.account.canTrade).toBe(false);
   });
 
@@ -51,7 +86,11 @@ describe('AccountCache', () => {
     const reader = {
       accountWithBalances: async (accountId: string) => {
         reads++;
-        return { account: { ...account, accountId, userId: `u${accountId}` }, balances: new Map([['BTC', { free: '1', locked: '0' }]]), seq: 1 };
+        return {
+          account: { ...account, accountId, userId: `u${accountId}` },
+          balances: new Map([['BTC', { free: '1', locked: '0' }]]),
+          seq: 1,
+        };
       },
     } as unknown as LedgerReader;
     const cache = new AccountCache(reader, 100);

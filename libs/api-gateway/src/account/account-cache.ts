@@ -67,7 +67,13 @@ export class AccountCache {
     switch (event.type) {
       case 'AccountFlagsSet': {
         const entry = this.entries.peek(event.payload.accountId);
-        if (entry && entry.seq < seq) entry.account = { ...entry.account, canTrade: event.payload.canTrade, canWithdraw: event.payload.canWithdraw, canDeposit: event.payload.canDeposit };
+        if (entry && entry.seq < seq)
+          entry.account = {
+            ...entry.account,
+            canTrade: event.payload.canTrade,
+            canWithdraw: event.payload.canWithdraw,
+            canDeposit: event.payload.canDeposit,
+          };
         break;
       }
       default:

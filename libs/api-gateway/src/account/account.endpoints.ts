@@ -20,16 +20,45 @@ const flow = { weight: 5, permission: 'read', ok: z.array(balanceFlowSchema), pa
 
 /** Balances, sub-accounts, balance flow and transfers (spec 4.3.8, 4.3.12, 4.3.13, 4.3.15). */
 export const AccountEndpoints = {
-  account: privateEndpoint({ method: 'GET', path: 'account', summary: 'Balances of the key\'s account, every configured asset', weight: 5, permission: 'read', ok: accountSchema, params: none }),
-  subAccounts: privateEndpoint({
-    method: 'POST', path: 'subAccount/query', summary: 'The main account and its sub-accounts (types 1 and 3)', weight: 5, permission: 'read', ok: z.array(subAccountSchema), params: none,
+  account: privateEndpoint({
+    method: 'GET',
+    path: 'account',
+    summary: "Balances of the key's account, every configured asset",
+    weight: 5,
+    permission: 'read',
+    ok: accountSchema,
+    params: none,
   }),
-  balanceFlowPost: privateEndpoint({ method: 'POST', path: 'balance_flow', summary: 'Balance flow, newest first', ...flow }),
-  balanceFlowGet: privateEndpoint({ method: 'GET', path: 'balance_flow', summary: 'Balance flow, newest first (GET alias)', ...flow }),
+  subAccounts: privateEndpoint({
+    method: 'POST',
+    path: 'subAccount/query',
+    summary: 'The main account and its sub-accounts (types 1 and 3)',
+    weight: 5,
+    permission: 'read',
+    ok: z.array(subAccountSchema),
+    params: none,
+  }),
+  balanceFlowPost: privateEndpoint({
+    method: 'POST',
+    path: 'balance_flow',
+    summary: 'Balance flow, newest first',
+    ...flow,
+  }),
+  balanceFlowGet: privateEndpoint({
+    method: 'GET',
+    path: 'balance_flow',
+    summary: 'Balance flow, newest first (GET alias)',
+    ...flow,
+  }),
   transfer: privateEndpoint({
-    method: 'POST', path: 'transfer', summary: 'Move funds between the user\'s main account and its sub-accounts',
-    description: 'Either side must be the main token account; a sub-account key may only send to its main account and names no account parameter.',
-    weight: 1, permission: 'trade', ok: transferResultSchema,
+    method: 'POST',
+    path: 'transfer',
+    summary: "Move funds between the user's main account and its sub-accounts",
+    description:
+      'Either side must be the main token account; a sub-account key may only send to its main account and names no account parameter.',
+    weight: 1,
+    permission: 'trade',
+    ok: transferResultSchema,
     params: z.object({
       fromAccountType: param.oneOf(['1', '2', '3'], '1, 2 or 3; default 1 (main-account keys)').optional(),
       fromAccountIndex: param.int('default 0', 0, 1_000_000).optional(),

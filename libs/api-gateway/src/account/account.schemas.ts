@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { decimalStringSchema } from '@exchange/platform';
 
-export const balanceSchema = z.object({ asset: z.string(), free: decimalStringSchema, locked: decimalStringSchema }).strict();
+export const balanceSchema = z
+  .object({ asset: z.string(), free: decimalStringSchema, locked: decimalStringSchema })
+  .strict();
 
 export const accountSchema = z
   .object({

@@ -1,5 +1,12 @@
 import { type AccountType, FlowType, type FlowTypeName, type Markets } from '@exchange/contracts';
-import { ApiError, type Clock, ErrorCode, formatDecimal, type IdGenerator, parseDecimalParam } from '@exchange/platform';
+import {
+  ApiError,
+  type Clock,
+  ErrorCode,
+  formatDecimal,
+  type IdGenerator,
+  parseDecimalParam,
+} from '@exchange/platform';
 import type { SignedRequest } from '../auth/private-route';
 import type { AuthContext } from '../auth/signed-request-authenticator';
 import type { LedgerClient } from '../ledger-client/ledger-client';
@@ -58,7 +65,12 @@ export class AccountService {
   async accountView(accountId: string, fallback?: AccountRow): Promise<AccountView> {
     const account = (await this.cache.get(accountId))?.account ?? fallback;
     if (!account) throw ApiError.invalid('accountId', `account ${accountId} does not exist`);
-    return { ...(await this.balancesOf(accountId)), canTrade: account.canTrade, canWithdraw: account.canWithdraw, canDeposit: account.canDeposit };
+    return {
+      ...(await this.balancesOf(accountId)),
+      canTrade: account.canTrade,
+      canWithdraw: account.canWithdraw,
+      canDeposit: account.canDeposit,
+    };
   }
 
   /** Every configured asset, zero balances included, so clients see a stable list. */
@@ -68,24 +80,37 @@ export class AccountService {
     const held = entry?.balances ?? new Map<string, { free: string; locked: string }>();
     const balances = this.markets.assets.map((a) => {
       const b = held.get(a.asset);
-      return { asset: a.asset, free: formatDecimal(b?.free ?? '0', a.precision), locked: formatDecimal(b?.locked ?? '0', a.precision) };
+      return {
+        asset: a.asset,
+        free: formatDecimal(b?.free ?? '0', a.precision),
+        locked: formatDecimal(b?.locked ?? '0', a.precision),
+      };
     });
     if (entry) entry.rendered = balances;
     return { balances };
   }
 
   async subAccounts(ctx: AuthContext): Promise<SubAccountView[]> {
-    const accounts = ctx.isMainAccountKey ? await this.reader.accountsOfUser(ctx.key.account.userId) : [ctx.key.account];
+    const accounts = ctx.isMainAccountKey
+      ? await this.reader.accountsOfUser(ctx.key.account.userId)
+      : [ctx.key.account];
     return accounts
       .filter((a) => a.accountType === 1 || a.accountType === 3)
-      .map((a) => ({ accountId: a.accountId, accountName: a.accountName, accountType: a.accountType, accountIndex: a.accountIndex }));
+      .map((a) => ({
+        accountId: a.accountId,
+        accountName: a.accountName,
+        accountType: a.accountType,
+        accountIndex: a.accountIndex,
+      }));
   }
 
   async balanceFlow(ctx: SignedRequest<typeof E.balanceFlowGet>): Promise<FlowView[]> {
     const { tokenId, startTime, endTime, fromFlowId, endFlowId, limit } = ctx.query;
     const account = await this.scopedAccount(ctx, ctx.query.accountType, ctx.query.accountIndex);
-    if (tokenId !== undefined && !this.markets.asset(tokenId)) throw ApiError.invalid('tokenId', `unknown token ${tokenId}`);
-    if (startTime !== undefined && endTime !== undefined && startTime > endTime) throw new ApiError(ErrorCode.START_AFTER_END, 'startTime must not be after endTime.');
+    if (tokenId !== undefined && !this.markets.asset(tokenId))
+      throw ApiError.invalid('tokenId', `unknown token ${tokenId}`);
+    if (startTime !== undefined && endTime !== undefined && startTime > endTime)
+      throw new ApiError(ErrorCode.START_AFTER_END, 'startTime must not be after endTime.');
     const rows = await this.reader.flows({
       accountId: account.accountId,
       asset: tokenId,
@@ -128,24 +153,46 @@ export class AccountService {
     let to: AccountRow;
     if (!ctx.isMainAccountKey) {
       const named = sides.filter((s) => q[s] !== undefined);
-      if (named.length > 0) throw new ApiError(ErrorCode.REJECTED_API_KEY, `A sub-account key transfers only to its main account; leave ${named.join(', ')} empty.`, 403);
+      if (named.length > 0)
+        throw new ApiError(
+          ErrorCode.REJECTED_API_KEY,
+          `A sub-account key transfers only to its main account; leave ${named.join(', ')} empty.`,
+          403,
+        );
       from = ctx.key.account;
       to = await this.accountOf(ctx.key.account.userId, 1, 0);
     } else {
-      from = await this.accountOf(ctx.key.account.userId, Number(q.fromAccountType ?? 1) as AccountType, q.fromAccountIndex ?? 0);
+      from = await this.accountOf(
+        ctx.key.account.userId,
+        Number(q.fromAccountType ?? 1) as AccountType,
+        q.fromAccountIndex ?? 0,
+      );
       if (q.toAccountType === undefined) throw ApiError.missing('toAccountType');
       to = await this.accountOf(ctx.key.account.userId, Number(q.toAccountType) as AccountType, q.toAccountIndex ?? 0);
     }
-    if (from.accountId === to.accountId) throw ApiError.invalid('toAccountType', 'the source and the destination are the same account');
+    if (from.accountId === to.accountId)
+      throw ApiError.invalid('toAccountType', 'the source and the destination are the same account');
     const isMain = (a: AccountRow): boolean => a.accountType === 1 && a.accountIndex === 0;
-    if (!isMain(from) && !isMain(to)) throw new ApiError(ErrorCode.REJECTED_API_KEY, 'Either the source or the destination must be the main token trading account.', 403);
+    if (!isMain(from) && !isMain(to))
+      throw new ApiError(
+        ErrorCode.REJECTED_API_KEY,
+        'Either the source or the destination must be the main token trading account.',
+        403,
+      );
     await this.ledger.execute(
       {
         type: 'TransferFunds',
         v: 1,
         id: this.ids.next(),
         ts: this.clock.now(),
-        payload: { userId: from.userId, transferId: this.ids.next(), fromAccountId: from.accountId, toAccountId: to.accountId, asset: asset.asset, amount: amount.toFixed() },
+        payload: {
+          userId: from.userId,
+          transferId: this.ids.next(),
+          fromAccountId: from.accountId,
+          toAccountId: to.accountId,
+          asset: asset.asset,
+          amount: amount.toFixed(),
+        },
       },
       'FundsTransferred',
     );
@@ -153,21 +200,29 @@ export class AccountService {
   }
 
   /** The account a request may act on: its own, or for a main key any account of its user. */
-  private async scopedAccount(ctx: AuthContext, type: string | undefined, index: number | undefined): Promise<AccountRow> {
+  private async scopedAccount(
+    ctx: AuthContext,
+    type: string | undefined,
+    index: number | undefined,
+  ): Promise<AccountRow> {
     const own = ctx.key.account;
     if (type === undefined && index === undefined) return own;
     const accountType = Number(type ?? own.accountType) as AccountType;
     const accountIndex = index ?? 0;
     if (!ctx.isMainAccountKey) {
-      if (accountType !== own.accountType || accountIndex !== own.accountIndex) throw new ApiError(ErrorCode.REJECTED_API_KEY, 'A sub-account key can only query its own account.', 403);
+      if (accountType !== own.accountType || accountIndex !== own.accountIndex)
+        throw new ApiError(ErrorCode.REJECTED_API_KEY, 'A sub-account key can only query its own account.', 403);
       return own;
     }
     return this.accountOf(own.userId, accountType, accountIndex);
   }
 
   private async accountOf(userId: string, accountType: AccountType, accountIndex: number): Promise<AccountRow> {
-    const account = (await this.reader.accountsOfUser(userId)).find((a) => a.accountType === accountType && a.accountIndex === accountIndex);
-    if (!account) throw ApiError.invalid('accountIndex', `no account of type ${accountType} with index ${accountIndex}`);
+    const account = (await this.reader.accountsOfUser(userId)).find(
+      (a) => a.accountType === accountType && a.accountIndex === accountIndex,
+    );
+    if (!account)
+      throw ApiError.invalid('accountIndex', `no account of type ${accountType} with index ${accountIndex}`);
     return account;
   }
 }

@@ -24,12 +24,20 @@ export class AdminContractsController {
   ) {}
 
   @Get('accounts/:accountId/contracts')
-  @ApiEndpoint({ summary: "A contracts account's USDT (total, availableMargin, positionMargin, orderMargin) and positions", ok: adminContractsAccountSchema })
+  @ApiEndpoint({
+    summary: "A contracts account's USDT (total, availableMargin, positionMargin, orderMargin) and positions",
+    ok: adminContractsAccountSchema,
+  })
   async contractsAccount(@Param('accountId') accountIdText: string) {
     const accountId = idParam('accountId', accountIdText);
     const account = await this.reader.account(accountId);
     if (!account) throw ApiError.invalid('accountId', `account ${accountId} does not exist`);
-    if (account.accountType !== 3) throw ApiError.invalid('accountId', `account ${accountId} is not a contracts account (type 3)`);
-    return { accountId, account: await this.contracts.accountOf(accountId), positions: await this.contracts.positionsOf(accountId) };
+    if (account.accountType !== 3)
+      throw ApiError.invalid('accountId', `account ${accountId} is not a contracts account (type 3)`);
+    return {
+      accountId,
+      account: await this.contracts.accountOf(accountId),
+      positions: await this.contracts.positionsOf(accountId),
+    };
   }
 }

@@ -8,8 +8,19 @@ import { LedgerClient } from '../ledger-client/ledger-client';
 import { parseBody } from './admin.schemas';
 import { OperatorController } from './operator-controller';
 
-export const seedBody = z.object({ amount: z.string().max(40).regex(/^(0|[1-9]\d*)(\.\d+)?$/, 'expected a plain decimal string') }).strict();
-export const seededSchema = z.object({ seedId: z.string(), amount: z.string(), shares: z.array(z.object({ partition: z.number().int(), amount: z.string(), balance: z.string() })) });
+export const seedBody = z
+  .object({
+    amount: z
+      .string()
+      .max(40)
+      .regex(/^(0|[1-9]\d*)(\.\d+)?$/, 'expected a plain decimal string'),
+  })
+  .strict();
+export const seededSchema = z.object({
+  seedId: z.string(),
+  amount: z.string(),
+  shares: z.array(z.object({ partition: z.number().int(), amount: z.string(), balance: z.string() })),
+});
 
 /**
  * The operator seeds the insurance fund with USDT. The fund is one account per ledger partition
@@ -31,21 +42,29 @@ export class AdminInsuranceController {
   @HttpCode(200)
   @ApiEndpoint({
     summary: 'Seed the insurance fund',
-    description: 'Body `{amount}` (USDT, a plain decimal above zero at USDT\'s precision), split evenly over the ledger partitions\' fund accounts.',
+    description:
+      "Body `{amount}` (USDT, a plain decimal above zero at USDT's precision), split evenly over the ledger partitions' fund accounts.",
     ok: seededSchema,
   })
   async seed(@Body() body: unknown): Promise<z.infer<typeof seededSchema>> {
     const { amount: text } = parseBody(seedBody, body);
     const places = this.markets.asset('USDT')?.precision ?? 8;
     const amount = new Decimal(text);
-    if (amount.lte(0) || amount.decimalPlaces() > places) throw ApiError.invalid('amount', `must be above zero with at most ${places} decimals`);
+    if (amount.lte(0) || amount.decimalPlaces() > places)
+      throw ApiError.invalid('amount', `must be above zero with at most ${places} decimals`);
     const partitions = await this.log.partitionCount(Topics.ledgerCommands.name);
     const share = amount.div(partitions).toDecimalPlaces(places, Decimal.ROUND_DOWN);
     const seedId = this.ids.next();
     const shares = await Promise.all(
       Array.from({ length: partitions }, async (_, partition) => {
         const part = partition === 0 ? amount.minus(share.times(partitions - 1)) : share;
-        const command = { type: 'SeedInsuranceFund' as const, v: 1 as const, id: `seed-${seedId}-${partition}`, ts: this.clock.now(), payload: { seedId, amount: part.toFixed() } };
+        const command = {
+          type: 'SeedInsuranceFund' as const,
+          v: 1 as const,
+          id: `seed-${seedId}-${partition}`,
+          ts: this.clock.now(),
+          payload: { seedId, amount: part.toFixed() },
+        };
         if (part.isZero()) return { partition, amount: '0', balance: '0' };
         const seeded = await this.ledger.execute(command, 'InsuranceFundSeeded', partition);
         return { partition, amount: seeded.payload.amount, balance: seeded.payload.balance.free };

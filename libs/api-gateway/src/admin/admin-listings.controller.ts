@@ -15,7 +15,18 @@ export const userListSchema = z.array(
     userId: z.string(),
     name: z.string(),
     created: z.number().int(),
-    accounts: z.array(z.object({ accountId: z.string(), userId: z.string(), accountType: z.number().int(), accountIndex: z.number().int(), accountName: z.string(), canTrade: z.boolean(), canWithdraw: z.boolean(), canDeposit: z.boolean() })),
+    accounts: z.array(
+      z.object({
+        accountId: z.string(),
+        userId: z.string(),
+        accountType: z.number().int(),
+        accountIndex: z.number().int(),
+        accountName: z.string(),
+        canTrade: z.boolean(),
+        canWithdraw: z.boolean(),
+        canDeposit: z.boolean(),
+      }),
+    ),
   }),
 );
 
@@ -52,25 +63,41 @@ export class AdminListingsController {
   ) {}
 
   @Get('users')
-  @ApiEndpoint({ summary: 'Users, newest first, with their accounts (main and sub-accounts)', ok: userListSchema, query: [limitParam] })
+  @ApiEndpoint({
+    summary: 'Users, newest first, with their accounts (main and sub-accounts)',
+    ok: userListSchema,
+    query: [limitParam],
+  })
   async users(@Query('limit') limit: string | undefined) {
     return this.ledger.users(limitOf(limit));
   }
 
   @Get('withdrawals')
-  @ApiEndpoint({ summary: 'Withdrawals waiting for an operator (status 1 or 3), oldest first, of every account', ok: z.array(withdrawalOrderSchema), query: [limitParam] })
+  @ApiEndpoint({
+    summary: 'Withdrawals waiting for an operator (status 1 or 3), oldest first, of every account',
+    ok: z.array(withdrawalOrderSchema),
+    query: [limitParam],
+  })
   async withdrawals(@Query('limit') limit: string | undefined) {
     return (await this.wallet.awaitingAudit(limitOf(limit))).map(withdrawalView);
   }
 
   @Get('deposits')
-  @ApiEndpoint({ summary: 'The latest deposits of every account, confirming or credited, newest first', ok: z.array(adminDepositSchema), query: [limitParam] })
+  @ApiEndpoint({
+    summary: 'The latest deposits of every account, confirming or credited, newest first',
+    ok: z.array(adminDepositSchema),
+    query: [limitParam],
+  })
   async deposits(@Query('limit') limit: string | undefined) {
     return (await this.wallet.latestDeposits(limitOf(limit))).map(adminDepositView);
   }
 
   @Get('audit')
-  @ApiEndpoint({ summary: 'The latest records of the operator audit trail (operator.audit), newest first', ok: z.array(auditRecordSchema), query: [limitParam] })
+  @ApiEndpoint({
+    summary: 'The latest records of the operator audit trail (operator.audit), newest first',
+    ok: z.array(auditRecordSchema),
+    query: [limitParam],
+  })
   async audit(@Query('limit') limit: string | undefined) {
     const count = limitOf(limit);
     const topic = Topics.operatorAudit.name;
@@ -82,9 +109,22 @@ export class AdminListingsController {
       Math.max(0, end - count),
       async (batch) => {
         for (const r of batch) {
-          const { ts, payload } = JSON.parse(r.value) as { ts: number; payload: Omit<z.infer<typeof auditRecordSchema>, 'offset' | 'ts'> };
+          const { ts, payload } = JSON.parse(r.value) as {
+            ts: number;
+            payload: Omit<z.infer<typeof auditRecordSchema>, 'offset' | 'ts'>;
+          };
           // A client that hung up before its record was written left no address (Fastify's request.ip is then undefined).
-          records.push({ offset: r.offset, ts, actor: payload.actor, correlationId: payload.correlationId, ip: payload.ip ?? '', method: payload.method, path: payload.path, status: payload.status, ...(payload.code === undefined ? {} : { code: payload.code }) });
+          records.push({
+            offset: r.offset,
+            ts,
+            actor: payload.actor,
+            correlationId: payload.correlationId,
+            ip: payload.ip ?? '',
+            method: payload.method,
+            path: payload.path,
+            status: payload.status,
+            ...(payload.code === undefined ? {} : { code: payload.code }),
+          });
         }
       },
       end,

@@ -53,6 +53,7 @@ export function intParam(name: string, value: string | undefined, min: number, m
   if (value === undefined || value === '') return undefined;
   assertPlainText(name, value, 64);
   const n = Number(value);
-  if (!/^\d{1,16}$/.test(value) || n < min || n > max) throw ApiError.invalid(name, `expected an integer from ${min} to ${max}`);
+  if (!/^\d{1,16}$/.test(value) || n < min || n > max)
+    throw ApiError.invalid(name, `expected an integer from ${min} to ${max}`);
   return n;
 }

@@ -66,7 +66,11 @@ export class AdminController {
   }
 
   @Get('api-keys')
-  @ApiEndpoint({ summary: 'The live API keys of an account, without secrets', ok: apiKeyListSchema, query: [{ name: 'accountId', required: true, description: 'account id' }] })
+  @ApiEndpoint({
+    summary: 'The live API keys of an account, without secrets',
+    ok: apiKeyListSchema,
+    query: [{ name: 'accountId', required: true, description: 'account id' }],
+  })
   listApiKeys(@Query('accountId') accountId: string | undefined) {
     return this.admin.listApiKeys(idParam('accountId', accountId));
   }
@@ -80,8 +84,10 @@ export class AdminController {
   @Post('deposits')
   @HttpCode(200)
   @ApiEndpoint({
-    summary: 'Simulated chain: a deposit to the account\'s address, with all the asset\'s confirmations unless fewer are given',
-    description: 'Credited once, when the confirmations reach the asset\'s count (a repeat of the same txid changes nothing); answered once the balance shows it.',
+    summary:
+      "Simulated chain: a deposit to the account's address, with all the asset's confirmations unless fewer are given",
+    description:
+      "Credited once, when the confirmations reach the asset's count (a repeat of the same txid changes nothing); answered once the balance shows it.",
     ok: adminDepositSchema,
   })
   deposit(@Body() body: unknown) {
@@ -99,13 +105,17 @@ export class AdminController {
 
   @Post('withdrawal-addresses')
   @HttpCode(200)
-  @ApiEndpoint({ summary: 'Add an address to an account\'s withdrawal address book', ok: addressEntrySchema })
+  @ApiEndpoint({ summary: "Add an address to an account's withdrawal address book", ok: addressEntrySchema })
   addWithdrawalAddress(@Body() body: unknown) {
     return this.wallet.addAddress(parseBody(withdrawalAddressBody, body));
   }
 
   @Get('withdrawal-addresses')
-  @ApiEndpoint({ summary: 'An account\'s withdrawal address book', ok: z.array(addressEntrySchema), query: [{ name: 'accountId', required: true, description: 'account id' }] })
+  @ApiEndpoint({
+    summary: "An account's withdrawal address book",
+    ok: z.array(addressEntrySchema),
+    query: [{ name: 'accountId', required: true, description: 'account id' }],
+  })
   listWithdrawalAddresses(@Query('accountId') accountId: string | undefined) {
     return this.wallet.listAddresses(idParam('accountId', accountId));
   }
@@ -118,7 +128,10 @@ export class AdminController {
 
   @Post('withdrawals/:orderId/approve')
   @HttpCode(200)
-  @ApiEndpoint({ summary: 'Pass the audit the withdrawal waits at (broker 1→3, platform 3→5)', ok: withdrawalOrderSchema })
+  @ApiEndpoint({
+    summary: 'Pass the audit the withdrawal waits at (broker 1→3, platform 3→5)',
+    ok: withdrawalOrderSchema,
+  })
   approveWithdrawal(@Param('orderId') orderId: string, @Body() body: unknown) {
     parseBody(empty, body);
     return this.wallet.approve(idParam('orderId', orderId));
@@ -126,41 +139,56 @@ export class AdminController {
 
   @Post('withdrawals/:orderId/reject')
   @HttpCode(200)
-  @ApiEndpoint({ summary: 'Reject at the audit the withdrawal waits at (1→2, 3→4); the hold is released', ok: withdrawalOrderSchema })
+  @ApiEndpoint({
+    summary: 'Reject at the audit the withdrawal waits at (1→2, 3→4); the hold is released',
+    ok: withdrawalOrderSchema,
+  })
   rejectWithdrawal(@Param('orderId') orderId: string, @Body() body: unknown) {
     return this.wallet.reject(idParam('orderId', orderId), parseBody(reasonBody, body).reason);
   }
 
   @Post('chain/withdrawals/:orderId/confirm')
   @HttpCode(200)
-  @ApiEndpoint({ summary: 'Simulated chain: the withdrawal is mined with its confirmations (all by default: success)', ok: withdrawalOrderSchema })
+  @ApiEndpoint({
+    summary: 'Simulated chain: the withdrawal is mined with its confirmations (all by default: success)',
+    ok: withdrawalOrderSchema,
+  })
   confirmOnChain(@Param('orderId') orderId: string, @Body() body: unknown) {
     return this.wallet.chainConfirm(idParam('orderId', orderId), parseBody(chainConfirmBody, body).confirmations);
   }
 
   @Post('chain/withdrawals/:orderId/fail')
   @HttpCode(200)
-  @ApiEndpoint({ summary: 'Simulated chain: the withdrawal failed (5→7 or 8→7); the hold is released', ok: withdrawalOrderSchema })
+  @ApiEndpoint({
+    summary: 'Simulated chain: the withdrawal failed (5→7 or 8→7); the hold is released',
+    ok: withdrawalOrderSchema,
+  })
   failOnChain(@Param('orderId') orderId: string, @Body() body: unknown) {
     return this.wallet.chainFail(idParam('orderId', orderId), parseBody(reasonBody, body).reason);
   }
 
   @Get('accounts/:accountId')
-  @ApiEndpoint({ summary: 'An account\'s balances and flags', ok: adminAccountSchema })
+  @ApiEndpoint({ summary: "An account's balances and flags", ok: adminAccountSchema })
   account(@Param('accountId') accountId: string) {
     return this.admin.account(idParam('accountId', accountId));
   }
 
   @Post('symbols/:symbol/status')
   @HttpCode(200)
-  @ApiEndpoint({ summary: 'Set a symbol TRADING, HALT or BREAK (a command on its order stream)', ok: symbolRecordSchema })
+  @ApiEndpoint({
+    summary: 'Set a symbol TRADING, HALT or BREAK (a command on its order stream)',
+    ok: symbolRecordSchema,
+  })
   setSymbolStatus(@Param('symbol') symbol: string, @Body() body: unknown) {
     return this.admin.setSymbolStatus(symbolParam(symbol), parseBody(symbolStatusBody, body).status);
   }
 
   @Post('accounts/:accountId/flags')
   @HttpCode(200)
-  @ApiEndpoint({ summary: 'Set canTrade, canWithdraw, canDeposit (enforced, and reported as T, W, D)', ok: adminAccountSchema })
+  @ApiEndpoint({
+    summary: 'Set canTrade, canWithdraw, canDeposit (enforced, and reported as T, W, D)',
+    ok: adminAccountSchema,
+  })
   setFlags(@Param('accountId') accountId: string, @Body() body: unknown) {
     return this.admin.setFlags(idParam('accountId', accountId), parseBody(flagsBody, body));
   }
@@ -175,12 +203,18 @@ export class AdminController {
     ],
   })
   listDeadLetters(@Query('fromId') fromId: string | undefined, @Query('limit') limit: string | undefined) {
-    return this.deadLetters.list(intParam('fromId', fromId, 0, Number.MAX_SAFE_INTEGER) ?? 0, intParam('limit', limit, 1, 500) ?? 100);
+    return this.deadLetters.list(
+      intParam('fromId', fromId, 0, Number.MAX_SAFE_INTEGER) ?? 0,
+      intParam('limit', limit, 1, 500) ?? 100,
+    );
   }
 
   @Post('dead-letters/:id/redrive')
   @HttpCode(200)
-  @ApiEndpoint({ summary: 'Publish a dead letter\'s command again to the topic it was parked from (applied once if it now can be)', ok: deadLetterSchema })
+  @ApiEndpoint({
+    summary: "Publish a dead letter's command again to the topic it was parked from (applied once if it now can be)",
+    ok: deadLetterSchema,
+  })
   redriveDeadLetter(@Param('id') id: string) {
     return this.deadLetters.redrive(intParam('id', id, 0, Number.MAX_SAFE_INTEGER) ?? -1);
   }

@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { type LedgerAccountCommand, type Markets, type MessageDraft, type Permission, Topics } from '@exchange/contracts';
+import {
+  type LedgerAccountCommand,
+  type Markets,
+  type MessageDraft,
+  type Permission,
+  Topics,
+} from '@exchange/contracts';
 import type { EventLog } from '@exchange/messaging';
 import { ApiError, type Clock, ErrorCode, type IdGenerator, type SecretBox } from '@exchange/platform';
 import type { AccountService, BalanceView } from '../account/account.service';
@@ -43,44 +49,102 @@ export class AdminService {
     private readonly wallet: WalletAdminService,
   ) {}
 
-  async createUser(name: string | undefined): Promise<{ userId: string; accounts: { accountId: string; accountType: number; accountIndex: number }[] }> {
+  async createUser(
+    name: string | undefined,
+  ): Promise<{ userId: string; accounts: { accountId: string; accountType: number; accountIndex: number }[] }> {
     const userId = this.ids.next();
-    const event = await this.ledger.execute(this.command({ type: 'CreateUser', payload: { userId, name: name ?? '', accountIds: [this.ids.next(), this.ids.next(), this.ids.next()] } }), 'UserCreated');
-    return { userId, accounts: event.payload.accounts.map((a) => ({ accountId: a.accountId, accountType: a.accountType, accountIndex: a.accountIndex })) };
+    const event = await this.ledger.execute(
+      this.command({
+        type: 'CreateUser',
+        payload: { userId, name: name ?? '', accountIds: [this.ids.next(), this.ids.next(), this.ids.next()] },
+      }),
+      'UserCreated',
+    );
+    return {
+      userId,
+      accounts: event.payload.accounts.map((a) => ({
+        accountId: a.accountId,
+        accountType: a.accountType,
+        accountIndex: a.accountIndex,
+      })),
+    };
   }
 
-  async createSubAccount(userId: string, accountName: string, accountType: 1 | 3): Promise<{ accountId: string; accountName: string; accountType: number; accountIndex: number }> {
+  async createSubAccount(
+    userId: string,
+    accountName: string,
+    accountType: 1 | 3,
+  ): Promise<{ accountId: string; accountName: string; accountType: number; accountIndex: number }> {
     if (!(await this.reader.userExists(userId))) throw ApiError.invalid('userId', `user ${userId} does not exist`);
-    const event = await this.ledger.execute(this.command({ type: 'CreateSubAccount', payload: { userId, accountId: this.ids.next(), accountType, accountName } }), 'SubAccountCreated');
+    const event = await this.ledger.execute(
+      this.command({
+        type: 'CreateSubAccount',
+        payload: { userId, accountId: this.ids.next(), accountType, accountName },
+      }),
+      'SubAccountCreated',
+    );
     const a = event.payload.account;
-    return { accountId: a.accountId, accountName: a.accountName, accountType: a.accountType, accountIndex: a.accountIndex };
+    return {
+      accountId: a.accountId,
+      accountName: a.accountName,
+      accountType: a.accountType,
+      accountIndex: a.accountIndex,
+    };
   }
 
-  async createApiKey(accountId: string, permissions: Permission[]): Promise<{ apiKey: string; secretKey: string; accountId: string; permissions: Permission[] }> {
+  async createApiKey(
+    accountId: string,
+    permissions: Permission[],
+  ): Promise<{ apiKey: string; secretKey: string; accountId: string; permissions: Permission[] }> {
     const account = await this.requireAccount(accountId);
     const apiKey = randomKey();
     const secretKey = randomKey();
     const event = await this.ledger.execute(
-      this.command({ type: 'CreateApiKey', payload: { userId: account.userId, accountId, apiKey, secretCiphertext: this.box.encrypt(secretKey), permissions } }),
+      this.command({
+        type: 'CreateApiKey',
+        payload: {
+          userId: account.userId,
+          accountId,
+          apiKey,
+          secretCiphertext: this.box.encrypt(secretKey),
+          permissions,
+        },
+      }),
       'ApiKeyCreated',
     );
     return { apiKey, secretKey, accountId, permissions: event.payload.permissions };
   }
 
-  async listApiKeys(accountId: string): Promise<{ apiKey: string; accountId: string; permissions: Permission[]; created: number }[]> {
+  async listApiKeys(
+    accountId: string,
+  ): Promise<{ apiKey: string; accountId: string; permissions: Permission[]; created: number }[]> {
     await this.requireAccount(accountId);
-    return (await this.reader.apiKeysOf(accountId)).map((k) => ({ apiKey: k.apiKey, accountId: k.accountId, permissions: k.permissions, created: k.created }));
+    return (await this.reader.apiKeysOf(accountId)).map((k) => ({
+      apiKey: k.apiKey,
+      accountId: k.accountId,
+      permissions: k.permissions,
+      created: k.created,
+    }));
   }
 
   async revokeApiKey(apiKey: string): Promise<Record<string, never>> {
     const key = await this.reader.apiKey(apiKey);
     if (!key) throw ApiError.invalid('apiKey', 'no such API key');
-    if (!key.revoked) await this.ledger.execute(this.command({ type: 'RevokeApiKey', payload: { userId: key.userId, apiKey } }), 'ApiKeyRevoked');
+    if (!key.revoked)
+      await this.ledger.execute(
+        this.command({ type: 'RevokeApiKey', payload: { userId: key.userId, apiKey } }),
+        'ApiKeyRevoked',
+      );
     return {};
   }
 
   /** The simulated chain delivering a deposit to the account (through the wallet, which credits it once). */
-  deposit(accountId: string, asset: string, amount: string, options: { address?: string; txid?: string; confirmations?: number; chainType?: string } = {}) {
+  deposit(
+    accountId: string,
+    asset: string,
+    amount: string,
+    options: { address?: string; txid?: string; confirmations?: number; chainType?: string } = {},
+  ) {
     return this.wallet.deposit({ accountId, asset, amount, ...options });
   }
 
@@ -90,9 +154,15 @@ export class AdminService {
     return { accountId, ...view };
   }
 
-  async setFlags(accountId: string, flags: { canTrade?: boolean; canWithdraw?: boolean; canDeposit?: boolean }): Promise<AdminAccountView> {
+  async setFlags(
+    accountId: string,
+    flags: { canTrade?: boolean; canWithdraw?: boolean; canDeposit?: boolean },
+  ): Promise<AdminAccountView> {
     const account = await this.requireAccount(accountId);
-    await this.ledger.execute(this.command({ type: 'SetAccountFlags', payload: { userId: account.userId, accountId, ...flags } }), 'AccountFlagsSet');
+    await this.ledger.execute(
+      this.command({ type: 'SetAccountFlags', payload: { userId: account.userId, accountId, ...flags } }),
+      'AccountFlagsSet',
+    );
     return this.account(accountId);
   }
 
@@ -100,10 +170,19 @@ export class AdminService {
    * A status change is a command on the symbol's own order.commands stream, so the engine (and a
    * replay of it) sees it in order with the orders; HALT and BREAK refuse new orders, cancels go on.
    */
-  async setSymbolStatus(symbolName: string, status: 'TRADING' | 'HALT' | 'BREAK'): Promise<{ symbol: string; status: string; baseAsset: string; quoteAsset: string }> {
+  async setSymbolStatus(
+    symbolName: string,
+    status: 'TRADING' | 'HALT' | 'BREAK',
+  ): Promise<{ symbol: string; status: string; baseAsset: string; quoteAsset: string }> {
     const symbol = this.markets.symbol(symbolName);
     if (!symbol) throw new ApiError(ErrorCode.INVALID_SYMBOL, `Invalid symbol '${symbolName}'.`);
-    const command = { type: 'SetSymbolStatus', v: 1, id: this.ids.next(), ts: this.clock.now(), payload: { symbol: symbol.symbol, status } };
+    const command = {
+      type: 'SetSymbolStatus',
+      v: 1,
+      id: this.ids.next(),
+      ts: this.clock.now(),
+      payload: { symbol: symbol.symbol, status },
+    };
     await this.log.publish([{ topic: Topics.orderCommands.name, key: symbol.symbol, value: JSON.stringify(command) }]);
     return { symbol: symbol.symbol, status, baseAsset: symbol.baseAsset, quoteAsset: symbol.quoteAsset };
   }

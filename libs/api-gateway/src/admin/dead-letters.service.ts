@@ -33,14 +33,24 @@ export class DeadLetterService {
     const until = Math.min(end, fromId + limit);
     const out: DeadLetter[] = [];
     if (fromId >= until) return out;
-    await this.log.read(Topics.deadLetters.name, 0, fromId, async (records) => void out.push(...records.map((r) => ({ id: String(r.offset), ...(JSON.parse(r.value) as Omit<DeadLetter, 'id'>) }))), until);
+    await this.log.read(
+      Topics.deadLetters.name,
+      0,
+      fromId,
+      async (records) =>
+        void out.push(
+          ...records.map((r) => ({ id: String(r.offset), ...(JSON.parse(r.value) as Omit<DeadLetter, 'id'>) })),
+        ),
+      until,
+    );
     return out.slice(0, limit);
   }
 
   async redrive(id: number): Promise<DeadLetter> {
     const [letter] = id < 0 ? [] : await this.list(id, 1);
     if (!letter) throw ApiError.invalid('id', `dead letter ${id} does not exist`);
-    if (!REDRIVABLE.has(letter.topic)) throw ApiError.invalid('id', `records of ${letter.topic} are not published again`);
+    if (!REDRIVABLE.has(letter.topic))
+      throw ApiError.invalid('id', `records of ${letter.topic} are not published again`);
     await this.log.publish([{ topic: letter.topic, key: letter.key, value: letter.value, headers: letter.headers }]);
     return letter;
   }

@@ -38,7 +38,16 @@ export class OperatorAuditInterceptor implements NestInterceptor {
               v: 1,
               id: randomUUID(),
               ts: started,
-              payload: { actor: 'admin', correlationId: correlationId ?? '', ip: request.ip ?? '', userAgent: request.headers['user-agent'] ?? '', method: request.method, path: request.url, body: mask(request.body), ...outcome },
+              payload: {
+                actor: 'admin',
+                correlationId: correlationId ?? '',
+                ip: request.ip ?? '',
+                userAgent: request.headers['user-agent'] ?? '',
+                method: request.method,
+                path: request.url,
+                body: mask(request.body),
+                ...outcome,
+              },
             }),
           },
         ])
@@ -47,7 +56,9 @@ export class OperatorAuditInterceptor implements NestInterceptor {
       mergeMap((value) => from(record({ status: 200 }).then(() => value))),
       catchError((error: unknown) => {
         const status = error instanceof ApiError ? error.httpStatus : 500;
-        return from(record({ status, code: error instanceof ApiError ? error.code : -1001 })).pipe(mergeMap(() => throwError(() => error)));
+        return from(record({ status, code: error instanceof ApiError ? error.code : -1001 })).pipe(
+          mergeMap(() => throwError(() => error)),
+        );
       }),
     );
   }

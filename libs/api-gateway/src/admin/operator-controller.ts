@@ -5,5 +5,11 @@ import { OperatorAuditInterceptor } from './operator-audit.interceptor';
 
 /** A controller of the operator API: under /admin/v1, behind the operator token, every call audited, documented as such. */
 export function OperatorController(): ClassDecorator {
-  return applyDecorators(ApiTags('operator'), ApiBearerAuth(), Controller('admin/v1'), UseGuards(AdminTokenGuard), UseInterceptors(OperatorAuditInterceptor));
+  return applyDecorators(
+    ApiTags('operator'),
+    ApiBearerAuth(),
+    Controller('admin/v1'),
+    UseGuards(AdminTokenGuard),
+    UseInterceptors(OperatorAuditInterceptor),
+  );
 }

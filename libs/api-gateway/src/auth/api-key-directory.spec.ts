@@ -2,7 +2,16 @@ import type { SecretBox } from '@exchange/platform';
 import type { AccountRow, LedgerReader } from '@exchange/ledger-query';
 import { ApiKeyDirectory } from './api-key-directory';
 
-const account: AccountRow = { accountId: '7', userId: '3', accountType: 1, accountIndex: 0, accountName: '', canTrade: true, canWithdraw: true, canDeposit: true };
+const account: AccountRow = {
+  accountId: '7',
+  userId: '3',
+  accountType: 1,
+  accountIndex: 0,
+  accountName: '',
+  canTrade: true,
+  canWithdraw: true,
+  canDeposit: true,
+};
 const box = { decrypt: (cipher: string) => `secret-of-${cipher}` } as unknown as SecretBox;
 
 function readerOfKeys(revoked: Set<string>, reads: { n: number }): LedgerReader {
@@ -20,7 +29,13 @@ describe('ApiKeyDirectory', () => {
     const revoked = new Set<string>();
     const directory = new ApiKeyDirectory(readerOfKeys(revoked, { n: 0 }), box);
     expect((await directory.find('k1'))?.secretKey).toBe('secret-of-k1');
-    directory.apply({ type: 'ApiKeyRevoked', v: 1, id: 'r', ts: 0, payload: { userId: '3', seq: 2, commandId: 'r', apiKey: 'k1' } } as never);
+    directory.apply({
+      type: 'ApiKeyRevoked',
+      v: 1,
+      id: 'r',
+      ts: 0,
+      payload: { userId: '3', seq: 2, commandId: 'r', apiKey: 'k1' },
+    } as never);
     expect(await directory.find('k1')).toBeUndefined();
   });
 
@@ -28,7 +43,13 @@ describe('ApiKeyDirectory', () => {
     const revoked = new Set<string>(['gone']);
     const reads = { n: 0 };
     const directory = new ApiKeyDirectory(readerOfKeys(revoked, reads), box, 100);
-    directory.apply({ type: 'ApiKeyRevoked', v: 1, id: 'r', ts: 0, payload: { userId: '3', seq: 2, commandId: 'r', apiKey: 'gone' } } as never);
+    directory.apply({
+      type: 'ApiKeyRevoked',
+      v: 1,
+      id: 'r',
+      ts: 0,
+      payload: { userId: '3', seq: 2, commandId: 'r', apiKey: 'gone' },
+    } as never);
     for (let i = 0; i < 500; i++) await directory.find(`k${i}`);
     expect(directory.size).toBe(100);
     await directory.find('k0');

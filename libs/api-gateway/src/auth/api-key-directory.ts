@@ -40,7 +40,12 @@ export class ApiKeyDirectory {
     if (!row || row.revoked) return undefined;
     const account = await this.reader.account(row.accountId);
     if (!account) return undefined;
-    const entry: ApiKeyEntry = { apiKey, secretKey: this.box.decrypt(row.secretCiphertext), permissions: row.permissions, account };
+    const entry: ApiKeyEntry = {
+      apiKey,
+      secretKey: this.box.decrypt(row.secretCiphertext),
+      permissions: row.permissions,
+      account,
+    };
     if (this.entries.peek(apiKey) !== 'revoked') this.entries.set(apiKey, entry);
     return entry;
   }
@@ -51,7 +56,12 @@ export class ApiKeyDirectory {
     } else if (event.type === 'AccountFlagsSet') {
       for (const entry of this.entries.values()) {
         if (entry !== 'revoked' && entry.account.accountId === event.payload.accountId) {
-          entry.account = { ...entry.account, canTrade: event.payload.canTrade, canWithdraw: event.payload.canWithdraw, canDeposit: event.payload.canDeposit };
+          entry.account = {
+            ...entry.account,
+            canTrade: event.payload.canTrade,
+            canWithdraw: event.payload.canWithdraw,
+            canDeposit: event.payload.canDeposit,
+          };
         }
       }
     }

@@ -34,20 +34,31 @@ function helperRefusal(read: (p: RequestParams) => unknown, text: string): { cod
 
 describe('declared endpoint parameters', () => {
   it('parses the declared parameters, typed, and leaves the undeclared out', () => {
-    expect(parseParams(declared, query('symbol=BTCUSDT&side=SELL&limit=20&other=1'))).toEqual({ symbol: 'BTCUSDT', side: 'SELL', limit: 20 });
+    expect(parseParams(declared, query('symbol=BTCUSDT&side=SELL&limit=20&other=1'))).toEqual({
+      symbol: 'BTCUSDT',
+      side: 'SELL',
+      limit: 20,
+    });
   });
 
   it('takes an empty value for an absent one', () => {
-    expect(parseParams(declared, query('symbol=BTCUSDT&side=BUY&limit=&note='))).toEqual({ symbol: 'BTCUSDT', side: 'BUY' });
+    expect(parseParams(declared, query('symbol=BTCUSDT&side=BUY&limit=&note='))).toEqual({
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+    });
     expect(refusal('symbol=&side=BUY')).toEqual(ApiError.missing('symbol').toBody());
   });
 
   it('answers as RequestParams does: missing, an enum with its own code, integers by the same rule', () => {
     expect(refusal('side=BUY')).toEqual(helperRefusal((p) => p.required('symbol'), ''));
-    expect(refusal('symbol=X&side=HOLD')).toEqual(helperRefusal((p) => p.optionalEnum('side', ['BUY', 'SELL'], ErrorCode.INVALID_SIDE), 'side=HOLD'));
+    expect(refusal('symbol=X&side=HOLD')).toEqual(
+      helperRefusal((p) => p.optionalEnum('side', ['BUY', 'SELL'], ErrorCode.INVALID_SIDE), 'side=HOLD'),
+    );
     expect(refusal('symbol=X&side=HOLD').code).toBe(ErrorCode.INVALID_SIDE);
     for (const limit of ['1e3', '2.5', '0', '1001', '99999999999999999']) {
-      expect(refusal(`symbol=X&side=BUY&limit=${limit}`)).toEqual(helperRefusal((p) => p.optionalInt('limit', 1, 1000), `limit=${limit}`));
+      expect(refusal(`symbol=X&side=BUY&limit=${limit}`)).toEqual(
+        helperRefusal((p) => p.optionalInt('limit', 1, 1000), `limit=${limit}`),
+      );
     }
   });
 

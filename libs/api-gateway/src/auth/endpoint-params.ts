@@ -37,8 +37,11 @@ export const param = {
       { description, integer: true },
     ),
 
-  oneOf: <const T extends readonly [string, ...string[]]>(values: T, description: string, code: ErrorCodeValue = ErrorCode.INVALID_PARAM_VALUE) =>
-    declared(z.enum(values), { description, values, code }),
+  oneOf: <const T extends readonly [string, ...string[]]>(
+    values: T,
+    description: string,
+    code: ErrorCodeValue = ErrorCode.INVALID_PARAM_VALUE,
+  ) => declared(z.enum(values), { description, values, code }),
 };
 
 export type ParamShape = Record<string, z.ZodType<unknown, string> | z.ZodOptional<z.ZodType<unknown, string>>>;
@@ -65,7 +68,10 @@ export function paramsDoc(params: z.ZodObject<ParamShape>): NonNullable<Endpoint
 }
 
 /** The declared parameters of a request, typed; the first one wrong (in declaration order) is the answer's error. */
-export function parseParams<S extends ParamShape>(params: z.ZodObject<S>, raw: RequestParams): z.output<z.ZodObject<S>> {
+export function parseParams<S extends ParamShape>(
+  params: z.ZodObject<S>,
+  raw: RequestParams,
+): z.output<z.ZodObject<S>> {
   const input = Object.fromEntries(Object.keys(params.shape).map((name) => [name, raw.optional(name)]));
   const parsed = params.safeParse(input);
   if (parsed.success) return parsed.data;
@@ -73,6 +79,7 @@ export function parseParams<S extends ParamShape>(params: z.ZodObject<S>, raw: R
   const name = String(issue.path[0]);
   if (input[name] === undefined) throw ApiError.missing(name);
   const meta = metaOf(params.shape[name]!);
-  if (meta.values) throw new ApiError(meta.code!, `Invalid value for parameter '${name}': expected one of ${meta.values.join(', ')}.`);
+  if (meta.values)
+    throw new ApiError(meta.code!, `Invalid value for parameter '${name}': expected one of ${meta.values.join(', ')}.`);
   throw ApiError.invalid(name, issue.message);
 }

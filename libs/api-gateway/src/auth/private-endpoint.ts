@@ -19,7 +19,12 @@ export class PrivateEndpoints {
     private readonly limiter: RateLimiter,
   ) {}
 
-  async run<T>(request: FastifyRequest, reply: FastifyReply, spec: PrivateEndpointSpec, handler: (ctx: AuthContext) => Promise<T>): Promise<T> {
+  async run<T>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    spec: PrivateEndpointSpec,
+    handler: (ctx: AuthContext) => Promise<T>,
+  ): Promise<T> {
     const ctx = await this.authenticator.authenticate(request, spec);
     void reply.headers(await this.limiter.chargeWeight(`key:${ctx.key.apiKey}`, spec.weight));
     if (spec.countsAsOrder) void reply.headers(await this.limiter.chargeOrder(ctx.key.account.accountId));

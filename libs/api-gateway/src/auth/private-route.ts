@@ -71,7 +71,10 @@ export function PrivateRoute(endpoint: PrivateEndpoint): MethodDecorator {
 }
 
 /** The handler's argument: the request as the endpoint's door let it through. */
-export const Signed = createParamDecorator((_data: unknown, context: ExecutionContext) => context.switchToHttp().getRequest<FastifyRequest & { [SIGNED]?: SignedRequest<PrivateEndpoint> }>()[SIGNED]);
+export const Signed = createParamDecorator(
+  (_data: unknown, context: ExecutionContext) =>
+    context.switchToHttp().getRequest<FastifyRequest & { [SIGNED]?: SignedRequest<PrivateEndpoint> }>()[SIGNED],
+);
 
 /** The door of a declared endpoint: PrivateEndpoints' authentication and charges, then its parameters parsed, then the handler. */
 @Injectable()

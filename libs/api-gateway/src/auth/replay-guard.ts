@@ -20,7 +20,10 @@ export class ReplayGuard implements OnApplicationShutdown {
     if (!this.seen || !STATE_CHANGING.has(method)) return;
     // Hex is case-insensitive: the same signature in other letters is the same signature.
     if (await this.seen.firstUse(`${apiKey}:${signature.toLowerCase()}`, ttlMs, now)) return;
-    throw new ApiError(ErrorCode.INVALID_SIGNATURE, 'Signature for this request is not valid: the request was replayed (a signed POST, PUT or DELETE is accepted once).');
+    throw new ApiError(
+      ErrorCode.INVALID_SIGNATURE,
+      'Signature for this request is not valid: the request was replayed (a signed POST, PUT or DELETE is accepted once).',
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {

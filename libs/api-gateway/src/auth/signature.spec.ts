@@ -34,7 +34,7 @@ describe('request signatures', () => {
     expect(payload.totalParams).toBe(body);
   });
 
-  it('verifies ccxt\'s trailing-& form against the raw bytes', () => {
+  it("verifies ccxt's trailing-& form against the raw bytes", () => {
     const signed = 'symbol=BTCUSDT&timestamp=1538323200000&';
     const payload = extractSignedPayload(`${signed}&signature=${hmac(signed)}`, '');
     expect(payload.totalParams).toBe(signed);
@@ -64,10 +64,11 @@ describe('request signatures', () => {
     expect(payload.totalParams).toBe('mysignature=1&timestamp=2');
   });
 
-  it('matches the family\'s documented example', () => {
+  it("matches the family's documented example", () => {
     // The Binance-family reference vector (same HMAC scheme, same totalParams rule).
     const binanceSecret = 'NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fATj0j';
-    const total = 'symbol=LTCBTC&side=BUY&type=LIMIT&timeInForce=GTC&quantity=1&price=0.1&recvWindow=5000&timestamp=1499827319559';
+    const total =
+      'symbol=LTCBTC&side=BUY&type=LIMIT&timeInForce=GTC&quantity=1&price=0.1&recvWindow=5000&timestamp=1499827319559';
     expect(sign(binanceSecret, total)).toBe('c8db56825ae71d6d79447849e617115f4a920fa2acdcab2b053c4b2838bd6b71');
   });
 
@@ -76,19 +77,27 @@ describe('request signatures', () => {
     const signature = hmac(signed);
 
     it('refuses the captured order re-sent with its bytes split inside a pair, though the signature matches', () => {
-      const payload = extractSignedPayload('symbol=BTCUSDT&side=SELL&type=LIMIT&price=9000', `0&quantity=0.1&timestamp=1538323200000&signature=${signature}`);
+      const payload = extractSignedPayload(
+        'symbol=BTCUSDT&side=SELL&type=LIMIT&price=9000',
+        `0&quantity=0.1&timestamp=1538323200000&signature=${signature}`,
+      );
       expect(signatureMatches(secret, payload.totalParams, payload.signature!)).toBe(true);
       expect(splitProblem(payload, false)).toContain("'0' is not a name=value pair");
     });
 
     it('refuses a split that moves bytes between a value and the next name, and a glued boundary', () => {
-      const shifted = extractSignedPayload('symbol=BTCUSDT&side=SELL&type=LIMIT&price=9000', `0recvWindow=5000&timestamp=1&signature=${signature}`);
+      const shifted = extractSignedPayload(
+        'symbol=BTCUSDT&side=SELL&type=LIMIT&price=9000',
+        `0recvWindow=5000&timestamp=1&signature=${signature}`,
+      );
       expect(splitProblem(shifted, false)).toContain('pair boundary');
       expect(splitProblem(extractSignedPayload('a=1', `b=2&signature=${signature}`), false)).toContain('pair boundary');
-      expect(splitProblem(extractSignedPayload('a=1&price', `=9&signature=${signature}`), false)).toContain("'price' is not");
+      expect(splitProblem(extractSignedPayload('a=1&price', `=9&signature=${signature}`), false)).toContain(
+        "'price' is not",
+      );
     });
 
-    it('accepts every split at a pair boundary, ccxt\'s empty pairs, and a JSON body after a query', () => {
+    it("accepts every split at a pair boundary, ccxt's empty pairs, and a JSON body after a query", () => {
       for (const [query, body] of [
         ['', `${signed}&signature=${signature}`],
         [`${signed}&signature=${signature}`, ''],
@@ -98,7 +107,9 @@ describe('request signatures', () => {
       ] as const) {
         expect(splitProblem(extractSignedPayload(query, body), false)).toBeUndefined();
       }
-      expect(splitProblem(extractSignedPayload(`timestamp=1&signature=${signature}`, '{"a":"1=2&3"}'), true)).toBeUndefined();
+      expect(
+        splitProblem(extractSignedPayload(`timestamp=1&signature=${signature}`, '{"a":"1=2&3"}'), true),
+      ).toBeUndefined();
     });
   });
 });

@@ -19,7 +19,8 @@ const SIGNATURE_PAIR = /(^|&)signature=([^&]*)/;
  */
 export function extractSignedPayload(rawQuery: string, rawBody: string): SignedPayload {
   const inQuery = cut(rawQuery);
-  if (inQuery.signature !== undefined) return { totalParams: inQuery.rest + rawBody, query: inQuery.rest, body: rawBody, signature: inQuery.signature };
+  if (inQuery.signature !== undefined)
+    return { totalParams: inQuery.rest + rawBody, query: inQuery.rest, body: rawBody, signature: inQuery.signature };
   const inBody = cut(rawBody);
   return { totalParams: rawQuery + inBody.rest, query: rawQuery, body: inBody.rest, signature: inBody.signature };
 }
@@ -39,7 +40,13 @@ export function splitProblem(payload: SignedPayload, jsonBody: boolean): string 
     const bad = part.split('&').find((pair) => pair !== '' && !(pair.indexOf('=') > 0));
     if (bad !== undefined) return `'${bad.slice(0, 40)}' is not a name=value pair`;
   }
-  if (!jsonBody && payload.query !== '' && payload.body !== '' && !payload.query.endsWith('&') && !payload.body.startsWith('&')) {
+  if (
+    !jsonBody &&
+    payload.query !== '' &&
+    payload.body !== '' &&
+    !payload.query.endsWith('&') &&
+    !payload.body.startsWith('&')
+  ) {
     return "the query and the body must meet at a pair boundary: end the query with '&' (and sign that '&')";
   }
   return undefined;

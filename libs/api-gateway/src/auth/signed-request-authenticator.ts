@@ -55,8 +55,10 @@ export class SignedRequestAuthenticator {
       if (!options.signatureOptional) throw ApiError.missing('signature');
     } else {
       const problem = splitProblem(payload, isJson(request));
-      if (problem !== undefined) throw new ApiError(ErrorCode.INVALID_SIGNATURE, `Signature for this request is not valid: ${problem}.`);
-      if (!signatureMatches(key.secretKey, totalParams, signature)) throw new ApiError(ErrorCode.INVALID_SIGNATURE, 'Signature for this request is not valid.');
+      if (problem !== undefined)
+        throw new ApiError(ErrorCode.INVALID_SIGNATURE, `Signature for this request is not valid: ${problem}.`);
+      if (!signatureMatches(key.secretKey, totalParams, signature))
+        throw new ApiError(ErrorCode.INVALID_SIGNATURE, 'Signature for this request is not valid.');
     }
     if (!key.permissions.includes(options.permission)) {
       throw new ApiError(ErrorCode.REJECTED_API_KEY, `This API key lacks the '${options.permission}' permission.`, 403);
@@ -64,7 +66,13 @@ export class SignedRequestAuthenticator {
     if (signature) {
       // Last, once everything else holds: a request refused for another reason leaves its signature unspent.
       const now = this.clock.now();
-      await this.replays.admitOnce(request.method, apiKey, signature, timestamp + recvWindow + CLOCK_TOLERANCE_MS - now, now);
+      await this.replays.admitOnce(
+        request.method,
+        apiKey,
+        signature,
+        timestamp + recvWindow + CLOCK_TOLERANCE_MS - now,
+        now,
+      );
     }
     return { key, params, isMainAccountKey: key.account.accountIndex === 0 };
   }
@@ -75,14 +83,19 @@ export class SignedRequestAuthenticator {
     const recvText = params.optional('recvWindow');
     let recvWindow = DEFAULT_RECV_WINDOW;
     if (recvText !== undefined) {
-      if (!/^\d{1,16}$/.test(recvText) || Number(recvText) <= 0) throw new ApiError(ErrorCode.INVALID_RECV_WINDOW, 'recvWindow must be a positive integer of milliseconds.');
+      if (!/^\d{1,16}$/.test(recvText) || Number(recvText) <= 0)
+        throw new ApiError(ErrorCode.INVALID_RECV_WINDOW, 'recvWindow must be a positive integer of milliseconds.');
       recvWindow = Number(recvText);
-      if (recvWindow > MAX_RECV_WINDOW) throw new ApiError(ErrorCode.RECV_WINDOW_TOO_LARGE, `recvWindow must be at most ${MAX_RECV_WINDOW}.`);
+      if (recvWindow > MAX_RECV_WINDOW)
+        throw new ApiError(ErrorCode.RECV_WINDOW_TOO_LARGE, `recvWindow must be at most ${MAX_RECV_WINDOW}.`);
     }
     const timestamp = Number(text);
     const now = this.clock.now();
     if (timestamp > now + CLOCK_TOLERANCE_MS || now - timestamp > recvWindow) {
-      throw new ApiError(ErrorCode.INVALID_TIMESTAMP, `Timestamp for this request is outside of the recvWindow. Server time: ${now}.`);
+      throw new ApiError(
+        ErrorCode.INVALID_TIMESTAMP,
+        `Timestamp for this request is outside of the recvWindow. Server time: ${now}.`,
+      );
     }
     return { timestamp, recvWindow };
   }

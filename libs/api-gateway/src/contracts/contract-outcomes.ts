@@ -20,7 +20,12 @@ class OrderTrace {
   }
 
   change(change: ContractOrderChange, ts: number): void {
-    this.order = { ...this.order, executedQty: change.executedQty, marginLeft: change.marginLeft, status: change.status };
+    this.order = {
+      ...this.order,
+      executedQty: change.executedQty,
+      marginLeft: change.marginLeft,
+      status: change.status,
+    };
     this.updateTime = ts;
   }
 
@@ -35,7 +40,11 @@ class OrderTrace {
   }
 
   view(): ContractOrderView {
-    return contractOrderView(this.order, this.updateTime, { fees: this.fees.toFixed(), value: this.value.toFixed(), filled: this.filled.toFixed() });
+    return contractOrderView(this.order, this.updateTime, {
+      fees: this.fees.toFixed(),
+      value: this.value.toFixed(),
+      filled: this.filled.toFixed(),
+    });
   }
 }
 
@@ -82,7 +91,11 @@ export function contractPlacement(commandId: string, orderId: string): Gather<Re
  * the order's end: CANCELED by it, or FILLED before the cancel reached the book (routed by the
  * order's key, since another order's command caused it).
  */
-export function contractCancelOutcome(commandId: string, orderId: string, known?: ContractOrderRecord): Gather<Reply, ContractOrderView> {
+export function contractCancelOutcome(
+  commandId: string,
+  orderId: string,
+  known?: ContractOrderRecord,
+): Gather<Reply, ContractOrderView> {
   let trace: OrderTrace | undefined;
   return (reply) => {
     if (reply.from !== 'ledger') return undefined;
@@ -91,18 +104,30 @@ export function contractCancelOutcome(commandId: string, orderId: string, known?
       if (event.type === 'CommandRejected') throw rejectedBy(event);
       if (event.type === 'ContractCancelRequested') trace = new OrderTrace(event);
       // A STOP order off the book is ended by the ledger at once: the order as the caller read it is the trace.
-      else if (event.type === 'ContractOrderEnded' && known) trace = new OrderTrace({ ts: event.ts, payload: { order: known } });
+      else if (event.type === 'ContractOrderEnded' && known)
+        trace = new OrderTrace({ ts: event.ts, payload: { order: known } });
     }
-    if (!trace || (event.type !== 'ContractOrderEnded' && event.type !== 'ContractOrderFilled') || event.payload.order.orderId !== orderId) return undefined;
+    if (
+      !trace ||
+      (event.type !== 'ContractOrderEnded' && event.type !== 'ContractOrderFilled') ||
+      event.payload.order.orderId !== orderId
+    )
+      return undefined;
     trace.change(event.payload.order, event.ts);
     if (event.type === 'ContractOrderFilled' && event.payload.order.status !== 'FILLED') return undefined;
-    if (event.payload.order.status === 'FILLED') throw new ApiError(ErrorCode.ORDER_ALREADY_FILLED, `Order ${orderId} was filled before the cancel took effect.`);
+    if (event.payload.order.status === 'FILLED')
+      throw new ApiError(ErrorCode.ORDER_ALREADY_FILLED, `Order ${orderId} was filled before the cancel took effect.`);
     return trace.view();
   };
 }
 
 function rejection(reason: string | undefined, orderId: string): ApiError {
-  if (reason === 'SYMBOL_NOT_TRADING') return new ApiError(ErrorCode.SYMBOL_NOT_TRADING, 'The symbol is not trading (HALT or BREAK).');
-  if (reason === 'LIMIT_MAKER_WOULD_TAKE') return new ApiError(ErrorCode.NEW_ORDER_REJECTED, `Order ${orderId} would immediately match and take; a LIMIT_MAKER order was rejected.`);
+  if (reason === 'SYMBOL_NOT_TRADING')
+    return new ApiError(ErrorCode.SYMBOL_NOT_TRADING, 'The symbol is not trading (HALT or BREAK).');
+  if (reason === 'LIMIT_MAKER_WOULD_TAKE')
+    return new ApiError(
+      ErrorCode.NEW_ORDER_REJECTED,
+      `Order ${orderId} would immediately match and take; a LIMIT_MAKER order was rejected.`,
+    );
   return new ApiError(ErrorCode.NEW_ORDER_REJECTED, `Order ${orderId} was rejected${reason ? ` (${reason})` : ''}.`);
 }

@@ -1,5 +1,11 @@
 import Decimal from 'decimal.js';
-import type { ContractConfig, ContractPriceType, ContractSide, ContractTimeInForce, Markets } from '@exchange/contracts';
+import type {
+  ContractConfig,
+  ContractPriceType,
+  ContractSide,
+  ContractTimeInForce,
+  Markets,
+} from '@exchange/contracts';
 import { ApiError, ErrorCode, parseDecimalParam, type RequestParams } from '@exchange/platform';
 import { checkPrice, checkQuantity, CLIENT_ORDER_ID, decimalsOf } from '../orders/order-params';
 
@@ -45,21 +51,41 @@ export function optionalContract(markets: Markets, params: RequestParams): strin
 export function parseContractOrder(params: RequestParams, markets: Markets): NewContractOrder {
   const contract = contractOf(markets, params.required('symbol'));
   const side = params.optionalEnum('side', CONTRACT_SIDES, ErrorCode.INVALID_SIDE) ?? missing('side');
-  const orderType = params.optionalEnum('orderType', ['LIMIT', 'STOP'] as const, ErrorCode.INVALID_ORDER_TYPE) ?? 'LIMIT';
+  const orderType =
+    params.optionalEnum('orderType', ['LIMIT', 'STOP'] as const, ErrorCode.INVALID_ORDER_TYPE) ?? 'LIMIT';
   const priceType = params.optionalEnum('priceType', PRICE_TYPES) ?? 'INPUT';
-  const timeInForce = params.optionalEnum('timeInForce', CONTRACT_TIME_IN_FORCE, ErrorCode.INVALID_TIME_IN_FORCE) ?? 'GTC';
+  const timeInForce =
+    params.optionalEnum('timeInForce', CONTRACT_TIME_IN_FORCE, ErrorCode.INVALID_TIME_IN_FORCE) ?? 'GTC';
   const clientOrderId = params.optional('clientOrderId') ?? missing('clientOrderId');
-  if (!CLIENT_ORDER_ID.test(clientOrderId)) throw ApiError.invalid('clientOrderId', 'up to 36 letters, digits, _ - : .');
-  const quantity = checkQuantity(parseDecimalParam('quantity', params.required('quantity'), decimalsOf(contract.stepSize)), contract).toFixed();
+  if (!CLIENT_ORDER_ID.test(clientOrderId))
+    throw ApiError.invalid('clientOrderId', 'up to 36 letters, digits, _ - : .');
+  const quantity = checkQuantity(
+    parseDecimalParam('quantity', params.required('quantity'), decimalsOf(contract.stepSize)),
+    contract,
+  ).toFixed();
   const opening = side === 'BUY_OPEN' || side === 'SELL_OPEN';
   const leverageText = params.optional('leverage');
   if (opening && leverageText === undefined) missing('leverage');
   const leverage = opening ? parseDecimalParam('leverage', leverageText!, 2).toFixed() : undefined;
-  const order: NewContractOrder = { contract, side, priceType, quantity, timeInForce: priceType === 'MARKET' ? 'IOC' : timeInForce, clientOrderId, ...(leverage ? { leverage } : {}) };
+  const order: NewContractOrder = {
+    contract,
+    side,
+    priceType,
+    quantity,
+    timeInForce: priceType === 'MARKET' ? 'IOC' : timeInForce,
+    clientOrderId,
+    ...(leverage ? { leverage } : {}),
+  };
   const priceDecimals = decimalsOf(contract.tickSize);
-  if (priceType === 'INPUT') order.price = checkPrice(parseDecimalParam('price', params.required('price'), priceDecimals), contract);
-  if (priceType === 'OVER') order.overPrice = parseDecimalParam('overPrice', params.required('overPrice'), priceDecimals);
-  if (orderType === 'STOP') order.triggerPrice = checkPrice(parseDecimalParam('triggerPrice', params.required('triggerPrice'), priceDecimals), contract).toFixed();
+  if (priceType === 'INPUT')
+    order.price = checkPrice(parseDecimalParam('price', params.required('price'), priceDecimals), contract);
+  if (priceType === 'OVER')
+    order.overPrice = parseDecimalParam('overPrice', params.required('overPrice'), priceDecimals);
+  if (orderType === 'STOP')
+    order.triggerPrice = checkPrice(
+      parseDecimalParam('triggerPrice', params.required('triggerPrice'), priceDecimals),
+      contract,
+    ).toFixed();
   return order;
 }
 

@@ -4,7 +4,11 @@ import type { NewContractOrder } from './contract-params';
 import { resolveContractPrice } from './contract-prices';
 
 const contract = Markets.fromFile('config/markets.json').contract('BTC-SWAP-USDT')!;
-const order = (side: NewContractOrder['side'], priceType: NewContractOrder['priceType'], more: Partial<NewContractOrder> = {}): NewContractOrder => ({
+const order = (
+  side: NewContractOrder['side'],
+  priceType: NewContractOrder['priceType'],
+  more: Partial<NewContractOrder> = {},
+): NewContractOrder => ({
   contract,
   side,
   priceType,
@@ -33,7 +37,11 @@ describe('resolveContractPrice: the limit price a priceType stands for', () => {
   });
 
   it('rejects (-2010) what it has nothing to resolve against', () => {
-    expect(() => resolveContractPrice(order('BUY_OPEN', 'OPPONENT'), {})).toThrow(expect.objectContaining({ code: -2010 }));
-    expect(() => resolveContractPrice(order('SELL_OPEN', 'MARKET'), { bestBid: '1' })).toThrow(expect.objectContaining({ code: -2010 }));
+    expect(() => resolveContractPrice(order('BUY_OPEN', 'OPPONENT'), {})).toThrow(
+      expect.objectContaining({ code: -2010 }),
+    );
+    expect(() => resolveContractPrice(order('SELL_OPEN', 'MARKET'), { bestBid: '1' })).toThrow(
+      expect.objectContaining({ code: -2010 }),
+    );
   });
 });

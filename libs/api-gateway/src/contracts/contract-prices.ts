@@ -23,7 +23,11 @@ export function resolveContractPrice(order: NewContractOrder, quotes: ContractQu
   const buy = order.side.startsWith('BUY');
   const { tickSize } = order.contract;
   const need = (value: string | undefined, what: string): Decimal => {
-    if (value === undefined) throw new ApiError(ErrorCode.NEW_ORDER_REJECTED, `New order rejected: priceType ${order.priceType} needs ${what} of ${order.contract.symbol}, and there is none.`);
+    if (value === undefined)
+      throw new ApiError(
+        ErrorCode.NEW_ORDER_REJECTED,
+        `New order rejected: priceType ${order.priceType} needs ${what} of ${order.contract.symbol}, and there is none.`,
+      );
     return new Decimal(value);
   };
   const opposite = () => need(buy ? quotes.bestAsk : quotes.bestBid, buy ? 'a best ask' : 'a best bid');

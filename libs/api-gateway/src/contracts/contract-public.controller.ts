@@ -11,7 +11,11 @@ export class ContractPublicController {
   constructor(@Inject(ContractService) private readonly contracts: ContractService) {}
 
   @Get('insurance')
-  @ApiEndpoint({ summary: "The insurance fund's USDT (the sum of every ledger partition's fund account)", weight: 1, ok: z.object({ token: z.string(), balance: z.string(), time: z.number() }) })
+  @ApiEndpoint({
+    summary: "The insurance fund's USDT (the sum of every ledger partition's fund account)",
+    weight: 1,
+    ok: z.object({ token: z.string(), balance: z.string(), time: z.number() }),
+  })
   insurance() {
     return this.contracts.insurance();
   }

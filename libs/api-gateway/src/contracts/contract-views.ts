@@ -24,7 +24,11 @@ export interface ContractOrderView {
 }
 
 /** An order with what its trades add up to: Σ fee, Σ price × quantity, Σ quantity. */
-export function contractOrderView(o: ContractOrderRecord, updateTime: number, trades: { fees: string; value: string; filled: string }): ContractOrderView {
+export function contractOrderView(
+  o: ContractOrderRecord,
+  updateTime: number,
+  trades: { fees: string; value: string; filled: string },
+): ContractOrderView {
   const filled = new Decimal(trades.filled);
   return {
     time: String(o.time),
@@ -36,7 +40,9 @@ export function contractOrderView(o: ContractOrderRecord, updateTime: number, tr
     leverage: o.leverage,
     origQty: o.quantity,
     executedQty: o.executedQty,
-    avgPrice: filled.isZero() ? '0' : new Decimal(trades.value).div(filled).toDecimalPlaces(8, Decimal.ROUND_HALF_UP).toFixed(),
+    avgPrice: filled.isZero()
+      ? '0'
+      : new Decimal(trades.value).div(filled).toDecimalPlaces(8, Decimal.ROUND_HALF_UP).toFixed(),
     marginLocked: o.marginLocked,
     orderType: o.orderType,
     priceType: o.priceType ?? 'INPUT',
@@ -75,12 +81,17 @@ export function contractTradeView(t: ContractTradeRecord): Record<string, unknow
  * the ledger last consumed (CONTRACTS.md: never the last trade), the entry price until one has
  * reached it; lastPrice is the last trade's.
  */
-export function positionView(p: PositionAfter, contract: ContractConfig, prices: { lastPrice?: string; markPrice?: string }): Record<string, string> {
+export function positionView(
+  p: PositionAfter,
+  contract: ContractConfig,
+  prices: { lastPrice?: string; markPrice?: string },
+): Record<string, string> {
   const mark = new Decimal(prices.markPrice ?? p.avgPrice);
   const value = mark.times(p.size).times(contract.contractMultiplier);
   const unrealised = p.side === 'LONG' ? value.minus(p.entryValue) : new Decimal(p.entryValue).minus(value);
   const margin = new Decimal(p.margin);
-  const ratio = (n: Decimal, d: Decimal) => (d.isZero() ? '0' : n.div(d).toDecimalPlaces(4, Decimal.ROUND_HALF_UP).toFixed());
+  const ratio = (n: Decimal, d: Decimal) =>
+    d.isZero() ? '0' : n.div(d).toDecimalPlaces(4, Decimal.ROUND_HALF_UP).toFixed();
   return {
     symbol: p.symbol,
     side: p.side,

@@ -1,5 +1,11 @@
 import Decimal from 'decimal.js';
-import type { ContractOrderRecord, Markets, ModifyPositionMargin, PlaceContractOrder, RequestContractCancel } from '@exchange/contracts';
+import type {
+  ContractOrderRecord,
+  Markets,
+  ModifyPositionMargin,
+  PlaceContractOrder,
+  RequestContractCancel,
+} from '@exchange/contracts';
 import { ApiError, type Clock, ErrorCode, type IdGenerator } from '@exchange/platform';
 import type { LedgerReader } from '@exchange/ledger-query';
 import type { AuthContext } from '../auth/signed-request-authenticator';
@@ -51,7 +57,9 @@ export class ContractService {
         quantity: request.quantity,
         ...(request.leverage === undefined ? {} : { leverage: request.leverage }),
         marketsVersion: this.markets.version,
-        ...(request.triggerPrice === undefined ? { orderType: 'LIMIT' as const } : { orderType: 'STOP' as const, triggerPrice: request.triggerPrice }),
+        ...(request.triggerPrice === undefined
+          ? { orderType: 'LIMIT' as const }
+          : { orderType: 'STOP' as const, triggerPrice: request.triggerPrice }),
         clientOrderId: request.clientOrderId,
         timeInForce: request.timeInForce,
         priceType: request.priceType,
@@ -80,7 +88,11 @@ export class ContractService {
   /** Cancels every open order of the account (of one symbol when given); answers once each has ended. */
   async batchCancel(ctx: AuthContext): Promise<{ message: string; timestamp: number; orderIds: string[] }> {
     const accountId = await this.contractsAccountOf(ctx);
-    const open = await this.reader.openOrders({ accountId, symbol: optionalContract(this.markets, ctx.params), limit: 1000 });
+    const open = await this.reader.openOrders({
+      accountId,
+      symbol: optionalContract(this.markets, ctx.params),
+      limit: 1000,
+    });
     const ended = await Promise.allSettled(open.map((o) => this.cancelOne(ctx, accountId, o.record.orderId, o.record)));
     const orderIds = ended.flatMap((r) => (r.status === 'fulfilled' ? [r.value.orderId] : []));
     return { message: 'success', timestamp: this.clock.now(), orderIds };
@@ -124,7 +136,14 @@ export class ContractService {
   async accountOf(accountId: string): Promise<Record<string, Record<string, string>>> {
     const b = await this.reader.balance(accountId);
     const total = new Decimal(b.free).plus(b.locked).plus(b.positionMargin);
-    return { USDT: { total: total.toFixed(), availableMargin: b.free, positionMargin: b.positionMargin, orderMargin: b.locked } };
+    return {
+      USDT: {
+        total: total.toFixed(),
+        availableMargin: b.free,
+        positionMargin: b.positionMargin,
+        orderMargin: b.locked,
+      },
+    };
   }
 
   /**
@@ -133,12 +152,22 @@ export class ContractService {
    */
   async modifyMargin(ctx: AuthContext): Promise<Record<string, string>> {
     const contract = contractOf(this.markets, ctx.params.required('symbol'));
-    const side = ctx.params.optionalEnum('side', ['LONG', 'SHORT'] as const, ErrorCode.INVALID_SIDE) ?? (() => { throw ApiError.missing('side'); })();
+    const side =
+      ctx.params.optionalEnum('side', ['LONG', 'SHORT'] as const, ErrorCode.INVALID_SIDE) ??
+      (() => {
+        throw ApiError.missing('side');
+      })();
     const amount = ctx.params.required('amount');
-    if (!/^-?(0|[1-9]\d{0,19})(\.\d{1,18})?$/.test(amount)) throw new ApiError(ErrorCode.ILLEGAL_CHARS, "Illegal characters found in parameter 'amount'; a plain signed decimal number is expected.");
+    if (!/^-?(0|[1-9]\d{0,19})(\.\d{1,18})?$/.test(amount))
+      throw new ApiError(
+        ErrorCode.ILLEGAL_CHARS,
+        "Illegal characters found in parameter 'amount'; a plain signed decimal number is expected.",
+      );
     const accountId = await this.contractsAccountOf(ctx);
     const position = await this.reader.position(accountId, contract.symbol, side);
-    const markPrice = (await this.reader.quotes(contract.symbol)).markPrice ?? (position && position.avgPrice !== '0' ? position.avgPrice : contract.minPrice);
+    const markPrice =
+      (await this.reader.quotes(contract.symbol)).markPrice ??
+      (position && position.avgPrice !== '0' ? position.avgPrice : contract.minPrice);
     const command: ModifyPositionMargin = {
       type: 'ModifyPositionMargin',
       v: 1,
@@ -147,12 +176,31 @@ export class ContractService {
       payload: { userId: ctx.key.account.userId, accountId, symbol: contract.symbol, side, amount, markPrice },
     };
     const event = await this.ledger.execute(command, 'PositionMarginModified');
-    return { symbol: contract.symbol, side, amount: event.payload.amount, margin: event.payload.position.margin, timestamp: String(event.ts) };
+    return {
+      symbol: contract.symbol,
+      side,
+      amount: event.payload.amount,
+      margin: event.payload.position.margin,
+      timestamp: String(event.ts),
+    };
   }
 
-  private async cancelOne(ctx: AuthContext, accountId: string, orderId: string, known?: ContractOrderRecord): Promise<ContractOrderView> {
-    const command: RequestContractCancel = { type: 'RequestContractCancel', v: 1, id: this.ids.next(), ts: this.clock.now(), payload: { userId: ctx.key.account.userId, accountId, orderId } };
-    const traced = await this.ledger.request(command, contractCancelOutcome(command.id, orderId, known), { alsoKeys: [orderKey(orderId)] });
+  private async cancelOne(
+    ctx: AuthContext,
+    accountId: string,
+    orderId: string,
+    known?: ContractOrderRecord,
+  ): Promise<ContractOrderView> {
+    const command: RequestContractCancel = {
+      type: 'RequestContractCancel',
+      v: 1,
+      id: this.ids.next(),
+      ts: this.clock.now(),
+      payload: { userId: ctx.key.account.userId, accountId, orderId },
+    };
+    const traced = await this.ledger.request(command, contractCancelOutcome(command.id, orderId, known), {
+      alsoKeys: [orderKey(orderId)],
+    });
     const row = await this.reader.order(accountId, orderId, undefined);
     return row ? contractOrderRowView(row) : traced;
   }
@@ -161,10 +209,17 @@ export class ContractService {
   private async contractsAccountOf(ctx: AuthContext): Promise<string> {
     const account = ctx.key.account;
     if (account.accountType === 3) return account.accountId;
-    if (!ctx.isMainAccountKey) throw new ApiError(ErrorCode.REJECTED_API_KEY, 'This API key belongs to a sub-account without contracts; use a key of a contracts account or of the main account.', 403);
+    if (!ctx.isMainAccountKey)
+      throw new ApiError(
+        ErrorCode.REJECTED_API_KEY,
+        'This API key belongs to a sub-account without contracts; use a key of a contracts account or of the main account.',
+        403,
+      );
     const known = this.contractsAccounts.get(account.accountId);
     if (known) return known;
-    const main = (await this.accounts.accountsOfUser(account.userId)).find((a) => a.accountType === 3 && a.accountIndex === 0);
+    const main = (await this.accounts.accountsOfUser(account.userId)).find(
+      (a) => a.accountType === 3 && a.accountIndex === 0,
+    );
     if (!main) throw new ApiError(ErrorCode.REJECTED_API_KEY, 'The user has no contracts account.', 403);
     this.contractsAccounts.set(account.accountId, main.accountId);
     return main.accountId;
@@ -173,7 +228,8 @@ export class ContractService {
   private orderRef(ctx: AuthContext): { orderId?: string; clientOrderId?: string } {
     const orderId = ctx.params.optionalInt('orderId', 1, Number.MAX_SAFE_INTEGER);
     const clientOrderId = ctx.params.optional('clientOrderId') ?? ctx.params.optional('origClientOrderId');
-    if (orderId === undefined && clientOrderId === undefined) throw new ApiError(ErrorCode.ORDER_ID_MISSING, 'Param orderId or clientOrderId must be sent.');
+    if (orderId === undefined && clientOrderId === undefined)
+      throw new ApiError(ErrorCode.ORDER_ID_MISSING, 'Param orderId or clientOrderId must be sent.');
     return orderId === undefined ? { clientOrderId } : { orderId: String(orderId) };
   }
 
@@ -182,7 +238,8 @@ export class ContractService {
     const below = p.optionalInt(cursor, 1, Number.MAX_SAFE_INTEGER);
     const startTime = p.optionalInt('startTime', 0, Number.MAX_SAFE_INTEGER);
     const endTime = p.optionalInt('endTime', 0, Number.MAX_SAFE_INTEGER);
-    if (startTime !== undefined && endTime !== undefined && startTime > endTime) throw new ApiError(ErrorCode.START_AFTER_END, 'startTime must not be after endTime.');
+    if (startTime !== undefined && endTime !== undefined && startTime > endTime)
+      throw new ApiError(ErrorCode.START_AFTER_END, 'startTime must not be after endTime.');
     return {
       accountId: await this.contractsAccountOf(ctx),
       symbol: optionalContract(this.markets, p),

@@ -27,9 +27,20 @@ class StalledLog {
 
 const logger = createLogger('test', 'silent');
 const transfer = (): LedgerCommand =>
-  ({ type: 'TransferFunds', v: 1, id: randomUUID(), ts: 1, payload: { userId: '1', transferId: '1', fromAccountId: '11', toAccountId: '13', asset: 'USDT', amount: '1' } }) as LedgerCommand;
-const clientOf = (log: StalledLog, config: Config): LedgerClient => new LedgerClient(log as unknown as EventLog, config, logger, new Metrics('test'), new PendingReplies(config));
-const refusal = async (promise: Promise<unknown>): Promise<unknown> => promise.then(() => 'answered', (error: unknown) => (error instanceof ApiError ? { code: error.code, status: error.httpStatus } : error));
+  ({
+    type: 'TransferFunds',
+    v: 1,
+    id: randomUUID(),
+    ts: 1,
+    payload: { userId: '1', transferId: '1', fromAccountId: '11', toAccountId: '13', asset: 'USDT', amount: '1' },
+  }) as LedgerCommand;
+const clientOf = (log: StalledLog, config: Config): LedgerClient =>
+  new LedgerClient(log as unknown as EventLog, config, logger, new Metrics('test'), new PendingReplies(config));
+const refusal = async (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    () => 'answered',
+    (error: unknown) => (error instanceof ApiError ? { code: error.code, status: error.httpStatus } : error),
+  );
 
 describe('gateway backpressure', () => {
   it('refuses a command at once with 503 / -1016 when the pending table is full, and publishes nothing for it', async () => {

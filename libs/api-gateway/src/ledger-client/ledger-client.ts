@@ -1,8 +1,25 @@
 import { hostname } from 'node:os';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { type LedgerCommand, type LedgerJournalEvent, parseLedgerEvent, Topics, toPartitionRecord, toRecord } from '@exchange/contracts';
+import {
+  type LedgerCommand,
+  type LedgerJournalEvent,
+  parseLedgerEvent,
+  Topics,
+  toPartitionRecord,
+  toRecord,
+} from '@exchange/contracts';
 import { type Consumer, decodeOnce, type EventLog, type IncomingBatch, type OutgoingRecord } from '@exchange/messaging';
-import { ApiError, CONFIG, type Config, currentCorrelationId, ErrorCode, EVENT_LOG, LOGGER, type Logger, Metrics } from '@exchange/platform';
+import {
+  ApiError,
+  CONFIG,
+  type Config,
+  currentCorrelationId,
+  ErrorCode,
+  EVENT_LOG,
+  LOGGER,
+  type Logger,
+  Metrics,
+} from '@exchange/platform';
 import type { Counter } from 'prom-client';
 import { type Reply, PendingReplies } from '../replies/pending-replies';
 import type { Gather } from '../replies/reply-waiters';
@@ -31,9 +48,20 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
     @Inject(PendingReplies) private readonly replies: PendingReplies,
   ) {
     this.pipelineLag = new PipelineLag(log, config.MAX_PIPELINE_LAG, logger);
-    this.overloaded = metrics.counter('gateway_overload_rejections_total', 'Commands refused with -1016 before queuing, by reason', ['reason']);
-    metrics.gauge('gateway_pending_requests', 'Commands waiting for their outcome from the ledger', [], (g) => g.set(this.replies.size));
-    metrics.gauge('gateway_pipeline_lag', 'Records the ledger and the matching engine have not committed yet, as last polled', [], (g) => g.set(this.pipelineLag.current()));
+    this.overloaded = metrics.counter(
+      'gateway_overload_rejections_total',
+      'Commands refused with -1016 before queuing, by reason',
+      ['reason'],
+    );
+    metrics.gauge('gateway_pending_requests', 'Commands waiting for their outcome from the ledger', [], (g) =>
+      g.set(this.replies.size),
+    );
+    metrics.gauge(
+      'gateway_pipeline_lag',
+      'Records the ledger and the matching engine have not committed yet, as last polled',
+      [],
+      (g) => g.set(this.pipelineLag.current()),
+    );
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -74,7 +102,11 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
    * Publishes the command and resolves once `gather` has found its outcome among the events the
    * command caused (routed by its id) and, with `alsoKeys`, the events about the order it names.
    */
-  async request<V>(command: LedgerCommand, gather: Gather<Reply, V>, options: { alsoKeys?: readonly string[]; timeoutMs?: number; partition?: number } = {}): Promise<V> {
+  async request<V>(
+    command: LedgerCommand,
+    gather: Gather<Reply, V>,
+    options: { alsoKeys?: readonly string[]; timeoutMs?: number; partition?: number } = {},
+  ): Promise<V> {
     this.refuseWhenOverloaded();
     const reply = this.replies.wait(command.id, gather, options);
     try {
@@ -83,18 +115,29 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
     } catch (error) {
       reply.cancel();
       this.logger.error({ err: error }, 'publishing a ledger command failed');
-      throw new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'The exchange cannot take commands right now; try again shortly.');
+      throw new ApiError(
+        ErrorCode.SERVICE_UNAVAILABLE,
+        'The exchange cannot take commands right now; try again shortly.',
+      );
     }
     return reply.promise;
   }
 
   /** Publishes the command and resolves with the ledger's own answer to it (CommandRejected included). */
   send(command: LedgerCommand, timeoutMs?: number, partition?: number): Promise<LedgerJournalEvent> {
-    return this.request(command, (reply) => (reply.from === 'ledger' && reply.event.payload.commandId === command.id ? reply.event : undefined), { timeoutMs, partition });
+    return this.request(
+      command,
+      (reply) => (reply.from === 'ledger' && reply.event.payload.commandId === command.id ? reply.event : undefined),
+      { timeoutMs, partition },
+    );
   }
 
   /** Sends and turns a CommandRejected into the ApiError of its code. */
-  async execute<T extends LedgerJournalEvent['type']>(command: LedgerCommand, expected: T, partition?: number): Promise<Extract<LedgerJournalEvent, { type: T }>> {
+  async execute<T extends LedgerJournalEvent['type']>(
+    command: LedgerCommand,
+    expected: T,
+    partition?: number,
+  ): Promise<Extract<LedgerJournalEvent, { type: T }>> {
     const event = await this.send(command, undefined, partition);
     if (event.type === 'CommandRejected') throw rejectedBy(event);
     if (event.type !== expected) throw new Error(`ledger answered ${command.type} with ${event.type}`);
@@ -105,7 +148,10 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
     for (const record of batch.records) {
       const event = decodeOnce(record, parseLedgerEvent);
       if (!event) {
-        this.logger.error({ topic: record.topic, partition: record.partition, offset: record.offset }, 'not a ledger event: skipped');
+        this.logger.error(
+          { topic: record.topic, partition: record.partition, offset: record.offset },
+          'not a ledger event: skipped',
+        );
         continue;
       }
       for (const listener of this.listeners) listener(event);
@@ -121,6 +167,9 @@ export function rejectedBy(event: Extract<LedgerJournalEvent, { type: 'CommandRe
 
 /** A user's command is keyed by its user; a command of no user (the operator's insurance seeding) goes to the partition it names. */
 function recordOf(command: LedgerCommand, correlation: string | undefined, partition = 0): OutgoingRecord {
-  if ('userId' in command.payload) return toRecord(Topics.ledgerCommands, command as Extract<LedgerCommand, { payload: { userId: string } }>, { correlation });
+  if ('userId' in command.payload)
+    return toRecord(Topics.ledgerCommands, command as Extract<LedgerCommand, { payload: { userId: string } }>, {
+      correlation,
+    });
   return toPartitionRecord(Topics.ledgerCommands, command, partition, command.type, { correlation });
 }

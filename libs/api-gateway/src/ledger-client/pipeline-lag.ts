@@ -59,7 +59,10 @@ export class PipelineLag {
   async measure(): Promise<number> {
     let lag = 0;
     for (const { group, topic } of PIPELINE_STAGES) {
-      const [ends, committed] = await Promise.all([this.log.endOffsets(topic), this.log.committedOffsets(group, topic)]);
+      const [ends, committed] = await Promise.all([
+        this.log.endOffsets(topic),
+        this.log.committedOffsets(group, topic),
+      ]);
       ends.forEach((end, p) => (lag += Math.max(0, end - (committed[p] ?? 0))));
     }
     this.lag = lag;

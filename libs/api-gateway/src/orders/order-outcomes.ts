@@ -1,4 +1,10 @@
-import { changedOrder, type LedgerJournalEvent, type LedgerOrderRecord, type LedgerTradeRecord, placedOrder } from '@exchange/contracts';
+import {
+  changedOrder,
+  type LedgerJournalEvent,
+  type LedgerOrderRecord,
+  type LedgerTradeRecord,
+  placedOrder,
+} from '@exchange/contracts';
 import { ApiError, ErrorCode } from '@exchange/platform';
 import { rejectedBy } from '../ledger-client/ledger-client';
 import type { Reply } from '../replies/pending-replies';
@@ -22,7 +28,11 @@ export interface Placement {
  * the same command and are told apart by order id. The later events say only what they changed:
  * the waiter keeps the record from the OrderPlaced (which precedes them in the user's partition).
  */
-export function placementOutcome(commandId: string, orderId: string, respType: OrderRespType): Gather<Reply, Placement> {
+export function placementOutcome(
+  commandId: string,
+  orderId: string,
+  respType: OrderRespType,
+): Gather<Reply, Placement> {
   const fills: LedgerTradeRecord[] = [];
   let order: LedgerOrderRecord | undefined;
   return (reply) => {
@@ -33,7 +43,12 @@ export function placementOutcome(commandId: string, orderId: string, respType: O
       if (event.type === 'OrderPlaced') order = placedOrder(event);
       return order && respType === 'ACK' ? { order, fills: [] } : undefined;
     }
-    if ((event.type !== 'TradeSettled' && event.type !== 'OrderOutcomeApplied') || event.payload.order.orderId !== orderId || !order) return undefined;
+    if (
+      (event.type !== 'TradeSettled' && event.type !== 'OrderOutcomeApplied') ||
+      event.payload.order.orderId !== orderId ||
+      !order
+    )
+      return undefined;
     order = changedOrder(order, event);
     if (event.type === 'TradeSettled') fills.push(event.payload.trade);
     if (event.type !== 'OrderOutcomeApplied' || !FIRST_ANSWER.has(event.payload.outcome)) return undefined;
@@ -60,7 +75,12 @@ export function cancelOutcome(commandId: string, orderId: string): Gather<Reply,
       if (event.type === 'OrderCancelRequested') order = event.payload.order;
       return undefined;
     }
-    if (!order || (event.type !== 'TradeSettled' && event.type !== 'OrderOutcomeApplied') || event.payload.order.orderId !== orderId) return undefined;
+    if (
+      !order ||
+      (event.type !== 'TradeSettled' && event.type !== 'OrderOutcomeApplied') ||
+      event.payload.order.orderId !== orderId
+    )
+      return undefined;
     order = changedOrder(order, event);
     return event.type === 'OrderOutcomeApplied' && FINAL.has(event.payload.outcome) ? order : undefined;
   };
@@ -68,7 +88,12 @@ export function cancelOutcome(commandId: string, orderId: string): Gather<Reply,
 
 function rejection(event: LedgerJournalEvent, orderId: string): ApiError {
   const reason = (event.payload as { reason?: string }).reason;
-  if (reason === 'SYMBOL_NOT_TRADING') return new ApiError(ErrorCode.SYMBOL_NOT_TRADING, 'The symbol is not trading (HALT or BREAK).');
-  if (reason === 'LIMIT_MAKER_WOULD_TAKE') return new ApiError(ErrorCode.NEW_ORDER_REJECTED, `Order ${orderId} would immediately match and take; a LIMIT_MAKER order was rejected.`);
+  if (reason === 'SYMBOL_NOT_TRADING')
+    return new ApiError(ErrorCode.SYMBOL_NOT_TRADING, 'The symbol is not trading (HALT or BREAK).');
+  if (reason === 'LIMIT_MAKER_WOULD_TAKE')
+    return new ApiError(
+      ErrorCode.NEW_ORDER_REJECTED,
+      `Order ${orderId} would immediately match and take; a LIMIT_MAKER order was rejected.`,
+    );
   return new ApiError(ErrorCode.NEW_ORDER_REJECTED, `Order ${orderId} was rejected${reason ? ` (${reason})` : ''}.`);
 }

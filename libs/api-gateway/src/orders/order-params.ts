@@ -32,24 +32,36 @@ export function parseNewOrder(params: NewOrderParams, markets: Markets): NewOrde
   const timeInForce = params.timeInForce ?? 'GTC';
   const respType = params.newOrderRespType ?? 'RESULT';
   const clientOrderId = params.newClientOrderId ?? params.clientOrderId;
-  if (clientOrderId !== undefined && !CLIENT_ORDER_ID.test(clientOrderId)) throw ApiError.invalid('newClientOrderId', 'up to 36 letters, digits, _ - : .');
+  if (clientOrderId !== undefined && !CLIENT_ORDER_ID.test(clientOrderId))
+    throw ApiError.invalid('newClientOrderId', 'up to 36 letters, digits, _ - : .');
   const quotePrecision = markets.asset(symbol.quoteAsset)!.precision;
   const base = { symbol, side, type, timeInForce, clientOrderId, respType } as const;
 
   if (type === 'MARKET' && side === 'BUY') {
     const { quantity, quoteOrderQty } = params;
     if (quantity !== undefined && quoteOrderQty !== undefined) {
-      throw new ApiError(ErrorCode.INVALID_PARAM_COMBINATION, 'Send the quote amount of a MARKET BUY as quantity or as quoteOrderQty, not both.');
+      throw new ApiError(
+        ErrorCode.INVALID_PARAM_COMBINATION,
+        'Send the quote amount of a MARKET BUY as quantity or as quoteOrderQty, not both.',
+      );
     }
     const name = quoteOrderQty !== undefined ? 'quoteOrderQty' : 'quantity';
     const amount = parseDecimalParam(name, quoteOrderQty ?? quantity ?? missing('quantity'), quotePrecision);
-    if (amount.lt(symbol.minNotional)) throw new ApiError(ErrorCode.NOTIONAL_BELOW_MIN, `The quote amount must be at least ${symbol.minNotional}.`);
+    if (amount.lt(symbol.minNotional))
+      throw new ApiError(ErrorCode.NOTIONAL_BELOW_MIN, `The quote amount must be at least ${symbol.minNotional}.`);
     return { ...base, quoteOrderQty: amount.toFixed() };
   }
-  const quantity = checkQuantity(parseDecimalParam('quantity', params.quantity ?? missing('quantity'), decimalsOf(symbol.stepSize)), symbol);
+  const quantity = checkQuantity(
+    parseDecimalParam('quantity', params.quantity ?? missing('quantity'), decimalsOf(symbol.stepSize)),
+    symbol,
+  );
   if (type === 'MARKET') return { ...base, quantity: quantity.toFixed() };
-  const price = checkPrice(parseDecimalParam('price', params.price ?? missing('price'), decimalsOf(symbol.tickSize)), symbol);
-  if (price.mul(quantity).lt(symbol.minNotional)) throw new ApiError(ErrorCode.NOTIONAL_BELOW_MIN, `price × quantity must be at least ${symbol.minNotional}.`);
+  const price = checkPrice(
+    parseDecimalParam('price', params.price ?? missing('price'), decimalsOf(symbol.tickSize)),
+    symbol,
+  );
+  if (price.mul(quantity).lt(symbol.minNotional))
+    throw new ApiError(ErrorCode.NOTIONAL_BELOW_MIN, `price × quantity must be at least ${symbol.minNotional}.`);
   return { ...base, price: price.toFixed(), quantity: quantity.toFixed() };
 }
 
@@ -57,7 +69,8 @@ export function parseNewOrder(params: NewOrderParams, markets: Markets): NewOrde
 export function checkPrice(price: Decimal, s: Pick<SymbolConfig, 'minPrice' | 'maxPrice' | 'tickSize'>): Decimal {
   if (price.gt(s.maxPrice)) throw new ApiError(ErrorCode.PRICE_ABOVE_MAX, `price must be at most ${s.maxPrice}.`);
   if (price.lt(s.minPrice)) throw new ApiError(ErrorCode.PRICE_BELOW_MIN, `price must be at least ${s.minPrice}.`);
-  if (!price.mod(s.tickSize).isZero()) throw new ApiError(ErrorCode.PRICE_NOT_TICK, `price must be a multiple of tickSize ${s.tickSize}.`);
+  if (!price.mod(s.tickSize).isZero())
+    throw new ApiError(ErrorCode.PRICE_NOT_TICK, `price must be a multiple of tickSize ${s.tickSize}.`);
   return price;
 }
 
@@ -65,7 +78,8 @@ export function checkPrice(price: Decimal, s: Pick<SymbolConfig, 'minPrice' | 'm
 export function checkQuantity(quantity: Decimal, s: Pick<SymbolConfig, 'minQty' | 'maxQty' | 'stepSize'>): Decimal {
   if (quantity.gt(s.maxQty)) throw new ApiError(ErrorCode.QTY_ABOVE_MAX, `quantity must be at most ${s.maxQty}.`);
   if (quantity.lt(s.minQty)) throw new ApiError(ErrorCode.QTY_BELOW_MIN, `quantity must be at least ${s.minQty}.`);
-  if (!quantity.mod(s.stepSize).isZero()) throw new ApiError(ErrorCode.QTY_NOT_STEP, `quantity must be a multiple of stepSize ${s.stepSize}.`);
+  if (!quantity.mod(s.stepSize).isZero())
+    throw new ApiError(ErrorCode.QTY_NOT_STEP, `quantity must be a multiple of stepSize ${s.stepSize}.`);
   return quantity;
 }
 

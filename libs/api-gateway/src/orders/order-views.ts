@@ -35,7 +35,9 @@ export function orderView(o: LedgerOrderRecord, exchangeId: string): OrderView {
     origQty: o.origQty || '0',
     executedQty: o.executedQty || '0',
     cummulativeQuoteQty: o.cummulativeQuoteQty || '0',
-    avgPrice: executed.isZero() ? '0' : new Decimal(o.cummulativeQuoteQty).div(executed).toDecimalPlaces(12, Decimal.ROUND_DOWN).toFixed(),
+    avgPrice: executed.isZero()
+      ? '0'
+      : new Decimal(o.cummulativeQuoteQty).div(executed).toDecimalPlaces(12, Decimal.ROUND_DOWN).toFixed(),
     status: o.status,
     timeInForce: o.timeInForce,
     type: o.type,
@@ -57,8 +59,17 @@ export interface Fill {
 }
 
 /** The new-order answer for ACK, RESULT (the spec's fields) or FULL (RESULT plus fills). */
-export function newOrderView(o: LedgerOrderRecord, respType: OrderRespType, fills: LedgerTradeRecord[]): Record<string, unknown> {
-  const ack = { symbol: o.symbol, orderId: o.orderId, clientOrderId: o.clientOrderId, transactTime: String(o.updateTime) };
+export function newOrderView(
+  o: LedgerOrderRecord,
+  respType: OrderRespType,
+  fills: LedgerTradeRecord[],
+): Record<string, unknown> {
+  const ack = {
+    symbol: o.symbol,
+    orderId: o.orderId,
+    clientOrderId: o.clientOrderId,
+    transactTime: String(o.updateTime),
+  };
   if (respType === 'ACK') return ack;
   const result = {
     ...ack,
@@ -72,7 +83,16 @@ export function newOrderView(o: LedgerOrderRecord, respType: OrderRespType, fill
     side: o.side,
   };
   if (respType === 'RESULT') return result;
-  return { ...result, fills: fills.map((t): Fill => ({ price: t.price, qty: t.qty, commission: t.commission, commissionAsset: t.commissionAsset, tradeId: t.tradeId })) };
+  return {
+    ...result,
+    fills: fills.map((t): Fill => ({
+      price: t.price,
+      qty: t.qty,
+      commission: t.commission,
+      commissionAsset: t.commissionAsset,
+      tradeId: t.tradeId,
+    })),
+  };
 }
 
 export function tradeView(t: LedgerTradeRecord): Record<string, unknown> {

@@ -36,7 +36,10 @@ export class OrderService {
   async place(ctx: SignedRequest<typeof E.place>): Promise<Record<string, unknown>> {
     const request = parseNewOrder(ctx.query, this.markets);
     const command = this.placeCommand(ctx, request, this.ids.next());
-    const { order, fills } = await this.ledger.request(command, placementOutcome(command.id, command.payload.orderId, request.respType));
+    const { order, fills } = await this.ledger.request(
+      command,
+      placementOutcome(command.id, command.payload.orderId, request.respType),
+    );
     return newOrderView(order, request.respType, fills);
   }
 
@@ -46,11 +49,30 @@ export class OrderService {
 
   async cancel(ctx: SignedRequest<typeof E.cancel>): Promise<Record<string, string>> {
     const order = await this.findOrder(ctx);
-    const command = { type: 'RequestCancel', v: 1, id: this.ids.next(), ts: this.clock.now(), payload: { userId: ctx.key.account.userId, accountId: ctx.key.account.accountId, orderId: order.orderId } } as const;
-    const final = await this.ledger.request(command, cancelOutcome(command.id, order.orderId), { alsoKeys: [orderKey(order.orderId)] });
-    if (final.status === 'FILLED') throw new ApiError(ErrorCode.ORDER_ALREADY_FILLED, `Order ${order.orderId} was filled before the cancel took effect.`);
-    if (final.status === 'REJECTED') throw new ApiError(ErrorCode.CANCEL_REJECTED, `Cancel rejected: order ${order.orderId} was rejected.`);
-    return { exchangeId: this.config.EXCHANGE_ID, symbol: final.symbol, clientOrderId: final.clientOrderId, orderId: final.orderId, status: final.status };
+    const command = {
+      type: 'RequestCancel',
+      v: 1,
+      id: this.ids.next(),
+      ts: this.clock.now(),
+      payload: { userId: ctx.key.account.userId, accountId: ctx.key.account.accountId, orderId: order.orderId },
+    } as const;
+    const final = await this.ledger.request(command, cancelOutcome(command.id, order.orderId), {
+      alsoKeys: [orderKey(order.orderId)],
+    });
+    if (final.status === 'FILLED')
+      throw new ApiError(
+        ErrorCode.ORDER_ALREADY_FILLED,
+        `Order ${order.orderId} was filled before the cancel took effect.`,
+      );
+    if (final.status === 'REJECTED')
+      throw new ApiError(ErrorCode.CANCEL_REJECTED, `Cancel rejected: order ${order.orderId} was rejected.`);
+    return {
+      exchangeId: this.config.EXCHANGE_ID,
+      symbol: final.symbol,
+      clientOrderId: final.clientOrderId,
+      orderId: final.orderId,
+      status: final.status,
+    };
   }
 
   async openOrders(ctx: SignedRequest<typeof E.openOrders>): Promise<OrderView[]> {
@@ -58,7 +80,9 @@ export class OrderService {
   }
 
   async historyOrders(ctx: SignedRequest<typeof E.historyOrders>): Promise<OrderView[]> {
-    return (await this.reader.historyOrders(this.listQuery(ctx, true))).map((o) => orderView(o, this.config.EXCHANGE_ID));
+    return (await this.reader.historyOrders(this.listQuery(ctx, true))).map((o) =>
+      orderView(o, this.config.EXCHANGE_ID),
+    );
   }
 
   async myTrades(ctx: SignedRequest<typeof E.myTrades>): Promise<Record<string, unknown>[]> {
@@ -97,8 +121,13 @@ export class OrderService {
   private async findOrder(ctx: SignedRequest<typeof E.query>): Promise<LedgerOrderRecord> {
     const { orderId } = ctx.query;
     const clientOrderId = ctx.query.origClientOrderId ?? ctx.query.clientOrderId;
-    if (orderId === undefined && clientOrderId === undefined) throw new ApiError(ErrorCode.ORDER_ID_MISSING, 'Param orderId or origClientOrderId must be sent.');
-    const order = await this.reader.order(ctx.key.account.accountId, orderId === undefined ? undefined : String(orderId), orderId === undefined ? clientOrderId : undefined);
+    if (orderId === undefined && clientOrderId === undefined)
+      throw new ApiError(ErrorCode.ORDER_ID_MISSING, 'Param orderId or origClientOrderId must be sent.');
+    const order = await this.reader.order(
+      ctx.key.account.accountId,
+      orderId === undefined ? undefined : String(orderId),
+      orderId === undefined ? clientOrderId : undefined,
+    );
     if (!order) throw new ApiError(ErrorCode.NO_SUCH_ORDER, 'Order does not exist.');
     return order;
   }
@@ -115,12 +144,17 @@ export class OrderService {
   }
 
   private optionalSymbol(symbol: string | undefined): string | undefined {
-    if (symbol !== undefined && !this.markets.symbol(symbol)) throw new ApiError(ErrorCode.INVALID_SYMBOL, `Invalid symbol '${symbol}'.`);
+    if (symbol !== undefined && !this.markets.symbol(symbol))
+      throw new ApiError(ErrorCode.INVALID_SYMBOL, `Invalid symbol '${symbol}'.`);
     return symbol;
   }
 }
 
-function timeRange({ startTime, endTime }: { startTime?: number; endTime?: number }): { startTime?: number; endTime?: number } {
-  if (startTime !== undefined && endTime !== undefined && startTime > endTime) throw new ApiError(ErrorCode.START_AFTER_END, 'startTime must not be after endTime.');
+function timeRange({ startTime, endTime }: { startTime?: number; endTime?: number }): {
+  startTime?: number;
+  endTime?: number;
+} {
+  if (startTime !== undefined && endTime !== undefined && startTime > endTime)
+    throw new ApiError(ErrorCode.START_AFTER_END, 'startTime must not be after endTime.');
   return { startTime, endTime };
 }

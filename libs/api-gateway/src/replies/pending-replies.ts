@@ -22,7 +22,11 @@ export const withdrawalKey = (withdrawalId: string): string => `withdrawal:${wit
 
 /** The keys an event is routed by: its request, and the order or withdrawal it is about. */
 export function routingKeys(reply: Reply): string[] {
-  const payload = reply.event.payload as { commandId?: string; order?: { orderId: string }; withdrawal?: { withdrawalId: string } };
+  const payload = reply.event.payload as {
+    commandId?: string;
+    order?: { orderId: string };
+    withdrawal?: { withdrawalId: string };
+  };
   const keys = payload.commandId === undefined ? [] : [causeOf(payload.commandId)];
   if (payload.order) keys.push(orderKey(payload.order.orderId));
   if (reply.from === 'wallet' && payload.withdrawal) keys.push(withdrawalKey(payload.withdrawal.withdrawalId));

@@ -9,17 +9,31 @@ interface Event {
 }
 
 const keysOf = (e: Event): string[] => [causeOf(e.commandId), ...(e.orderId ? [`order:${e.orderId}`] : [])];
-const outcome = async (promise: Promise<unknown>): Promise<unknown> => promise.then((v) => v, (e: unknown) => (e instanceof ApiError ? e.code : e));
+const outcome = async (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    (v) => v,
+    (e: unknown) => (e instanceof ApiError ? e.code : e),
+  );
 
 describe('reply waiters', () => {
   it('gives two requests about one order each the answer of its own command', async () => {
     const waiters = new ReplyWaiters<Event>(10);
-    const first = waiters.wait('c1', (e) => (e.status === 'CANCELED' ? 'first done' : undefined), { alsoKeys: ['order:7'] });
-    const second = waiters.wait('c2', (e) => {
-      if (e.commandId === 'c2' && e.status === 'REFUSED') throw new ApiError(-2011, 'pending');
-      return undefined;
-    }, { alsoKeys: ['order:7'] });
-    for (const e of [{ commandId: 'c1', orderId: '7', status: 'PENDING_CANCEL' }, { commandId: 'c2', status: 'REFUSED' }, { commandId: 'c1:0:s0', orderId: '7', status: 'CANCELED' }]) {
+    const first = waiters.wait('c1', (e) => (e.status === 'CANCELED' ? 'first done' : undefined), {
+      alsoKeys: ['order:7'],
+    });
+    const second = waiters.wait(
+      'c2',
+      (e) => {
+        if (e.commandId === 'c2' && e.status === 'REFUSED') throw new ApiError(-2011, 'pending');
+        return undefined;
+      },
+      { alsoKeys: ['order:7'] },
+    );
+    for (const e of [
+      { commandId: 'c1', orderId: '7', status: 'PENDING_CANCEL' },
+      { commandId: 'c2', status: 'REFUSED' },
+      { commandId: 'c1:0:s0', orderId: '7', status: 'CANCELED' },
+    ]) {
       waiters.route(keysOf(e), e);
     }
     expect(await outcome(first.promise)).toBe('first done');

@@ -47,16 +47,33 @@ export class ReplyWaiters<E> {
   }
 
   /** Registers before the request is sent, so a fast reply is not missed. */
-  wait<V>(id: string, gather: Gather<E, V>, options: { alsoKeys?: readonly string[]; timeoutMs?: number } = {}): ReplyWait<V> {
-    if (this.isFull()) throw new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'The exchange is overloaded; try again shortly.');
+  wait<V>(
+    id: string,
+    gather: Gather<E, V>,
+    options: { alsoKeys?: readonly string[]; timeoutMs?: number } = {},
+  ): ReplyWait<V> {
+    if (this.isFull())
+      throw new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'The exchange is overloaded; try again shortly.');
     if (this.byId.has(id)) throw new Error(`reply waiters: ${id} is already waited on`);
     let waiter: Waiter<E> | undefined;
     const promise = new Promise<V>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.remove(waiter!);
-        reject(new ApiError(ErrorCode.TIMEOUT, 'Timeout waiting for response from backend server. Send status unknown; execution status unknown.'));
+        reject(
+          new ApiError(
+            ErrorCode.TIMEOUT,
+            'Timeout waiting for response from backend server. Send status unknown; execution status unknown.',
+          ),
+        );
       }, options.timeoutMs ?? this.timeoutMs);
-      waiter = { id, keys: [id, ...(options.alsoKeys ?? [])], gather, resolve: resolve as (value: unknown) => void, reject, timer };
+      waiter = {
+        id,
+        keys: [id, ...(options.alsoKeys ?? [])],
+        gather,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        timer,
+      };
     });
     promise.catch(() => undefined);
     this.byId.set(id, waiter!);

@@ -13,7 +13,11 @@ export class UserDataStreamService {
   /** The key's live listenKey (its validity renewed) or a new one. */
   async open(ctx: AuthContext): Promise<{ listenKey: string }> {
     const account = ctx.key.account;
-    const record = await this.store.open({ apiKey: ctx.key.apiKey, accountId: account.accountId, userId: account.userId });
+    const record = await this.store.open({
+      apiKey: ctx.key.apiKey,
+      accountId: account.accountId,
+      userId: account.userId,
+    });
     return { listenKey: record.listenKey };
   }
 
@@ -35,7 +39,8 @@ export class UserDataStreamService {
     if (!LISTEN_KEY_FORMAT.test(listenKey)) throw unknownKey();
     const record = await this.store.find(listenKey);
     if (!record) throw unknownKey();
-    if (record.apiKey !== ctx.key.apiKey) throw new ApiError(ErrorCode.REJECTED_API_KEY, 'This listenKey belongs to another API key.', 403);
+    if (record.apiKey !== ctx.key.apiKey)
+      throw new ApiError(ErrorCode.REJECTED_API_KEY, 'This listenKey belongs to another API key.', 403);
     return record;
   }
 }

@@ -1,6 +1,14 @@
 import { hostname } from 'node:os';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { type DepositReported, Topics, toRecord, type WalletCommand, parseWalletEvent, type WalletEvent, type WithdrawalRecord } from '@exchange/contracts';
+import {
+  type DepositReported,
+  Topics,
+  toRecord,
+  type WalletCommand,
+  parseWalletEvent,
+  type WalletEvent,
+  type WithdrawalRecord,
+} from '@exchange/contracts';
 import type { Consumer, EventLog, IncomingBatch } from '@exchange/messaging';
 import { ApiError, CONFIG, type Config, ErrorCode, EVENT_LOG, LOGGER, type Logger } from '@exchange/platform';
 import { PendingReplies, type Reply, withdrawalKey } from '../replies/pending-replies';
@@ -40,7 +48,9 @@ export class WalletClient implements OnApplicationBootstrap, OnApplicationShutdo
 
   /** Publishes the command and resolves with the wallet's event for it; a refusal becomes its ApiError. */
   execute(command: WalletCommand): Promise<Answer> {
-    return this.request(command, (reply) => (reply.from === 'wallet' && reply.event.payload.commandId === command.id ? answerOf(reply.event) : undefined));
+    return this.request(command, (reply) =>
+      reply.from === 'wallet' && reply.event.payload.commandId === command.id ? answerOf(reply.event) : undefined,
+    );
   }
 
   /**
@@ -63,9 +73,14 @@ export class WalletClient implements OnApplicationBootstrap, OnApplicationShutdo
 
   /** The withdrawal record of the wallet's next event about it, whatever request caused it. */
   watchWithdrawal(watchId: string, withdrawalId: string): ReplyWait<WithdrawalRecord> {
-    return this.replies.wait(watchId, (reply) => (reply.from === 'wallet' && 'withdrawal' in reply.event.payload ? reply.event.payload.withdrawal : undefined), {
-      alsoKeys: [withdrawalKey(withdrawalId)],
-    });
+    return this.replies.wait(
+      watchId,
+      (reply) =>
+        reply.from === 'wallet' && 'withdrawal' in reply.event.payload ? reply.event.payload.withdrawal : undefined,
+      {
+        alsoKeys: [withdrawalKey(withdrawalId)],
+      },
+    );
   }
 
   private async request<V>(command: WalletCommand, gather: Gather<Reply, V>): Promise<V> {
@@ -75,7 +90,10 @@ export class WalletClient implements OnApplicationBootstrap, OnApplicationShutdo
     } catch (error) {
       reply.cancel();
       this.logger.error({ err: error }, 'publishing a wallet command failed');
-      throw new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'The exchange cannot take commands right now; try again shortly.');
+      throw new ApiError(
+        ErrorCode.SERVICE_UNAVAILABLE,
+        'The exchange cannot take commands right now; try again shortly.',
+      );
     }
     return reply.promise;
   }
@@ -84,7 +102,11 @@ export class WalletClient implements OnApplicationBootstrap, OnApplicationShutdo
     for (const record of batch.records) {
       const event = parseWalletEvent(record.value);
       if (event) this.replies.deliver({ from: 'wallet', event });
-      else this.logger.error({ topic: record.topic, partition: record.partition, offset: record.offset }, 'not a wallet event: skipped');
+      else
+        this.logger.error(
+          { topic: record.topic, partition: record.partition, offset: record.offset },
+          'not a wallet event: skipped',
+        );
     }
   }
 }

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { type DepositRecord, type WithdrawalAddressEntry, type WithdrawalRecord, withdrawalStatusNames } from '@exchange/contracts';
+import {
+  type DepositRecord,
+  type WithdrawalAddressEntry,
+  type WithdrawalRecord,
+  withdrawalStatusNames,
+} from '@exchange/contracts';
 
 /** A withdrawal order with every field of spec 2.13, plus its clientOrderId and chainType. */
 export const withdrawalOrderSchema = z.object({
@@ -103,9 +108,23 @@ export function depositView(d: DepositRecord): DepositOrderView {
 }
 
 export function adminDepositView(d: DepositRecord): z.infer<typeof adminDepositSchema> {
-  return { ...depositView(d), txid: d.txid, status: d.status, confirmations: d.confirmations, requiredConfirmations: d.requiredConfirmations };
+  return {
+    ...depositView(d),
+    txid: d.txid,
+    status: d.status,
+    confirmations: d.confirmations,
+    requiredConfirmations: d.requiredConfirmations,
+  };
 }
 
 export function addressEntryView(e: WithdrawalAddressEntry): z.infer<typeof addressEntrySchema> {
-  return { id: e.id, accountId: e.accountId, tokenId: e.tokenId, chainType: e.chainType, address: e.address, addressExt: e.addressExt, created: e.created };
+  return {
+    id: e.id,
+    accountId: e.accountId,
+    tokenId: e.tokenId,
+    chainType: e.chainType,
+    address: e.address,
+    addressExt: e.addressExt,
+    created: e.created,
+  };
 }

@@ -1,4 +1,10 @@
-import { internalRecipientOf, type LedgerCommand, type Markets, walletSettingsOf, type WithdrawalRecord } from '@exchange/contracts';
+import {
+  internalRecipientOf,
+  type LedgerCommand,
+  type Markets,
+  walletSettingsOf,
+  type WithdrawalRecord,
+} from '@exchange/contracts';
 import { ApiError, type Clock, ErrorCode, type IdGenerator } from '@exchange/platform';
 import type { SignedRequest } from '../auth/private-route';
 import type { LedgerClient } from '../ledger-client/ledger-client';
@@ -28,7 +34,10 @@ export class WalletService {
     const account = ctx.key.account;
     const book = await this.reader.addressBook(account.accountId, r.asset.asset);
     if (!book.some((e) => e.address === r.address && e.addressExt === r.addressExt && e.chainType === r.chainType)) {
-      throw ApiError.invalid('address', `${r.address}${r.addressExt ? ` (${r.addressExt})` : ''} on ${r.chainType} is not in the account's withdrawal address book`);
+      throw ApiError.invalid(
+        'address',
+        `${r.address}${r.addressExt ? ` (${r.addressExt})` : ''} on ${r.chainType} is not in the account's withdrawal address book`,
+      );
     }
     const internalTo = internalRecipientOf(r.address, r.asset.asset, r.chainType);
     const withdrawalId = this.ids.next();
@@ -52,26 +61,40 @@ export class WalletService {
         ...(internalTo ? { internalTo } : {}),
       },
     };
-    const outcome = await this.ledger.request(command, (reply): { record: WithdrawalRecord } | { repeatedId: string } | undefined => {
-      // The wallet's record descends from the hold (`<command id>:0`), so it is routed here too, possibly before the hold's own event.
-      if (reply.from === 'wallet') return 'withdrawal' in reply.event.payload ? { record: reply.event.payload.withdrawal } : undefined;
-      const event = reply.event;
-      if (event.payload.commandId !== command.id || event.type === 'WithdrawalHeld') return undefined;
-      if (event.type === 'WithdrawalRepeated') return { repeatedId: event.payload.withdrawalId };
-      if (event.type === 'CommandRejected') {
-        throw new ApiError(event.payload.code as never, event.payload.msg, event.payload.code === ErrorCode.REJECTED_API_KEY ? 403 : undefined);
-      }
-      throw new Error(`ledger answered RequestWithdrawal with ${event.type}`);
-    });
+    const outcome = await this.ledger.request(
+      command,
+      (reply): { record: WithdrawalRecord } | { repeatedId: string } | undefined => {
+        // The wallet's record descends from the hold (`<command id>:0`), so it is routed here too, possibly before the hold's own event.
+        if (reply.from === 'wallet')
+          return 'withdrawal' in reply.event.payload ? { record: reply.event.payload.withdrawal } : undefined;
+        const event = reply.event;
+        if (event.payload.commandId !== command.id || event.type === 'WithdrawalHeld') return undefined;
+        if (event.type === 'WithdrawalRepeated') return { repeatedId: event.payload.withdrawalId };
+        if (event.type === 'CommandRejected') {
+          throw new ApiError(
+            event.payload.code as never,
+            event.payload.msg,
+            event.payload.code === ErrorCode.REJECTED_API_KEY ? 403 : undefined,
+          );
+        }
+        throw new Error(`ledger answered RequestWithdrawal with ${event.type}`);
+      },
+    );
     return withdrawalView('record' in outcome ? outcome.record : await this.existing(outcome.repeatedId, command.id));
   }
 
   async detail(ctx: SignedRequest<typeof E.detail>): Promise<WithdrawalOrderView> {
     const { orderId, clientOrderId } = ctx.query;
-    if (orderId === undefined && clientOrderId === undefined) throw new ApiError(ErrorCode.ORDER_ID_MISSING, 'Param orderId or clientOrderId must be sent.');
+    if (orderId === undefined && clientOrderId === undefined)
+      throw new ApiError(ErrorCode.ORDER_ID_MISSING, 'Param orderId or clientOrderId must be sent.');
     const accountId = ctx.key.account.accountId;
-    const found = await this.reader.withdrawal(orderId !== undefined ? { withdrawalId: String(orderId), accountId } : { clientOrderId: clientOrderId!, accountId });
-    if (!found || (clientOrderId !== undefined && found.clientOrderId !== clientOrderId)) throw new ApiError(ErrorCode.NO_SUCH_ORDER, 'Withdrawal order does not exist.');
+    const found = await this.reader.withdrawal(
+      orderId !== undefined
+        ? { withdrawalId: String(orderId), accountId }
+        : { clientOrderId: clientOrderId!, accountId },
+    );
+    if (!found || (clientOrderId !== undefined && found.clientOrderId !== clientOrderId))
+      throw new ApiError(ErrorCode.NO_SUCH_ORDER, 'Withdrawal order does not exist.');
     return withdrawalView(found);
   }
 
@@ -98,11 +121,17 @@ export class WalletService {
     }
     return next.promise;
   }
-
 }
 
 function listQuery(ctx: SignedRequest<typeof E.depositOrders>): ListQuery {
   const { startTime, endTime, fromId, limit } = ctx.query;
-  if (startTime !== undefined && endTime !== undefined && startTime > endTime) throw new ApiError(ErrorCode.START_AFTER_END, 'startTime must not be after endTime.');
-  return { accountId: ctx.key.account.accountId, startTime, endTime, fromId: fromId === undefined ? undefined : String(fromId), limit: limit ?? 500 };
+  if (startTime !== undefined && endTime !== undefined && startTime > endTime)
+    throw new ApiError(ErrorCode.START_AFTER_END, 'startTime must not be after endTime.');
+  return {
+    accountId: ctx.key.account.accountId,
+    startTime,
+    endTime,
+    fromId: fromId === undefined ? undefined : String(fromId),
+    limit: limit ?? 500,
+  };
 }

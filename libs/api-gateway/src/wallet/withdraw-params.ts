@@ -25,13 +25,22 @@ export function parseWithdraw(params: WithdrawParams, markets: Markets): Withdra
   const { tokenId, clientOrderId, address, addressExt = '' } = params;
   const asset = markets.asset(tokenId);
   if (!asset) throw ApiError.invalid('tokenId', `unknown token ${tokenId}`);
-  if (!CLIENT_ORDER_ID.test(clientOrderId)) throw ApiError.invalid('clientOrderId', 'up to 64 letters, digits, _ - : .');
+  if (!CLIENT_ORDER_ID.test(clientOrderId))
+    throw ApiError.invalid('clientOrderId', 'up to 64 letters, digits, _ - : .');
   if (address.length > 200) throw ApiError.invalid('address', 'at most 200 characters');
   if (addressExt.length > 200) throw ApiError.invalid('addressExt', 'at most 200 characters');
   const quantity = parseDecimalParam('withdrawalQuantity', params.withdrawalQuantity, asset.precision);
   const settings = walletSettingsOf(asset);
-  if (quantity.lt(settings.minWithdraw)) throw ApiError.invalid('withdrawalQuantity', `the minimum ${asset.asset} withdrawal is ${new Decimal(settings.minWithdraw).toFixed()}`);
+  if (quantity.lt(settings.minWithdraw))
+    throw ApiError.invalid(
+      'withdrawalQuantity',
+      `the minimum ${asset.asset} withdrawal is ${new Decimal(settings.minWithdraw).toFixed()}`,
+    );
   const chainType = chainOf(asset, params.chainType);
-  if (chainType === undefined) throw new ApiError(ErrorCode.INVALID_PARAM_VALUE, `Invalid value for parameter 'chainType': ${asset.asset} moves on ${settings.chains.join(', ')}.`);
+  if (chainType === undefined)
+    throw new ApiError(
+      ErrorCode.INVALID_PARAM_VALUE,
+      `Invalid value for parameter 'chainType': ${asset.asset} moves on ${settings.chains.join(', ')}.`,
+    );
   return { asset, clientOrderId, address, addressExt, chainType, quantity: quantity.toFixed() };
 }

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { messageV1 } from '../envelope/message';
 import { decimalField, orderIdField } from '../orders/order-fields';
-import { markContractPriceV1, seedInsuranceFundV1, settleFundingV1, triggerContractStopsV1 } from './contract-risk-commands.v1';
+import {
+  markContractPriceV1,
+  seedInsuranceFundV1,
+  settleFundingV1,
+  triggerContractStopsV1,
+} from './contract-risk-commands.v1';
 
 /**
  * Perpetual-contract commands (CONTRACTS.md), decided by the ledger's contracts domain. They are
@@ -9,19 +14,32 @@ import { markContractPriceV1, seedInsuranceFundV1, settleFundingV1, triggerContr
  * switches them on: the gateway sends PlaceContractOrder and ModifyPositionMargin, the engine the
  * fills and ends, the ledger's transfer into a type-3 account the credit.
  */
-export const contractSymbolField = z.string().regex(/^[A-Z0-9]+(-[A-Z0-9]+)*$/).min(4).max(30);
+export const contractSymbolField = z
+  .string()
+  .regex(/^[A-Z0-9]+(-[A-Z0-9]+)*$/)
+  .min(4)
+  .max(30);
 /** BUY_OPEN / SELL_OPEN open or add to LONG / SHORT; SELL_CLOSE / BUY_CLOSE reduce them. */
 export const contractSideField = z.enum(['BUY_OPEN', 'SELL_OPEN', 'BUY_CLOSE', 'SELL_CLOSE']);
 export const positionSideField = z.enum(['LONG', 'SHORT']);
 /** A plain decimal string with an optional minus sign: margin added (positive) or removed (negative). */
-export const signedDecimalField = z.string().max(41).regex(/^-?(0|[1-9]\d*)(\.\d+)?$/, 'a plain signed decimal string');
+export const signedDecimalField = z
+  .string()
+  .max(41)
+  .regex(/^-?(0|[1-9]\d*)(\.\d+)?$/, 'a plain signed decimal string');
 
 const accountFields = { userId: orderIdField, accountId: orderIdField };
 
-export const creditContractAccountV1 = messageV1('CreditContractAccount', z.object({ ...accountFields, creditId: orderIdField, amount: decimalField }));
+export const creditContractAccountV1 = messageV1(
+  'CreditContractAccount',
+  z.object({ ...accountFields, creditId: orderIdField, amount: decimalField }),
+);
 
 /** USDT leaving a contracts account's free balance (a transfer out of account type 3). */
-export const debitContractAccountV1 = messageV1('DebitContractAccount', z.object({ ...accountFields, debitId: orderIdField, amount: decimalField }));
+export const debitContractAccountV1 = messageV1(
+  'DebitContractAccount',
+  z.object({ ...accountFields, debitId: orderIdField, amount: decimalField }),
+);
 
 /** How the engine treats an order's remainder; LIMIT_MAKER is refused if it would take (the family lists it as a time in force). */
 export const contractTimeInForceField = z.enum(['GTC', 'IOC', 'FOK', 'LIMIT_MAKER']);
@@ -59,12 +77,22 @@ export const requestContractCancelV1 = messageV1(
   'RequestContractCancel',
   z
     .object({ ...accountFields, orderId: orderIdField.optional(), clientOrderId: z.string().min(1).max(64).optional() })
-    .refine((p) => p.orderId !== undefined || p.clientOrderId !== undefined, { message: 'orderId or clientOrderId is required' }),
+    .refine((p) => p.orderId !== undefined || p.clientOrderId !== undefined, {
+      message: 'orderId or clientOrderId is required',
+    }),
 );
 
 export const fillContractOrderV1 = messageV1(
   'FillContractOrder',
-  z.object({ ...accountFields, orderId: orderIdField, symbol: contractSymbolField, tradeId: orderIdField, price: decimalField, quantity: decimalField, isMaker: z.boolean() }),
+  z.object({
+    ...accountFields,
+    orderId: orderIdField,
+    symbol: contractSymbolField,
+    tradeId: orderIdField,
+    price: decimalField,
+    quantity: decimalField,
+    isMaker: z.boolean(),
+  }),
 );
 
 /** The engine ended an order's remainder: a cancel, or an IOC/FOK remainder (EXPIRED). */

@@ -1,6 +1,19 @@
 import { z } from 'zod';
-import { decimal, flowEntrySchema, id, ledgerEventV1, ms, signedDecimal, text } from '../ledger/ledger-event-fields.schema';
-import { contractPriceTypeField, contractSideField, contractTimeInForceField, positionSideField } from './contract-commands.v1';
+import {
+  decimal,
+  flowEntrySchema,
+  id,
+  ledgerEventV1,
+  ms,
+  signedDecimal,
+  text,
+} from '../ledger/ledger-event-fields.schema';
+import {
+  contractPriceTypeField,
+  contractSideField,
+  contractTimeInForceField,
+  positionSideField,
+} from './contract-commands.v1';
 import type { ContractBalanceAfter, ContractOrderChange, ContractOrderRecord, PositionAfter } from './contract-events';
 import type { ContractJournalEvent } from './contract-journal';
 import type { DeleveragedCounterparty, FundingPayment } from './contract-risk-events';
@@ -10,7 +23,12 @@ import type { DeleveragedCounterparty, FundingPayment } from './contract-risk-ev
  * Amounts the decider computes and that may go below zero (PnL, funding, a margin change, what the
  * fund could not cover) are signed; the rest are plain decimals, as the types document them.
  */
-const balanceSchema: z.ZodType<ContractBalanceAfter> = z.object({ accountId: id, free: decimal, locked: decimal, positionMargin: decimal });
+const balanceSchema: z.ZodType<ContractBalanceAfter> = z.object({
+  accountId: id,
+  free: decimal,
+  locked: decimal,
+  positionMargin: decimal,
+});
 
 const positionSchema: z.ZodType<PositionAfter> = z.object({
   accountId: id,
@@ -51,9 +69,20 @@ const orderSchema: z.ZodType<ContractOrderRecord> = z.object({
   priceType: contractPriceTypeField.optional(),
 });
 
-const orderChangeSchema: z.ZodType<ContractOrderChange> = z.object({ orderId: id, executedQty: decimal, marginLeft: decimal, status: statusSchema });
+const orderChangeSchema: z.ZodType<ContractOrderChange> = z.object({
+  orderId: id,
+  executedQty: decimal,
+  marginLeft: decimal,
+  status: statusSchema,
+});
 
-const fundingPaymentSchema: z.ZodType<FundingPayment> = z.object({ accountId: id, side: positionSideField, amount: signedDecimal, position: positionSchema, balance: balanceSchema });
+const fundingPaymentSchema: z.ZodType<FundingPayment> = z.object({
+  accountId: id,
+  side: positionSideField,
+  amount: signedDecimal,
+  position: positionSchema,
+  balance: balanceSchema,
+});
 
 const counterpartySchema: z.ZodType<DeleveragedCounterparty> = z.object({
   accountId: id,
@@ -84,9 +113,23 @@ const orderEnd = { accountId: id, symbol: id, side: contractSideField, order: or
 
 /** One schema per contracts event type: checked with the others in ledger-events.schema.ts. */
 export const contractJournalEventSchemas = {
-  ContractAccountCredited: ledgerEventV1('ContractAccountCredited', { creditId: id, accountId: id, amount: decimal, balance: balanceSchema }),
-  ContractAccountDebited: ledgerEventV1('ContractAccountDebited', { debitId: id, accountId: id, amount: decimal, balance: balanceSchema }),
-  ContractOrderPlaced: ledgerEventV1('ContractOrderPlaced', { order: orderSchema, balance: balanceSchema, position: positionSchema }),
+  ContractAccountCredited: ledgerEventV1('ContractAccountCredited', {
+    creditId: id,
+    accountId: id,
+    amount: decimal,
+    balance: balanceSchema,
+  }),
+  ContractAccountDebited: ledgerEventV1('ContractAccountDebited', {
+    debitId: id,
+    accountId: id,
+    amount: decimal,
+    balance: balanceSchema,
+  }),
+  ContractOrderPlaced: ledgerEventV1('ContractOrderPlaced', {
+    order: orderSchema,
+    balance: balanceSchema,
+    position: positionSchema,
+  }),
   ContractOrderFilled: ledgerEventV1('ContractOrderFilled', {
     ...orderEnd,
     tradeId: id,
@@ -104,9 +147,27 @@ export const contractJournalEventSchemas = {
     feeAccount: balanceSchema,
     flows: z.array(flowEntrySchema),
   }),
-  ContractOrderEnded: ledgerEventV1('ContractOrderEnded', { ...orderEnd, released: decimal, balance: balanceSchema, position: positionSchema, reason: text.optional() }),
-  PositionMarginModified: ledgerEventV1('PositionMarginModified', { accountId: id, symbol: id, side: positionSideField, amount: signedDecimal, position: positionSchema, balance: balanceSchema }),
-  InsuranceFundSeeded: ledgerEventV1('InsuranceFundSeeded', { seedId: id, amount: decimal, balance: balanceSchema, flows: z.array(flowEntrySchema).optional() }),
+  ContractOrderEnded: ledgerEventV1('ContractOrderEnded', {
+    ...orderEnd,
+    released: decimal,
+    balance: balanceSchema,
+    position: positionSchema,
+    reason: text.optional(),
+  }),
+  PositionMarginModified: ledgerEventV1('PositionMarginModified', {
+    accountId: id,
+    symbol: id,
+    side: positionSideField,
+    amount: signedDecimal,
+    position: positionSchema,
+    balance: balanceSchema,
+  }),
+  InsuranceFundSeeded: ledgerEventV1('InsuranceFundSeeded', {
+    seedId: id,
+    amount: decimal,
+    balance: balanceSchema,
+    flows: z.array(flowEntrySchema).optional(),
+  }),
   FundingSettled: ledgerEventV1('FundingSettled', {
     symbol: id,
     fundingTime: ms,
@@ -119,9 +180,23 @@ export const contractJournalEventSchemas = {
     flows: z.array(flowEntrySchema),
   }),
   PositionLiquidated: ledgerEventV1('PositionLiquidated', { ...bankrupt, fundPosition: positionSchema }),
-  PositionDeleveraged: ledgerEventV1('PositionDeleveraged', { ...bankrupt, counterparties: z.array(counterpartySchema) }),
-  ContractStopTriggered: ledgerEventV1('ContractStopTriggered', { accountId: id, symbol: id, lastPrice: decimal, order: orderSchema }),
-  ContractMarkPriced: ledgerEventV1('ContractMarkPriced', { symbol: id, fundAccountId: id, markPrice: decimal, indexPrice: decimal, at: ms }),
+  PositionDeleveraged: ledgerEventV1('PositionDeleveraged', {
+    ...bankrupt,
+    counterparties: z.array(counterpartySchema),
+  }),
+  ContractStopTriggered: ledgerEventV1('ContractStopTriggered', {
+    accountId: id,
+    symbol: id,
+    lastPrice: decimal,
+    order: orderSchema,
+  }),
+  ContractMarkPriced: ledgerEventV1('ContractMarkPriced', {
+    symbol: id,
+    fundAccountId: id,
+    markPrice: decimal,
+    indexPrice: decimal,
+    at: ms,
+  }),
   ContractCancelRequested: ledgerEventV1('ContractCancelRequested', { order: orderSchema }),
   ContractOrderRested: ledgerEventV1('ContractOrderRested', { accountId: id, symbol: id, orderId: id }),
 } satisfies { [T in ContractJournalEvent['type']]: z.ZodType<Extract<ContractJournalEvent, { type: T }>> };

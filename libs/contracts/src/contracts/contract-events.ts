@@ -1,5 +1,11 @@
 import type { FlowEntry } from '../ledger/ledger-events';
-import type { ContractOrderType, ContractPriceType, ContractSide, ContractTimeInForce, PositionSide } from './contract-commands.v1';
+import type {
+  ContractOrderType,
+  ContractPriceType,
+  ContractSide,
+  ContractTimeInForce,
+  PositionSide,
+} from './contract-commands.v1';
 import type { ContractRiskEvent } from './contract-risk-events';
 
 /**
@@ -166,7 +172,14 @@ export interface ContractOrderEnded {
 
 export interface PositionMarginModified {
   type: 'PositionMarginModified';
-  payload: { accountId: string; symbol: string; side: PositionSide; amount: string; position: PositionAfter; balance: ContractBalanceAfter };
+  payload: {
+    accountId: string;
+    symbol: string;
+    side: PositionSide;
+    amount: string;
+    position: PositionAfter;
+    balance: ContractBalanceAfter;
+  };
 }
 
 export type ContractEvent =

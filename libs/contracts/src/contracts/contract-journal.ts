@@ -1,7 +1,9 @@
 import type { LedgerEventBase } from '../ledger/ledger-events';
 import type { ContractEvent, ContractOrderNotice } from './contract-events';
 
-type Journaled<E extends { type: string; payload: unknown }> = E extends unknown ? LedgerEventBase<E['type'], E['payload']> : never;
+type Journaled<E extends { type: string; payload: unknown }> = E extends unknown
+  ? LedgerEventBase<E['type'], E['payload']>
+  : never;
 
 /**
  * A contracts event as the ledger journals it on `ledger.events`: the shape libs/contracts defines
@@ -29,6 +31,8 @@ const contractJournalTypes: Record<ContractJournalEvent['type'], true> = {
 };
 
 /** Whether a journal event is a contracts event (the contracts fold and projection take it). */
-export function isContractJournalEvent<E extends { type: string }>(event: E): event is Extract<E, ContractJournalEvent> {
+export function isContractJournalEvent<E extends { type: string }>(
+  event: E,
+): event is Extract<E, ContractJournalEvent> {
   return Object.hasOwn(contractJournalTypes, event.type);
 }

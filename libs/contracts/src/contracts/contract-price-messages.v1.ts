@@ -8,18 +8,38 @@ import { decimalField } from '../orders/order-fields';
  * replicas serve and restart from) and the operator's external index prices (market.index-prices).
  * Ids name the decision (symbol, event time and step at that time), so every copy of one decision has one id.
  */
-const contractSymbol = z.string().regex(/^[A-Z0-9]+(-[A-Z0-9]+)*$/).min(4).max(30);
-const indexName = z.string().regex(/^[A-Z0-9]+(-[A-Z0-9]+)*$/).min(2).max(30);
-const signedDecimal = z.string().max(60).regex(/^-?(0|[1-9]\d*)(\.\d+)?$/, 'a plain signed decimal string');
+const contractSymbol = z
+  .string()
+  .regex(/^[A-Z0-9]+(-[A-Z0-9]+)*$/)
+  .min(4)
+  .max(30);
+const indexName = z
+  .string()
+  .regex(/^[A-Z0-9]+(-[A-Z0-9]+)*$/)
+  .min(2)
+  .max(30);
+const signedDecimal = z
+  .string()
+  .max(60)
+  .regex(/^-?(0|[1-9]\d*)(\.\d+)?$/, 'a plain signed decimal string');
 const time = z.number().int().nonnegative();
 
 /** A contract's index or mark price changed at event time `at`. */
-export const contractPricesChangedV1 = messageV1('ContractPricesChanged', z.object({ symbol: contractSymbol, indexPrice: decimalField, markPrice: decimalField, at: time }));
+export const contractPricesChangedV1 = messageV1(
+  'ContractPricesChanged',
+  z.object({ symbol: contractSymbol, indexPrice: decimalField, markPrice: decimalField, at: time }),
+);
 
 /** A funding interval ended: the rate fixed from its average premium, payable at `markPrice`. */
 export const fundingRateFixedV1 = messageV1(
   'FundingRateFixed',
-  z.object({ symbol: contractSymbol, fundingTime: time, rate: signedDecimal, premium: signedDecimal, markPrice: decimalField }),
+  z.object({
+    symbol: contractSymbol,
+    fundingTime: time,
+    rate: signedDecimal,
+    premium: signedDecimal,
+    markPrice: decimalField,
+  }),
 );
 
 export const contractPriceMessageSchema = z.discriminatedUnion('type', [contractPricesChangedV1, fundingRateFixedV1]);

@@ -7,28 +7,51 @@ import { decimalField, orderIdField } from '../orders/order-fields';
  * computed upstream, by whoever folds the market (market-data's contract-prices domain), and arrive
  * here as data: the ledger journals the price it acted on, so a replay needs no market history.
  */
-const contractSymbol = z.string().regex(/^[A-Z0-9]+(-[A-Z0-9]+)*$/).min(4).max(30);
+const contractSymbol = z
+  .string()
+  .regex(/^[A-Z0-9]+(-[A-Z0-9]+)*$/)
+  .min(4)
+  .max(30);
 /** A plain decimal with an optional minus sign (a funding rate is negative when shorts pay). */
-const signedDecimal = z.string().max(41).regex(/^-?(0|[1-9]\d*)(\.\d+)?$/, 'a plain signed decimal string');
+const signedDecimal = z
+  .string()
+  .max(41)
+  .regex(/^-?(0|[1-9]\d*)(\.\d+)?$/, 'a plain signed decimal string');
 
 /** The operator adds USDT to the insurance fund. */
-export const seedInsuranceFundV1 = messageV1('SeedInsuranceFund', z.object({ seedId: orderIdField, amount: decimalField }));
+export const seedInsuranceFundV1 = messageV1(
+  'SeedInsuranceFund',
+  z.object({ seedId: orderIdField, amount: decimalField }),
+);
 
 /** One funding interval of one symbol ended: idempotent per (symbol, fundingTime). */
 export const settleFundingV1 = messageV1(
   'SettleFunding',
-  z.object({ symbol: contractSymbol, fundingTime: z.number().int().nonnegative(), rate: signedDecimal, markPrice: decimalField }),
+  z.object({
+    symbol: contractSymbol,
+    fundingTime: z.number().int().nonnegative(),
+    rate: signedDecimal,
+    markPrice: decimalField,
+  }),
 );
 
 /** A new mark price: positions it crosses are liquidated, and the fund's open positions get IOC close orders. */
 export const markContractPriceV1 = messageV1(
   'MarkContractPrice',
   // marketsVersion: the configuration the fund's closing orders are checked against, as PlaceContractOrder's.
-  z.object({ symbol: contractSymbol, markPrice: decimalField, indexPrice: decimalField, marketsVersion: z.number().int().positive() }),
+  z.object({
+    symbol: contractSymbol,
+    markPrice: decimalField,
+    indexPrice: decimalField,
+    marketsVersion: z.number().int().positive(),
+  }),
 );
 
 /** A new last trade price: STOP orders it crosses are released to the book. */
-export const triggerContractStopsV1 = messageV1('TriggerContractStops', z.object({ symbol: contractSymbol, lastPrice: decimalField }));
+export const triggerContractStopsV1 = messageV1(
+  'TriggerContractStops',
+  z.object({ symbol: contractSymbol, lastPrice: decimalField }),
+);
 
 export type SeedInsuranceFund = z.infer<typeof seedInsuranceFundV1>;
 export type SettleFunding = z.infer<typeof settleFundingV1>;

@@ -110,4 +110,10 @@ export interface ContractMarkPriced {
   payload: { symbol: string; fundAccountId: string; markPrice: string; indexPrice: string; at: number };
 }
 
-export type ContractRiskEvent = InsuranceFundSeeded | FundingSettled | PositionLiquidated | PositionDeleveraged | ContractStopTriggered | ContractMarkPriced;
+export type ContractRiskEvent =
+  | InsuranceFundSeeded
+  | FundingSettled
+  | PositionLiquidated
+  | PositionDeleveraged
+  | ContractStopTriggered
+  | ContractMarkPriced;

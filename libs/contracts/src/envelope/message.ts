@@ -18,7 +18,9 @@ export interface Message<TType extends string = string, TPayload = unknown> {
  * A message of the union `M` before its envelope (v, id, ts): its type and that type's payload, as
  * a union itself, so a producer adding the envelope gets an `M` without a cast.
  */
-export type MessageDraft<M extends { type: string; payload: unknown }> = { [T in M['type']]: { type: T; payload: Extract<M, { type: T }>['payload'] } }[M['type']];
+export type MessageDraft<M extends { type: string; payload: unknown }> = {
+  [T in M['type']]: { type: T; payload: Extract<M, { type: T }>['payload'] };
+}[M['type']];
 
 export const messageEnvelopeSchema = z.object({
   type: z.string().min(1),
@@ -45,12 +47,24 @@ export const HeaderNames = {
 
 /** The `{ type, v: 1, id, ts, payload }` envelope of a first version. */
 export function messageV1<TType extends string, TPayload extends z.ZodType>(type: TType, payload: TPayload) {
-  return z.object({ type: z.literal(type), v: z.literal(1), id: z.string().min(1).max(200), ts: z.number().int().nonnegative(), payload });
+  return z.object({
+    type: z.literal(type),
+    v: z.literal(1),
+    id: z.string().min(1).max(200),
+    ts: z.number().int().nonnegative(),
+    payload,
+  });
 }
 
 /** The same envelope for a second version. */
 export function messageV2<TType extends string, TPayload extends z.ZodType>(type: TType, payload: TPayload) {
-  return z.object({ type: z.literal(type), v: z.literal(2), id: z.string().min(1).max(200), ts: z.number().int().nonnegative(), payload });
+  return z.object({
+    type: z.literal(type),
+    v: z.literal(2),
+    id: z.string().min(1).max(200),
+    ts: z.number().int().nonnegative(),
+    payload,
+  });
 }
 
 /** A record's value parsed with `schema`, or undefined when it is not JSON or not what the schema accepts. */

@@ -10,7 +10,9 @@ import type { LedgerJournalEvent, LedgerTradingEventV1 } from './ledger-trading-
 export function parseJournalRecord(value: string): LedgerJournalEvent | undefined {
   try {
     const event = JSON.parse(value) as LedgerJournalEvent | LedgerTradingEventV1;
-    return typeof event?.payload?.userId === 'string' && typeof event.payload.seq === 'number' ? currentLedgerEvent(event) : undefined;
+    return typeof event?.payload?.userId === 'string' && typeof event.payload.seq === 'number'
+      ? currentLedgerEvent(event)
+      : undefined;
   } catch {
     return undefined;
   }

@@ -13,31 +13,60 @@ export type AccountType = z.infer<typeof accountTypeSchema>;
 export const permissionSchema = z.enum(['read', 'trade', 'withdraw']);
 export type Permission = z.infer<typeof permissionSchema>;
 
-export const createUserV1 = messageV1('CreateUser', z.object({
+export const createUserV1 = messageV1(
+  'CreateUser',
+  z.object({
     userId: id,
     name: z.string().max(100),
     /** The main accounts of types 1, 2 and 3, in that order. */
     accountIds: z.tuple([id, id, id]),
-  }));
+  }),
+);
 
-export const createSubAccountV1 = messageV1('CreateSubAccount', z.object({ userId: id, accountId: id, accountType: z.union([z.literal(1), z.literal(3)]), accountName: z.string().min(1).max(64) }));
+export const createSubAccountV1 = messageV1(
+  'CreateSubAccount',
+  z.object({
+    userId: id,
+    accountId: id,
+    accountType: z.union([z.literal(1), z.literal(3)]),
+    accountName: z.string().min(1).max(64),
+  }),
+);
 
-export const createApiKeyV1 = messageV1('CreateApiKey', z.object({
+export const createApiKeyV1 = messageV1(
+  'CreateApiKey',
+  z.object({
     userId: id,
     accountId: id,
     apiKey: z.string(),
     /** The secret, encrypted with SECRET_ENCRYPTION_KEY: topics never carry it in clear. */
     secretCiphertext: z.string(),
     permissions: z.array(permissionSchema).min(1),
-  }));
+  }),
+);
 
 export const revokeApiKeyV1 = messageV1('RevokeApiKey', z.object({ userId: id, apiKey: z.string() }));
 
-export const creditDepositV1 = messageV1('CreditDeposit', z.object({ userId: id, accountId: id, depositId: id, asset: z.string(), amount }));
+export const creditDepositV1 = messageV1(
+  'CreditDeposit',
+  z.object({ userId: id, accountId: id, depositId: id, asset: z.string(), amount }),
+);
 
-export const transferFundsV1 = messageV1('TransferFunds', z.object({ userId: id, transferId: id, fromAccountId: id, toAccountId: id, asset: z.string(), amount }));
+export const transferFundsV1 = messageV1(
+  'TransferFunds',
+  z.object({ userId: id, transferId: id, fromAccountId: id, toAccountId: id, asset: z.string(), amount }),
+);
 
-export const setAccountFlagsV1 = messageV1('SetAccountFlags', z.object({ userId: id, accountId: id, canTrade: z.boolean().optional(), canWithdraw: z.boolean().optional(), canDeposit: z.boolean().optional() }));
+export const setAccountFlagsV1 = messageV1(
+  'SetAccountFlags',
+  z.object({
+    userId: id,
+    accountId: id,
+    canTrade: z.boolean().optional(),
+    canWithdraw: z.boolean().optional(),
+    canDeposit: z.boolean().optional(),
+  }),
+);
 
 export const ledgerAccountCommandSchema = z.discriminatedUnion('type', [
   createUserV1,

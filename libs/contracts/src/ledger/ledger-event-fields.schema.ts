@@ -36,5 +36,11 @@ export function ledgerEventV2<T extends LedgerJournalEvent['type'], P extends z.
 }
 
 function ledgerEventOf<T extends string, V extends number, P extends z.ZodRawShape>(type: T, v: V, payload: P) {
-  return z.object({ type: z.literal(type), v: z.literal(v), id, ts: ms, payload: z.object({ ...payload, userId: id, seq: z.number().int().positive(), commandId: id }) });
+  return z.object({
+    type: z.literal(type),
+    v: z.literal(v),
+    id,
+    ts: ms,
+    payload: z.object({ ...payload, userId: id, seq: z.number().int().positive(), commandId: id }),
+  });
 }

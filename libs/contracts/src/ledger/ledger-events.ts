@@ -43,12 +43,26 @@ export interface BalanceAfter {
 
 export type UserCreated = LedgerEventBase<'UserCreated', { name: string; accounts: AccountRecord[] }>;
 export type SubAccountCreated = LedgerEventBase<'SubAccountCreated', { account: AccountRecord }>;
-export type ApiKeyCreated = LedgerEventBase<'ApiKeyCreated', { apiKey: string; accountId: string; secretCiphertext: string; permissions: Permission[] }>;
+export type ApiKeyCreated = LedgerEventBase<
+  'ApiKeyCreated',
+  { apiKey: string; accountId: string; secretCiphertext: string; permissions: Permission[] }
+>;
 export type ApiKeyRevoked = LedgerEventBase<'ApiKeyRevoked', { apiKey: string; accountId: string }>;
-export type DepositCredited = LedgerEventBase<'DepositCredited', { depositId: string; accountId: string; asset: string; amount: string; flows: FlowEntry[]; balances: BalanceAfter[] }>;
+export type DepositCredited = LedgerEventBase<
+  'DepositCredited',
+  { depositId: string; accountId: string; asset: string; amount: string; flows: FlowEntry[]; balances: BalanceAfter[] }
+>;
 export type FundsTransferred = LedgerEventBase<
   'FundsTransferred',
-  { transferId: string; fromAccountId: string; toAccountId: string; asset: string; amount: string; flows: FlowEntry[]; balances: BalanceAfter[] }
+  {
+    transferId: string;
+    fromAccountId: string;
+    toAccountId: string;
+    asset: string;
+    amount: string;
+    flows: FlowEntry[];
+    balances: BalanceAfter[];
+  }
 >;
 /** What an account may do; every account starts with all three. */
 export interface AccountFlags {
@@ -59,5 +73,13 @@ export interface AccountFlags {
 export type AccountFlagsSet = LedgerEventBase<'AccountFlagsSet', { accountId: string } & AccountFlags>;
 export type CommandRejected = LedgerEventBase<'CommandRejected', { commandType: string; code: number; msg: string }>;
 
-export type LedgerEvent = UserCreated | SubAccountCreated | ApiKeyCreated | ApiKeyRevoked | DepositCredited | FundsTransferred | AccountFlagsSet | CommandRejected;
+export type LedgerEvent =
+  | UserCreated
+  | SubAccountCreated
+  | ApiKeyCreated
+  | ApiKeyRevoked
+  | DepositCredited
+  | FundsTransferred
+  | AccountFlagsSet
+  | CommandRejected;
 export type LedgerEventType = LedgerEvent['type'];

@@ -1,4 +1,12 @@
-import type { LedgerJournalEvent, LedgerOrderRecord, LedgerOrderStatus, LedgerTradingEventV1, OrderOutcomeApplied, OrderPlaced, TradeSettled } from './ledger-trading-events';
+import type {
+  LedgerJournalEvent,
+  LedgerOrderRecord,
+  LedgerOrderStatus,
+  LedgerTradingEventV1,
+  OrderOutcomeApplied,
+  OrderPlaced,
+  TradeSettled,
+} from './ledger-trading-events';
 
 /**
  * How a reader of ledger.events gets an order's whole record from the v2 events, which say only
@@ -33,7 +41,9 @@ export function changedOrder(order: LedgerOrderRecord, event: TradeSettled | Ord
 }
 
 /** The fields of the orders row an event moved, for an order whose record is elsewhere (the projection's row). */
-export function orderChangeFields(event: TradeSettled | OrderOutcomeApplied): Partial<LedgerOrderRecord> & { orderId: string; status: LedgerOrderStatus; updateTime: number } {
+export function orderChangeFields(
+  event: TradeSettled | OrderOutcomeApplied,
+): Partial<LedgerOrderRecord> & { orderId: string; status: LedgerOrderStatus; updateTime: number } {
   const fields = { ...event.payload.order, updateTime: event.ts };
   return isFinalOrderStatus(fields.status) ? { ...fields, finalTime: event.ts, reservationLeft: '0' } : fields;
 }
@@ -44,18 +54,62 @@ export function upcastLedgerEventV1(event: LedgerTradingEventV1): LedgerJournalE
   switch (event.type) {
     case 'OrderPlaced': {
       const { userId, seq, commandId, order, balances } = event.payload;
-      const { orderId, clientOrderId, accountId, symbol, side, type, timeInForce, price, origQty, origQuoteOrderQty, reservedAsset, reservedAmount, marketsVersion } = order;
-      const terms = { orderId, clientOrderId, accountId, symbol, side, type, timeInForce, price, origQty, origQuoteOrderQty, reservedAsset, reservedAmount, marketsVersion };
+      const {
+        orderId,
+        clientOrderId,
+        accountId,
+        symbol,
+        side,
+        type,
+        timeInForce,
+        price,
+        origQty,
+        origQuoteOrderQty,
+        reservedAsset,
+        reservedAmount,
+        marketsVersion,
+      } = order;
+      const terms = {
+        orderId,
+        clientOrderId,
+        accountId,
+        symbol,
+        side,
+        type,
+        timeInForce,
+        price,
+        origQty,
+        origQuoteOrderQty,
+        reservedAsset,
+        reservedAmount,
+        marketsVersion,
+      };
       return { type: 'OrderPlaced', v: 2, ...envelope, payload: { order: terms, balances, userId, seq, commandId } };
     }
     case 'OrderOutcomeApplied': {
       const { order, ...rest } = event.payload;
-      return { type: 'OrderOutcomeApplied', v: 2, ...envelope, payload: { ...rest, order: { orderId: order.orderId, status: order.status, isWorking: order.isWorking } } };
+      return {
+        type: 'OrderOutcomeApplied',
+        v: 2,
+        ...envelope,
+        payload: { ...rest, order: { orderId: order.orderId, status: order.status, isWorking: order.isWorking } },
+      };
     }
     case 'TradeSettled': {
       const { order, flows, ...rest } = event.payload;
-      const fill = { orderId: order.orderId, status: order.status, executedQty: order.executedQty, cummulativeQuoteQty: order.cummulativeQuoteQty, reservationLeft: order.reservationLeft };
-      return { type: 'TradeSettled', v: 2, ...envelope, payload: { ...rest, order: fill, firstFlowId: flows[0]?.flowId ?? '0', flows } };
+      const fill = {
+        orderId: order.orderId,
+        status: order.status,
+        executedQty: order.executedQty,
+        cummulativeQuoteQty: order.cummulativeQuoteQty,
+        reservationLeft: order.reservationLeft,
+      };
+      return {
+        type: 'TradeSettled',
+        v: 2,
+        ...envelope,
+        payload: { ...rest, order: fill, firstFlowId: flows[0]?.flowId ?? '0', flows },
+      };
     }
     default: {
       const unknown: never = event;
@@ -66,5 +120,8 @@ export function upcastLedgerEventV1(event: LedgerTradingEventV1): LedgerJournalE
 
 /** A parsed ledger event as its readers take it: a v1 spot order event upcast, any other as it is. */
 export function currentLedgerEvent(event: LedgerJournalEvent | LedgerTradingEventV1): LedgerJournalEvent {
-  return event.v === 1 && (event.type === 'OrderPlaced' || event.type === 'OrderOutcomeApplied' || event.type === 'TradeSettled') ? upcastLedgerEventV1(event as LedgerTradingEventV1) : (event as LedgerJournalEvent);
+  return event.v === 1 &&
+    (event.type === 'OrderPlaced' || event.type === 'OrderOutcomeApplied' || event.type === 'TradeSettled')
+    ? upcastLedgerEventV1(event as LedgerTradingEventV1)
+    : (event as LedgerJournalEvent);
 }

@@ -1,12 +1,33 @@
 import { z } from 'zod';
 import { messageV1 } from '../envelope/message';
-import { decimalField, orderIdField, orderTypeField, sideField, symbolField, timeInForceField } from '../orders/order-fields';
+import {
+  decimalField,
+  orderIdField,
+  orderTypeField,
+  sideField,
+  symbolField,
+  timeInForceField,
+} from '../orders/order-fields';
 import { applyOrderOutcomeV1, settleTradeLegV1 } from '../orders/settlement-commands.v1';
-import { applyOrderOutcomeV2, settleTradeLegV2, upcastApplyOrderOutcomeV1, upcastSettleTradeLegV1 } from '../orders/settlement-commands.v2';
+import {
+  applyOrderOutcomeV2,
+  settleTradeLegV2,
+  upcastApplyOrderOutcomeV1,
+  upcastSettleTradeLegV1,
+} from '../orders/settlement-commands.v2';
 import { ledgerAccountCommandSchema } from './ledger-commands';
 import { ledgerWithdrawalCommandSchema } from './ledger-withdrawal-commands';
-import { modifyPositionMarginV1, placeContractOrderV1, requestContractCancelV1 } from '../contracts/contract-commands.v1';
-import { markContractPriceV1, seedInsuranceFundV1, settleFundingV1, triggerContractStopsV1 } from '../contracts/contract-risk-commands.v1';
+import {
+  modifyPositionMarginV1,
+  placeContractOrderV1,
+  requestContractCancelV1,
+} from '../contracts/contract-commands.v1';
+import {
+  markContractPriceV1,
+  seedInsuranceFundV1,
+  settleFundingV1,
+  triggerContractStopsV1,
+} from '../contracts/contract-risk-commands.v1';
 
 /**
  * Trading commands on `ledger.commands`, keyed by userId. The gateway sends PlaceOrder and
@@ -43,25 +64,46 @@ export const placeOrderV1 = messageV1(
 export const requestCancelV1 = messageV1(
   'RequestCancel',
   z
-    .object({ userId: orderIdField, accountId: orderIdField, orderId: orderIdField.optional(), clientOrderId: clientOrderIdField.optional() })
-    .refine((p) => p.orderId !== undefined || p.clientOrderId !== undefined, { message: 'orderId or clientOrderId is required' }),
+    .object({
+      userId: orderIdField,
+      accountId: orderIdField,
+      orderId: orderIdField.optional(),
+      clientOrderId: clientOrderIdField.optional(),
+    })
+    .refine((p) => p.orderId !== undefined || p.clientOrderId !== undefined, {
+      message: 'orderId or clientOrderId is required',
+    }),
 );
 
-export const ledgerTradingCommandSchema = z.discriminatedUnion('type', [placeOrderV1, requestCancelV1, applyOrderOutcomeV2, settleTradeLegV2]);
+export const ledgerTradingCommandSchema = z.discriminatedUnion('type', [
+  placeOrderV1,
+  requestCancelV1,
+  applyOrderOutcomeV2,
+  settleTradeLegV2,
+]);
 
 /**
  * The contract requests the gateway sends on `ledger.commands`. The engine's outcomes and trade
  * legs of contract orders arrive as the spot settlement commands above, and the ledger routes
  * them by symbol; transfers to and from account type 3 are TransferFunds.
  */
-export const ledgerContractCommandSchema = z.discriminatedUnion('type', [placeContractOrderV1, requestContractCancelV1, modifyPositionMarginV1]);
+export const ledgerContractCommandSchema = z.discriminatedUnion('type', [
+  placeContractOrderV1,
+  requestContractCancelV1,
+  modifyPositionMarginV1,
+]);
 
 /**
  * Contract commands of no user, written to a chosen partition of `ledger.commands` (one copy per
  * partition, ids derived from what they carry): the relay's mark prices, funding fixes and last
  * prices, and the operator's insurance seeding. Each partition decides them for its own accounts.
  */
-export const ledgerPartitionCommandSchema = z.discriminatedUnion('type', [markContractPriceV1, settleFundingV1, triggerContractStopsV1, seedInsuranceFundV1]);
+export const ledgerPartitionCommandSchema = z.discriminatedUnion('type', [
+  markContractPriceV1,
+  settleFundingV1,
+  triggerContractStopsV1,
+  seedInsuranceFundV1,
+]);
 
 /**
  * Everything the ledger decides: the account commands, the trading family and the withdrawal
@@ -69,7 +111,13 @@ export const ledgerPartitionCommandSchema = z.discriminatedUnion('type', [markCo
  * v2) is upcast.
  */
 export const ledgerCommandSchema = z.union([
-  z.discriminatedUnion('type', [...ledgerAccountCommandSchema.options, ...ledgerTradingCommandSchema.options, ...ledgerWithdrawalCommandSchema.options, ...ledgerContractCommandSchema.options, ...ledgerPartitionCommandSchema.options]),
+  z.discriminatedUnion('type', [
+    ...ledgerAccountCommandSchema.options,
+    ...ledgerTradingCommandSchema.options,
+    ...ledgerWithdrawalCommandSchema.options,
+    ...ledgerContractCommandSchema.options,
+    ...ledgerPartitionCommandSchema.options,
+  ]),
   applyOrderOutcomeV1.transform(upcastApplyOrderOutcomeV1),
   settleTradeLegV1.transform(upcastSettleTradeLegV1),
 ]);

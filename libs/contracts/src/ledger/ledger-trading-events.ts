@@ -70,9 +70,23 @@ export interface Release {
  * NEW, not working, time and updateTime the event's ts, the whole reservation left; userId is
  * the event's.
  */
-export type LedgerOrderTerms = Omit<LedgerOrderRecord, 'userId' | 'executedQty' | 'cummulativeQuoteQty' | 'status' | 'isWorking' | 'time' | 'updateTime' | 'finalTime' | 'reservationLeft'>;
+export type LedgerOrderTerms = Omit<
+  LedgerOrderRecord,
+  | 'userId'
+  | 'executedQty'
+  | 'cummulativeQuoteQty'
+  | 'status'
+  | 'isWorking'
+  | 'time'
+  | 'updateTime'
+  | 'finalTime'
+  | 'reservationLeft'
+>;
 /** The order fields a trade leg moves; updateTime is the event's ts. */
-export type LedgerOrderFill = Pick<LedgerOrderRecord, 'orderId' | 'status' | 'executedQty' | 'cummulativeQuoteQty' | 'reservationLeft'>;
+export type LedgerOrderFill = Pick<
+  LedgerOrderRecord,
+  'orderId' | 'status' | 'executedQty' | 'cummulativeQuoteQty' | 'reservationLeft'
+>;
 /** The order fields an engine outcome moves; updateTime is the event's ts, and an order that ends gets finalTime = ts and nothing left reserved. */
 export type LedgerOrderStep = Pick<LedgerOrderRecord, 'orderId' | 'status' | 'isWorking'>;
 
@@ -99,17 +113,36 @@ export type OrderOutcomeApplied = LedgerEventBase<
  */
 export type TradeSettled = LedgerEventBase<
   'TradeSettled',
-  { trade: LedgerTradeRecord; order: LedgerOrderFill; feeAccountId: string; firstFlowId: string; flows?: FlowEntry[]; balances: BalanceAfter[] },
+  {
+    trade: LedgerTradeRecord;
+    order: LedgerOrderFill;
+    feeAccountId: string;
+    firstFlowId: string;
+    flows?: FlowEntry[];
+    balances: BalanceAfter[];
+  },
   2
 >;
 
 /** The v1 shapes, which carried the whole order record (and OrderPlaced its empty flows) again. */
-export type OrderPlacedV1 = LedgerEventBase<'OrderPlaced', { order: LedgerOrderRecord; flows: FlowEntry[]; balances: BalanceAfter[] }>;
+export type OrderPlacedV1 = LedgerEventBase<
+  'OrderPlaced',
+  { order: LedgerOrderRecord; flows: FlowEntry[]; balances: BalanceAfter[] }
+>;
 export type OrderOutcomeAppliedV1 = LedgerEventBase<
   'OrderOutcomeApplied',
   { outcome: OrderOutcome; reason?: string; order: LedgerOrderRecord; released?: Release; balances: BalanceAfter[] }
 >;
-export type TradeSettledV1 = LedgerEventBase<'TradeSettled', { trade: LedgerTradeRecord; order: LedgerOrderRecord; feeAccountId: string; flows: FlowEntry[]; balances: BalanceAfter[] }>;
+export type TradeSettledV1 = LedgerEventBase<
+  'TradeSettled',
+  {
+    trade: LedgerTradeRecord;
+    order: LedgerOrderRecord;
+    feeAccountId: string;
+    flows: FlowEntry[];
+    balances: BalanceAfter[];
+  }
+>;
 export type LedgerTradingEventV1 = OrderPlacedV1 | OrderOutcomeAppliedV1 | TradeSettledV1;
 
 export type LedgerTradingEvent = OrderPlaced | OrderCancelRequested | OrderOutcomeApplied | TradeSettled;

@@ -34,10 +34,20 @@ export const withdrawalRequestFields = z.object({
 export type WithdrawalRequestFields = z.infer<typeof withdrawalRequestFields>;
 
 export const requestWithdrawalV1 = messageV1('RequestWithdrawal', withdrawalRequestFields);
-export const settleWithdrawalV1 = messageV1('SettleWithdrawal', z.object({ userId: orderIdField, accountId: orderIdField, withdrawalId: orderIdField }));
-export const releaseWithdrawalV1 = messageV1('ReleaseWithdrawal', z.object({ userId: orderIdField, accountId: orderIdField, withdrawalId: orderIdField }));
+export const settleWithdrawalV1 = messageV1(
+  'SettleWithdrawal',
+  z.object({ userId: orderIdField, accountId: orderIdField, withdrawalId: orderIdField }),
+);
+export const releaseWithdrawalV1 = messageV1(
+  'ReleaseWithdrawal',
+  z.object({ userId: orderIdField, accountId: orderIdField, withdrawalId: orderIdField }),
+);
 
-export const ledgerWithdrawalCommandSchema = z.discriminatedUnion('type', [requestWithdrawalV1, settleWithdrawalV1, releaseWithdrawalV1]);
+export const ledgerWithdrawalCommandSchema = z.discriminatedUnion('type', [
+  requestWithdrawalV1,
+  settleWithdrawalV1,
+  releaseWithdrawalV1,
+]);
 
 export type RequestWithdrawal = z.infer<typeof requestWithdrawalV1>;
 export type SettleWithdrawal = z.infer<typeof settleWithdrawalV1>;

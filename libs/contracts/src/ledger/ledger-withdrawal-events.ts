@@ -12,12 +12,24 @@ export interface LedgerWithdrawalRecord extends WithdrawalRequestFields {
 }
 
 /** Funds moved from free to locked for the withdrawal: no flow entry (the total is unchanged). */
-export type WithdrawalHeld = LedgerEventBase<'WithdrawalHeld', { withdrawal: LedgerWithdrawalRecord; flows: FlowEntry[]; balances: BalanceAfter[] }>;
+export type WithdrawalHeld = LedgerEventBase<
+  'WithdrawalHeld',
+  { withdrawal: LedgerWithdrawalRecord; flows: FlowEntry[]; balances: BalanceAfter[] }
+>;
 /** The same clientOrderId with the same parameters: the request names the existing withdrawal. */
-export type WithdrawalRepeated = LedgerEventBase<'WithdrawalRepeated', { withdrawalId: string; accountId: string; clientOrderId: string }>;
+export type WithdrawalRepeated = LedgerEventBase<
+  'WithdrawalRepeated',
+  { withdrawalId: string; accountId: string; clientOrderId: string }
+>;
 /** Locked debited: a WITHDRAW flow for the quantity, FEE flows for the fee (user and fee account). */
-export type WithdrawalSettled = LedgerEventBase<'WithdrawalSettled', { withdrawal: LedgerWithdrawalRecord; feeAccountId: string; flows: FlowEntry[]; balances: BalanceAfter[] }>;
+export type WithdrawalSettled = LedgerEventBase<
+  'WithdrawalSettled',
+  { withdrawal: LedgerWithdrawalRecord; feeAccountId: string; flows: FlowEntry[]; balances: BalanceAfter[] }
+>;
 /** Locked returned to free after a rejection or a failure: no flow entry. */
-export type WithdrawalReleased = LedgerEventBase<'WithdrawalReleased', { withdrawal: LedgerWithdrawalRecord; flows: FlowEntry[]; balances: BalanceAfter[] }>;
+export type WithdrawalReleased = LedgerEventBase<
+  'WithdrawalReleased',
+  { withdrawal: LedgerWithdrawalRecord; flows: FlowEntry[]; balances: BalanceAfter[] }
+>;
 
 export type LedgerWithdrawalEvent = WithdrawalHeld | WithdrawalRepeated | WithdrawalSettled | WithdrawalReleased;

@@ -67,7 +67,11 @@ export const DEFAULT_FUNDING_INTERVAL_MS = 8 * 60 * 60 * 1000;
  */
 export const contractConfigSchema = z
   .object({
-    symbol: z.string().regex(/^[A-Z0-9]+(-[A-Z0-9]+)*$/, 'upper-case words joined by hyphens, such as BTC-SWAP-USDT').min(4).max(30),
+    symbol: z
+      .string()
+      .regex(/^[A-Z0-9]+(-[A-Z0-9]+)*$/, 'upper-case words joined by hyphens, such as BTC-SWAP-USDT')
+      .min(4)
+      .max(30),
     /** The spot symbol whose price is the contract's index (or, with indexSource external, the name the operator feeds). */
     index: z.string(),
     /** spot: the index symbol's mid (or last trade); external: the last price fed by POST /admin/v1/index-prices. */

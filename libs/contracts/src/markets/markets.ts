@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { assertContractConsistent } from './contract-markets';
-import { type AssetConfig, type ContractConfig, marketsConfigSchema, type MarketsConfig, type SymbolConfig } from './markets.schema';
+import {
+  type AssetConfig,
+  type ContractConfig,
+  marketsConfigSchema,
+  type MarketsConfig,
+  type SymbolConfig,
+} from './markets.schema';
 
 /**
  * What the matching engine needs of a symbol to keep its book: spot and contract books share the
@@ -45,8 +51,14 @@ export class Markets {
       contracts.set(c.symbol, c);
     }
     this.contractsByName = contracts;
-    const book = (kind: BookConfig['kind'], c: SymbolConfig | ContractConfig): [string, BookConfig] => [c.symbol, { symbol: c.symbol, kind, status: c.status, tickSize: c.tickSize, stepSize: c.stepSize }];
-    this.booksByName = new Map([...config.symbols.map((s) => book('spot', s)), ...[...contracts.values()].map((c) => book('contract', c))]);
+    const book = (kind: BookConfig['kind'], c: SymbolConfig | ContractConfig): [string, BookConfig] => [
+      c.symbol,
+      { symbol: c.symbol, kind, status: c.status, tickSize: c.tickSize, stepSize: c.stepSize },
+    ];
+    this.booksByName = new Map([
+      ...config.symbols.map((s) => book('spot', s)),
+      ...[...contracts.values()].map((c) => book('contract', c)),
+    ]);
   }
 
   static fromJson(json: unknown, overrides: MarketsOverrides = {}): Markets {
@@ -110,9 +122,12 @@ function decimalsOf(value: string): number {
  * could not move it all), so the file is refused at start instead of rounding money later.
  */
 function assertAmountsFitPrecisions(s: SymbolConfig, base: AssetConfig, quote: AssetConfig): void {
-  if (decimalsOf(s.stepSize) > base.precision) throw new Error(`markets: ${s.symbol} stepSize has more decimals than ${base.asset}'s precision ${base.precision}`);
+  if (decimalsOf(s.stepSize) > base.precision)
+    throw new Error(`markets: ${s.symbol} stepSize has more decimals than ${base.asset}'s precision ${base.precision}`);
   const quoteDecimals = decimalsOf(s.tickSize) + decimalsOf(s.stepSize);
   if (quoteDecimals > quote.precision) {
-    throw new Error(`markets: ${s.symbol} tickSize × stepSize has ${quoteDecimals} decimals, more than ${quote.asset}'s precision ${quote.precision}`);
+    throw new Error(
+      `markets: ${s.symbol} tickSize × stepSize has ${quoteDecimals} decimals, more than ${quote.asset}'s precision ${quote.precision}`,
+    );
   }
 }

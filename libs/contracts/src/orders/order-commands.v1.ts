@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { decimalField, messageV1, orderIdField, orderTypeField, sideField, symbolField, symbolStatusField, timeInForceField } from './order-fields';
+import {
+  decimalField,
+  messageV1,
+  orderIdField,
+  orderTypeField,
+  sideField,
+  symbolField,
+  symbolStatusField,
+  timeInForceField,
+} from './order-fields';
 
 /**
  * Commands on `order.commands`, keyed by symbol: one partition holds one book's whole ordered
@@ -34,10 +43,16 @@ export const submitOrderV1 = messageV1(
 );
 
 /** Cancels a resting order; the engine checks that it belongs to `accountId`. */
-export const cancelOrderV1 = messageV1('CancelOrder', z.object({ symbol: symbolField, orderId: orderIdField, accountId: orderIdField, userId: orderIdField }));
+export const cancelOrderV1 = messageV1(
+  'CancelOrder',
+  z.object({ symbol: symbolField, orderId: orderIdField, accountId: orderIdField, userId: orderIdField }),
+);
 
 /** An operator's status change (TRADING, HALT, BREAK), ordered with the symbol's orders. */
-export const setSymbolStatusV1 = messageV1('SetSymbolStatus', z.object({ symbol: symbolField, status: symbolStatusField }));
+export const setSymbolStatusV1 = messageV1(
+  'SetSymbolStatus',
+  z.object({ symbol: symbolField, status: symbolStatusField }),
+);
 
 export const orderCommandSchema = z.discriminatedUnion('type', [submitOrderV1, cancelOrderV1, setSymbolStatusV1]);
 

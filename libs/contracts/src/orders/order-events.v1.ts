@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { clockTickedV1 } from './clock-ticked.v1';
-import { decimalField, messageV1, orderIdField, orderTypeField, sideField, symbolField, symbolStatusField, timeInForceField } from './order-fields';
+import {
+  decimalField,
+  messageV1,
+  orderIdField,
+  orderTypeField,
+  sideField,
+  symbolField,
+  symbolStatusField,
+  timeInForceField,
+} from './order-fields';
 
 /**
  * Events on `order.events`, keyed by symbol, first version (v2 in order-events.v2.ts): the
@@ -13,7 +22,13 @@ import { decimalField, messageV1, orderIdField, orderTypeField, sideField, symbo
 const base = { symbol: symbolField, commandId: z.string().min(1) };
 const owner = { orderId: orderIdField, clientOrderId: z.string(), accountId: orderIdField, userId: orderIdField };
 
-export const cancelReasonField = z.enum(['USER', 'IOC_REMAINDER', 'FOK_NOT_FILLABLE', 'MARKET_NO_LIQUIDITY', 'SELF_TRADE_PREVENTION']);
+export const cancelReasonField = z.enum([
+  'USER',
+  'IOC_REMAINDER',
+  'FOK_NOT_FILLABLE',
+  'MARKET_NO_LIQUIDITY',
+  'SELF_TRADE_PREVENTION',
+]);
 /** The engine's own reasons, then the ones found converting the command at its boundary. */
 export const rejectReasonField = z.enum([
   'LIMIT_MAKER_WOULD_TAKE',
@@ -31,7 +46,16 @@ export type RejectReason = z.infer<typeof rejectReasonField>;
 /** The order passed every check and is about to match; its own terms ("0" where a field does not apply). */
 export const orderAcceptedV1 = messageV1(
   'OrderAccepted',
-  z.object({ ...base, ...owner, side: sideField, orderType: orderTypeField, timeInForce: timeInForceField, price: decimalField, quantity: decimalField, quoteAmount: decimalField }),
+  z.object({
+    ...base,
+    ...owner,
+    side: sideField,
+    orderType: orderTypeField,
+    timeInForce: timeInForceField,
+    price: decimalField,
+    quantity: decimalField,
+    quoteAmount: decimalField,
+  }),
 );
 
 /** One trade at the maker's price; quoteQty = price × qty exactly. Remainders are after this trade. */
@@ -63,23 +87,45 @@ export const tradeExecutedV1 = messageV1(
 );
 
 /** The order's remainder now rests on the book. */
-export const orderRestedV1 = messageV1('OrderRested', z.object({ ...base, ...owner, side: sideField, price: decimalField, restingQty: decimalField }));
+export const orderRestedV1 = messageV1(
+  'OrderRested',
+  z.object({ ...base, ...owner, side: sideField, price: decimalField, restingQty: decimalField }),
+);
 
 /** The incoming order traded everything its terms allow; unspentQuote (MARKET BUY) is released. */
-export const orderFilledV1 = messageV1('OrderFilled', z.object({ ...base, ...owner, side: sideField, unspentQuote: decimalField }));
+export const orderFilledV1 = messageV1(
+  'OrderFilled',
+  z.object({ ...base, ...owner, side: sideField, unspentQuote: decimalField }),
+);
 
 /** The order ended without trading its remainder: remainingQty never trades, unspentQuote (MARKET BUY) is released. */
 export const orderCanceledV1 = messageV1(
   'OrderCanceled',
-  z.object({ ...base, ...owner, side: sideField, reason: cancelReasonField, remainingQty: decimalField, unspentQuote: decimalField }),
+  z.object({
+    ...base,
+    ...owner,
+    side: sideField,
+    reason: cancelReasonField,
+    remainingQty: decimalField,
+    unspentQuote: decimalField,
+  }),
 );
 
-export const orderRejectedV1 = messageV1('OrderRejected', z.object({ ...base, ...owner, side: sideField, orderType: orderTypeField, reason: rejectReasonField }));
+export const orderRejectedV1 = messageV1(
+  'OrderRejected',
+  z.object({ ...base, ...owner, side: sideField, orderType: orderTypeField, reason: rejectReasonField }),
+);
 
 /** No resting order with that id belongs to the account (never placed, already final, or someone else's). */
 export const cancelRejectedV1 = messageV1(
   'CancelRejected',
-  z.object({ ...base, orderId: orderIdField, accountId: orderIdField, userId: orderIdField, reason: z.literal('UNKNOWN_ORDER') }),
+  z.object({
+    ...base,
+    orderId: orderIdField,
+    accountId: orderIdField,
+    userId: orderIdField,
+    reason: z.literal('UNKNOWN_ORDER'),
+  }),
 );
 
 /** [price, total quantity at that price]; quantity "0" removes the level. */

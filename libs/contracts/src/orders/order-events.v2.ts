@@ -1,8 +1,24 @@
 import { z } from 'zod';
 import { parseMessage } from '../envelope/message';
 import { clockTickedV1 } from './clock-ticked.v1';
-import { bookLevelField, cancelReasonField, cancelRejectedV1, orderEventV1Schema, type OrderEventV1, orderRejectedV1, symbolStatusChangedV1 } from './order-events.v1';
-import { decimalField, messageV2, orderIdField, orderTypeField, sideField, symbolField, timeInForceField } from './order-fields';
+import {
+  bookLevelField,
+  cancelReasonField,
+  cancelRejectedV1,
+  orderEventV1Schema,
+  type OrderEventV1,
+  orderRejectedV1,
+  symbolStatusChangedV1,
+} from './order-events.v1';
+import {
+  decimalField,
+  messageV2,
+  orderIdField,
+  orderTypeField,
+  sideField,
+  symbolField,
+  timeInForceField,
+} from './order-fields';
 
 /**
  * Second version of the order.events that every order produces: each says what changed, not the
@@ -56,21 +72,39 @@ export const tradeExecutedV2 = messageV2(
 );
 
 /** The order's remainder now rests on the book, at its limit price. */
-export const orderRestedV2 = messageV2('OrderRested', z.object({ symbol: symbolField, orderId: orderIdField, restingQty: decimalField }));
+export const orderRestedV2 = messageV2(
+  'OrderRested',
+  z.object({ symbol: symbolField, orderId: orderIdField, restingQty: decimalField }),
+);
 
 /** The incoming order traded everything its terms allow; unspentQuote (MARKET BUY) is released. */
-export const orderFilledV2 = messageV2('OrderFilled', z.object({ symbol: symbolField, orderId: orderIdField, unspentQuote: optionalAmount }));
+export const orderFilledV2 = messageV2(
+  'OrderFilled',
+  z.object({ symbol: symbolField, orderId: orderIdField, unspentQuote: optionalAmount }),
+);
 
 /** The order ended without trading remainingQty; unspentQuote (MARKET BUY) is released. */
 export const orderCanceledV2 = messageV2(
   'OrderCanceled',
-  z.object({ symbol: symbolField, orderId: orderIdField, reason: cancelReasonField, remainingQty: decimalField, unspentQuote: optionalAmount }),
+  z.object({
+    symbol: symbolField,
+    orderId: orderIdField,
+    reason: cancelReasonField,
+    remainingQty: decimalField,
+    unspentQuote: optionalAmount,
+  }),
 );
 
 /** Every L2 change one command made; update ids chain (the next one starts at updateIdLast + 1). */
 export const bookChangedV2 = messageV2(
   'BookChanged',
-  z.object({ symbol: symbolField, updateIdFirst: z.number().int().positive(), updateIdLast: z.number().int().positive(), bids: z.array(bookLevelField), asks: z.array(bookLevelField) }),
+  z.object({
+    symbol: symbolField,
+    updateIdFirst: z.number().int().positive(),
+    updateIdLast: z.number().int().positive(),
+    bids: z.array(bookLevelField),
+    asks: z.array(bookLevelField),
+  }),
 );
 
 /** What the engine writes now: v2 where there is one, v1 for the rare events that kept theirs. */
@@ -97,7 +131,8 @@ export type OrderCanceled = z.infer<typeof orderCanceledV2>;
 export type BookChanged = z.infer<typeof bookChangedV2>;
 
 /** Leaves out an amount that is zero, as v2 writes it. */
-export const amount = <K extends string>(key: K, value: string): Partial<Record<K, string>> => (value === '0' ? {} : ({ [key]: value } as Record<K, string>));
+export const amount = <K extends string>(key: K, value: string): Partial<Record<K, string>> =>
+  value === '0' ? {} : ({ [key]: value } as Record<K, string>);
 
 /** A v1 order event in the current shape: the fields v2 dropped are left behind, nothing is guessed. */
 export function upcastOrderEventV1(event: OrderEventV1): OrderEvent {
@@ -105,26 +140,93 @@ export function upcastOrderEventV1(event: OrderEventV1): OrderEvent {
   switch (event.type) {
     case 'OrderAccepted': {
       const p = event.payload;
-      const terms = { symbol: p.symbol, orderId: p.orderId, clientOrderId: p.clientOrderId, accountId: p.accountId, userId: p.userId, side: p.side, orderType: p.orderType, timeInForce: p.timeInForce };
-      return { type: 'OrderAccepted', v: 2, ...envelope, payload: { ...terms, ...amount('price', p.price), ...amount('quantity', p.quantity), ...amount('quoteAmount', p.quoteAmount) } };
+      const terms = {
+        symbol: p.symbol,
+        orderId: p.orderId,
+        clientOrderId: p.clientOrderId,
+        accountId: p.accountId,
+        userId: p.userId,
+        side: p.side,
+        orderType: p.orderType,
+        timeInForce: p.timeInForce,
+      };
+      return {
+        type: 'OrderAccepted',
+        v: 2,
+        ...envelope,
+        payload: {
+          ...terms,
+          ...amount('price', p.price),
+          ...amount('quantity', p.quantity),
+          ...amount('quoteAmount', p.quoteAmount),
+        },
+      };
     }
     case 'TradeExecuted': {
       const p = event.payload;
-      const moved = { symbol: p.symbol, tradeId: p.tradeId, price: p.price, qty: p.qty, takerOrderId: p.takerOrderId, makerOrderId: p.makerOrderId, isBuyerMaker: p.isBuyerMaker };
-      const left = { makerRemainingQty: p.makerRemainingQty, takerRemainingQty: p.takerRemainingQty, ...amount('takerRemainingQuote', p.takerRemainingQuote) };
+      const moved = {
+        symbol: p.symbol,
+        tradeId: p.tradeId,
+        price: p.price,
+        qty: p.qty,
+        takerOrderId: p.takerOrderId,
+        makerOrderId: p.makerOrderId,
+        isBuyerMaker: p.isBuyerMaker,
+      };
+      const left = {
+        makerRemainingQty: p.makerRemainingQty,
+        takerRemainingQty: p.takerRemainingQty,
+        ...amount('takerRemainingQuote', p.takerRemainingQuote),
+      };
       return { type: 'TradeExecuted', v: 2, ...envelope, payload: { ...moved, ...left } };
     }
     case 'OrderRested':
-      return { type: 'OrderRested', v: 2, ...envelope, payload: { symbol: event.payload.symbol, orderId: event.payload.orderId, restingQty: event.payload.restingQty } };
+      return {
+        type: 'OrderRested',
+        v: 2,
+        ...envelope,
+        payload: { symbol: event.payload.symbol, orderId: event.payload.orderId, restingQty: event.payload.restingQty },
+      };
     case 'OrderFilled':
-      return { type: 'OrderFilled', v: 2, ...envelope, payload: { symbol: event.payload.symbol, orderId: event.payload.orderId, ...amount('unspentQuote', event.payload.unspentQuote) } };
+      return {
+        type: 'OrderFilled',
+        v: 2,
+        ...envelope,
+        payload: {
+          symbol: event.payload.symbol,
+          orderId: event.payload.orderId,
+          ...amount('unspentQuote', event.payload.unspentQuote),
+        },
+      };
     case 'OrderCanceled': {
       const p = event.payload;
-      return { type: 'OrderCanceled', v: 2, ...envelope, payload: { symbol: p.symbol, orderId: p.orderId, reason: p.reason, remainingQty: p.remainingQty, ...amount('unspentQuote', p.unspentQuote) } };
+      return {
+        type: 'OrderCanceled',
+        v: 2,
+        ...envelope,
+        payload: {
+          symbol: p.symbol,
+          orderId: p.orderId,
+          reason: p.reason,
+          remainingQty: p.remainingQty,
+          ...amount('unspentQuote', p.unspentQuote),
+        },
+      };
     }
     case 'BookChanged': {
       const p = event.payload;
-      return { type: 'BookChanged', v: 2, ...envelope, payload: { symbol: p.symbol, updateIdFirst: p.updateIdFirst, updateIdLast: p.updateIdLast, bids: p.bids, asks: p.asks } };
+      return {
+        type: 'BookChanged',
+        v: 2,
+        ...envelope,
+        payload: {
+          symbol: p.symbol,
+          updateIdFirst: p.updateIdFirst,
+          updateIdLast: p.updateIdLast,
+          bids: p.bids,
+          asks: p.asks,
+        },
+      };
     }
     case 'OrderRejected':
     case 'CancelRejected':

@@ -13,9 +13,16 @@ export const orderIdField = z.string().regex(/^[1-9]\d{0,15}$/, 'a positive inte
  * order message: every record valid before stays valid (journals read as before), and a contract
  * symbol only reaches a topic from a markets file that configures it, read by this code.
  */
-export const symbolField = z.string().min(4).max(30).regex(/^[A-Z0-9]+(-[A-Z0-9]+)*$/);
+export const symbolField = z
+  .string()
+  .min(4)
+  .max(30)
+  .regex(/^[A-Z0-9]+(-[A-Z0-9]+)*$/);
 /** A plain non-negative decimal string ("0" allowed: events report emptied remainders). */
-export const decimalField = z.string().max(40).regex(/^(0|[1-9]\d*)(\.\d+)?$/, 'a plain decimal string');
+export const decimalField = z
+  .string()
+  .max(40)
+  .regex(/^(0|[1-9]\d*)(\.\d+)?$/, 'a plain decimal string');
 export const sideField = z.enum(['BUY', 'SELL']);
 export const orderTypeField = z.enum(['LIMIT', 'MARKET', 'LIMIT_MAKER']);
 export const timeInForceField = z.enum(['GTC', 'IOC', 'FOK']);

@@ -1,7 +1,17 @@
 import { chainOf, depositAddressOf, internalRecipientOf, looksInternal } from './chain-addresses';
 import type { AssetConfig } from '../markets/markets.schema';
 
-const usdt: AssetConfig = { asset: 'USDT', precision: 6, wallet: { withdrawFee: '1', minWithdraw: '10', confirmations: 6, autoApproveBelow: '0', chains: ['OMNI', 'ERC20', 'TRC20'] } };
+const usdt: AssetConfig = {
+  asset: 'USDT',
+  precision: 6,
+  wallet: {
+    withdrawFee: '1',
+    minWithdraw: '10',
+    confirmations: 6,
+    autoApproveBelow: '0',
+    chains: ['OMNI', 'ERC20', 'TRC20'],
+  },
+};
 const btc: AssetConfig = { asset: 'BTC', precision: 8 };
 
 describe('exchange deposit addresses', () => {
@@ -25,7 +35,7 @@ describe('exchange deposit addresses', () => {
     expect(internalRecipientOf('ex10x0x0000000000', 'BTC', 'BTC')).toBeUndefined();
   });
 
-  it('name the chain: one of the asset\'s (the first by default), or the asset\'s own', () => {
+  it("name the chain: one of the asset's (the first by default), or the asset's own", () => {
     expect(chainOf(usdt, undefined)).toBe('OMNI');
     expect(chainOf(usdt, 'TRC20')).toBe('TRC20');
     expect(chainOf(usdt, 'BEP20')).toBeUndefined();

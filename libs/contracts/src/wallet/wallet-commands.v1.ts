@@ -11,9 +11,15 @@ import { decimalField, orderIdField } from '../orders/order-fields';
 const ids = { userId: orderIdField };
 const text = (max: number) => z.string().max(max);
 
-export const trackWithdrawalV1 = messageV1('TrackWithdrawal', withdrawalRequestFields.extend({ heldAt: z.number().int().nonnegative() }));
+export const trackWithdrawalV1 = messageV1(
+  'TrackWithdrawal',
+  withdrawalRequestFields.extend({ heldAt: z.number().int().nonnegative() }),
+);
 export const approveWithdrawalV1 = messageV1('ApproveWithdrawal', z.object({ ...ids, withdrawalId: orderIdField }));
-export const rejectWithdrawalV1 = messageV1('RejectWithdrawal', z.object({ ...ids, withdrawalId: orderIdField, reason: text(200) }));
+export const rejectWithdrawalV1 = messageV1(
+  'RejectWithdrawal',
+  z.object({ ...ids, withdrawalId: orderIdField, reason: text(200) }),
+);
 /**
  * The chain's word on a broadcast withdrawal: MINED with its txid and confirmations so far (the
  * withdrawal succeeds once they reach the asset's count), or FAILED.
@@ -21,7 +27,13 @@ export const rejectWithdrawalV1 = messageV1('RejectWithdrawal', z.object({ ...id
 export const reportWithdrawalV1 = messageV1(
   'ReportWithdrawal',
   z.discriminatedUnion('stage', [
-    z.object({ ...ids, withdrawalId: orderIdField, stage: z.literal('MINED'), txid: z.string().min(1).max(200), confirmations: z.number().int().min(0).max(1_000_000) }),
+    z.object({
+      ...ids,
+      withdrawalId: orderIdField,
+      stage: z.literal('MINED'),
+      txid: z.string().min(1).max(200),
+      confirmations: z.number().int().min(0).max(1_000_000),
+    }),
     z.object({ ...ids, withdrawalId: orderIdField, stage: z.literal('FAILED'), reason: text(200) }),
   ]),
 );
@@ -44,9 +56,20 @@ export const reportDepositV1 = messageV1(
 );
 export const addWithdrawalAddressV1 = messageV1(
   'AddWithdrawalAddress',
-  z.object({ ...ids, accountId: orderIdField, entryId: orderIdField, tokenId: z.string().min(1).max(20), chainType: z.string().min(1).max(20), address: z.string().min(1).max(200), addressExt: text(200) }),
+  z.object({
+    ...ids,
+    accountId: orderIdField,
+    entryId: orderIdField,
+    tokenId: z.string().min(1).max(20),
+    chainType: z.string().min(1).max(20),
+    address: z.string().min(1).max(200),
+    addressExt: text(200),
+  }),
 );
-export const removeWithdrawalAddressV1 = messageV1('RemoveWithdrawalAddress', z.object({ ...ids, entryId: orderIdField }));
+export const removeWithdrawalAddressV1 = messageV1(
+  'RemoveWithdrawalAddress',
+  z.object({ ...ids, entryId: orderIdField }),
+);
 
 export const walletCommandSchema = z.discriminatedUnion('type', [
   trackWithdrawalV1,

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { parseMessage } from '../envelope/message';
 import type { DepositRecord, WithdrawalAddressEntry, WithdrawalRecord, WithdrawalTransition } from './wallet-records';
-import { depositRecordSchema, withdrawalAddressEntrySchema, withdrawalRecordSchema, withdrawalTransitionSchema } from './wallet-records.schema';
+import {
+  depositRecordSchema,
+  withdrawalAddressEntrySchema,
+  withdrawalRecordSchema,
+  withdrawalTransitionSchema,
+} from './wallet-records.schema';
 
 /**
  * Events on `wallet.events`, keyed by userId: the wallet's journal, one event per command it
@@ -18,17 +23,32 @@ export interface WalletEventBase<TType extends string, TPayload> {
   payload: TPayload & { userId: string; commandId: string };
 }
 
-export type WithdrawalTracked = WalletEventBase<'WithdrawalTracked', { withdrawal: WithdrawalRecord; transitions: WithdrawalTransition[] }>;
+export type WithdrawalTracked = WalletEventBase<
+  'WithdrawalTracked',
+  { withdrawal: WithdrawalRecord; transitions: WithdrawalTransition[] }
+>;
 /** An audit approval, a rejection, or the chain's report moved the withdrawal on. */
-export type WithdrawalAdvanced = WalletEventBase<'WithdrawalAdvanced', { withdrawal: WithdrawalRecord; transitions: WithdrawalTransition[] }>;
+export type WithdrawalAdvanced = WalletEventBase<
+  'WithdrawalAdvanced',
+  { withdrawal: WithdrawalRecord; transitions: WithdrawalTransition[] }
+>;
 /** More confirmations of a mined withdrawal, not yet enough: no status change. */
-export type WithdrawalConfirmationsUpdated = WalletEventBase<'WithdrawalConfirmationsUpdated', { withdrawal: WithdrawalRecord }>;
+export type WithdrawalConfirmationsUpdated = WalletEventBase<
+  'WithdrawalConfirmationsUpdated',
+  { withdrawal: WithdrawalRecord }
+>;
 /** A deposit seen (again): credited is true on the one report that credited it. */
-export type DepositReported = WalletEventBase<'DepositReported', { deposit: DepositRecord; credited: boolean; repeated: boolean }>;
+export type DepositReported = WalletEventBase<
+  'DepositReported',
+  { deposit: DepositRecord; credited: boolean; repeated: boolean }
+>;
 export type WithdrawalAddressAdded = WalletEventBase<'WithdrawalAddressAdded', { entry: WithdrawalAddressEntry }>;
 export type WithdrawalAddressRemoved = WalletEventBase<'WithdrawalAddressRemoved', { entry: WithdrawalAddressEntry }>;
 /** A command the wallet refused (an audit of a withdrawal that is not waiting for one, …), with the family's code. */
-export type WalletCommandRejected = WalletEventBase<'WalletCommandRejected', { commandType: string; code: number; msg: string }>;
+export type WalletCommandRejected = WalletEventBase<
+  'WalletCommandRejected',
+  { commandType: string; code: number; msg: string }
+>;
 
 export type WalletEvent =
   | WithdrawalTracked

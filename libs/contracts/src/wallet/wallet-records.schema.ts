@@ -12,7 +12,11 @@ const statusSchema = z.union(statusCodes.map((code) => z.literal(code))) as unkn
 const ms = z.number().int().nonnegative();
 const count = z.number().int().min(0);
 
-export const withdrawalTransitionSchema: z.ZodType<WithdrawalTransition> = z.object({ from: z.union([z.literal(0), statusSchema]), to: statusSchema, time: ms });
+export const withdrawalTransitionSchema: z.ZodType<WithdrawalTransition> = z.object({
+  from: z.union([z.literal(0), statusSchema]),
+  to: statusSchema,
+  time: ms,
+});
 
 export const withdrawalRecordSchema: z.ZodType<WithdrawalRecord> = withdrawalRequestFields.extend({
   status: statusSchema,

@@ -14,11 +14,31 @@ import type {
 } from '@exchange/contracts';
 import { type LedgerState, peekBalance } from './ledger-state';
 import { LedgerRejection, RejectCode } from './ledger-rejection';
-import { balanceAfter, type DecisionContext, type Draft, flow, type PartitionContext, parseAmount, requireAccountOf, requireAsset, requireUser, tradingContext, type TradingContext } from './ledger-decision';
+import {
+  balanceAfter,
+  type DecisionContext,
+  type Draft,
+  flow,
+  type PartitionContext,
+  parseAmount,
+  requireAccountOf,
+  requireAsset,
+  requireUser,
+  tradingContext,
+  type TradingContext,
+} from './ledger-decision';
 import { placeOrder, requestCancel } from './place-order';
 import { applyOrderOutcome, settleTradeLeg } from './settle-trade';
 import { releaseWithdrawal, requestWithdrawal, settleWithdrawal } from './withdrawals';
-import { contractOutcome, contractRisk, contractTradeLeg, isContractSymbol, modifyMargin, placeContract, requestContractCancel } from './contracts/contract-routing';
+import {
+  contractOutcome,
+  contractRisk,
+  contractTradeLeg,
+  isContractSymbol,
+  modifyMargin,
+  placeContract,
+  requestContractCancel,
+} from './contracts/contract-routing';
 import { contractTransfer } from './contracts/contract-transfers';
 
 export { type DecisionContext, parseAmount, type TradingContext } from './ledger-decision';
@@ -36,7 +56,9 @@ export function decide(command: LedgerCommand, state: LedgerState, ctx: Decision
     drafts = decideDrafts(command, state, ctx);
   } catch (error) {
     if (!(error instanceof LedgerRejection)) throw error;
-    drafts = [{ type: 'CommandRejected', payload: { commandType: command.type, code: error.code, msg: error.message } }];
+    drafts = [
+      { type: 'CommandRejected', payload: { commandType: command.type, code: error.code, msg: error.message } },
+    ];
   }
   return journaled(command, state, ctx.now, drafts, ctx.partition);
 }
@@ -46,11 +68,30 @@ export function decide(command: LedgerCommand, state: LedgerState, ctx: Decision
  * when its batch failed to commit): journaled as any CommandRejected, so a replay folds the same
  * state and the requester gets its answer.
  */
-export function rejectionOf(command: LedgerCommand, state: LedgerState, now: number, code: number, msg: string, partition?: PartitionContext): LedgerJournalEvent[] {
-  return journaled(command, state, now, [{ type: 'CommandRejected', payload: { commandType: command.type, code, msg } }], partition);
+export function rejectionOf(
+  command: LedgerCommand,
+  state: LedgerState,
+  now: number,
+  code: number,
+  msg: string,
+  partition?: PartitionContext,
+): LedgerJournalEvent[] {
+  return journaled(
+    command,
+    state,
+    now,
+    [{ type: 'CommandRejected', payload: { commandType: command.type, code, msg } }],
+    partition,
+  );
 }
 
-function journaled(command: LedgerCommand, state: LedgerState, now: number, drafts: Draft[], partition?: PartitionContext): LedgerJournalEvent[] {
+function journaled(
+  command: LedgerCommand,
+  state: LedgerState,
+  now: number,
+  drafts: Draft[],
+  partition?: PartitionContext,
+): LedgerJournalEvent[] {
   const userId = 'userId' in command.payload ? command.payload.userId : partition?.userId;
   if (userId === undefined) throw new Error(`ledger: ${command.type} needs ctx.partition`);
   // The partition's system user has no state to count in: its sequence comes from the log position.
@@ -85,7 +126,8 @@ function decideDrafts(command: LedgerCommand, state: LedgerState, ctx: DecisionC
       return createApiKey(command, state);
     case 'RevokeApiKey': {
       const key = state.apiKeys.get(command.payload.apiKey);
-      if (!key || key.userId !== command.payload.userId) throw new LedgerRejection(RejectCode.REJECTED_API_KEY, 'The API key does not exist.');
+      if (!key || key.userId !== command.payload.userId)
+        throw new LedgerRejection(RejectCode.REJECTED_API_KEY, 'The API key does not exist.');
       if (key.revoked) return [];
       return [{ type: 'ApiKeyRevoked', payload: { apiKey: key.apiKey, accountId: key.accountId } }];
     }
@@ -100,9 +142,13 @@ function decideDrafts(command: LedgerCommand, state: LedgerState, ctx: DecisionC
     case 'RequestCancel':
       return requestCancel(command, state, tradingContext(ctx));
     case 'ApplyOrderOutcome':
-      return isContractSymbol(ctx, command.payload.symbol) ? contractOutcome(command, state, ctx) : applyOrderOutcome(command, state);
+      return isContractSymbol(ctx, command.payload.symbol)
+        ? contractOutcome(command, state, ctx)
+        : applyOrderOutcome(command, state);
     case 'SettleTradeLeg':
-      return isContractSymbol(ctx, command.payload.symbol) ? contractTradeLeg(command, state, ctx) : settleTradeLeg(command, state, tradingContext(ctx));
+      return isContractSymbol(ctx, command.payload.symbol)
+        ? contractTradeLeg(command, state, ctx)
+        : settleTradeLeg(command, state, tradingContext(ctx));
     case 'PlaceContractOrder':
       return placeContract(command, state, ctx);
     case 'RequestContractCancel':
@@ -131,7 +177,13 @@ function createUser(command: CreateUser, state: LedgerState): Draft[] {
   const { userId, name, accountIds } = command.payload;
   if (state.users.has(userId)) throw new LedgerRejection(RejectCode.INVALID_VALUE, `User ${userId} already exists.`);
   for (const accountId of accountIds) ensureNewAccountId(state, accountId);
-  const accounts: AccountRecord[] = accountIds.map((accountId, i) => ({ accountId, userId, accountType: (i + 1) as 1 | 2 | 3, accountIndex: 0, accountName: '' }));
+  const accounts: AccountRecord[] = accountIds.map((accountId, i) => ({
+    accountId,
+    userId,
+    accountType: (i + 1) as 1 | 2 | 3,
+    accountIndex: 0,
+    accountName: '',
+  }));
   return [{ type: 'UserCreated', payload: { name, accounts } }];
 }
 
@@ -139,16 +191,22 @@ function createSubAccount(command: CreateSubAccount, state: LedgerState): Draft[
   const { userId, accountId, accountType, accountName } = command.payload;
   const user = requireUser(state, userId);
   ensureNewAccountId(state, accountId);
-  const sameType = user.accountIds.map((id) => state.accounts.get(id)!.record).filter((r) => r.accountType === accountType);
+  const sameType = user.accountIds
+    .map((id) => state.accounts.get(id)!.record)
+    .filter((r) => r.accountType === accountType);
   const accountIndex = Math.max(...sameType.map((r) => r.accountIndex)) + 1;
-  return [{ type: 'SubAccountCreated', payload: { account: { accountId, userId, accountType, accountIndex, accountName } } }];
+  return [
+    { type: 'SubAccountCreated', payload: { account: { accountId, userId, accountType, accountIndex, accountName } } },
+  ];
 }
 
 function createApiKey(command: CreateApiKey, state: LedgerState): Draft[] {
   const { userId, accountId, apiKey, secretCiphertext, permissions } = command.payload;
   requireAccountOf(state, userId, accountId);
   if (state.apiKeys.has(apiKey)) throw new LedgerRejection(RejectCode.INVALID_VALUE, 'The API key already exists.');
-  return [{ type: 'ApiKeyCreated', payload: { apiKey, accountId, secretCiphertext, permissions: [...new Set(permissions)] } }];
+  return [
+    { type: 'ApiKeyCreated', payload: { apiKey, accountId, secretCiphertext, permissions: [...new Set(permissions)] } },
+  ];
 }
 
 function creditDeposit(command: CreditDeposit, state: LedgerState, ctx: DecisionContext): Draft[] {
@@ -178,11 +236,17 @@ function transferFunds(command: TransferFunds, state: LedgerState, ctx: Decision
   // debit here and a credit command to the other partition (the wallet's internal withdrawals).
   const from = requireAccountOf(state, userId, fromAccountId);
   const to = requireAccountOf(state, userId, toAccountId);
-  if (fromAccountId === toAccountId) throw new LedgerRejection(RejectCode.INVALID_VALUE, 'The source and the destination account are the same.');
+  if (fromAccountId === toAccountId)
+    throw new LedgerRejection(RejectCode.INVALID_VALUE, 'The source and the destination account are the same.');
   const amount = parseAmount(command.payload.amount, requireAsset(ctx, asset), 'amount');
-  if (from.record.accountType === 3 || to.record.accountType === 3) return contractTransfer(command, from, to, amount, state, ctx);
+  if (from.record.accountType === 3 || to.record.accountType === 3)
+    return contractTransfer(command, from, to, amount, state, ctx);
   const fromBalance = peekBalance(from, asset);
-  if (fromBalance.free.lessThan(amount)) throw new LedgerRejection(RejectCode.INSUFFICIENT_BALANCE, `Insufficient ${asset} balance in account ${fromAccountId}.`);
+  if (fromBalance.free.lessThan(amount))
+    throw new LedgerRejection(
+      RejectCode.INSUFFICIENT_BALANCE,
+      `Insufficient ${asset} balance in account ${fromAccountId}.`,
+    );
   const flowType: FlowTypeName = 'USER_ACCOUNT_TRANSFER';
   const fromAfter = { free: fromBalance.free.minus(amount), locked: fromBalance.locked };
   const toBalance = peekBalance(to, asset);
@@ -196,7 +260,10 @@ function transferFunds(command: TransferFunds, state: LedgerState, ctx: Decision
         toAccountId,
         asset,
         amount: amount.toFixed(),
-        flows: [flow(ctx, 0, fromAccountId, asset, flowType, amount.negated(), fromAfter), flow(ctx, 1, toAccountId, asset, flowType, amount, toAfter)],
+        flows: [
+          flow(ctx, 0, fromAccountId, asset, flowType, amount.negated(), fromAfter),
+          flow(ctx, 1, toAccountId, asset, flowType, amount, toAfter),
+        ],
         balances: [balanceAfter(fromAccountId, asset, fromAfter), balanceAfter(toAccountId, asset, toAfter)],
       },
     },
@@ -206,10 +273,15 @@ function transferFunds(command: TransferFunds, state: LedgerState, ctx: Decision
 function setAccountFlags(command: SetAccountFlags, state: LedgerState): Draft[] {
   const { userId, accountId, canTrade, canWithdraw, canDeposit } = command.payload;
   const account = requireAccountOf(state, userId, accountId);
-  const flags = { canTrade: canTrade ?? account.flags.canTrade, canWithdraw: canWithdraw ?? account.flags.canWithdraw, canDeposit: canDeposit ?? account.flags.canDeposit };
+  const flags = {
+    canTrade: canTrade ?? account.flags.canTrade,
+    canWithdraw: canWithdraw ?? account.flags.canWithdraw,
+    canDeposit: canDeposit ?? account.flags.canDeposit,
+  };
   return [{ type: 'AccountFlagsSet', payload: { accountId, ...flags } }];
 }
 
 function ensureNewAccountId(state: LedgerState, accountId: string): void {
-  if (state.accounts.has(accountId)) throw new LedgerRejection(RejectCode.INVALID_VALUE, `Account ${accountId} already exists.`);
+  if (state.accounts.has(accountId))
+    throw new LedgerRejection(RejectCode.INVALID_VALUE, `Account ${accountId} already exists.`);
 }

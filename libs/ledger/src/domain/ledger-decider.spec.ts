@@ -3,19 +3,28 @@ import { type DecisionContext, decide } from './decide';
 import { evolve, initialLedgerState, type LedgerState } from './ledger-state';
 import { ledgerStateHash } from './ledger-state-hash';
 
-const assets: Record<string, AssetConfig> = { BTC: { asset: 'BTC', precision: 8 }, USDT: { asset: 'USDT', precision: 6 } };
+const assets: Record<string, AssetConfig> = {
+  BTC: { asset: 'BTC', precision: 8 },
+  USDT: { asset: 'USDT', precision: 6 },
+};
 let commandCounter = 0;
 
 function ctx(offset: number): DecisionContext {
   return { now: 1_700_000_000_000 + offset, flowId: (k) => String(offset * 16 + k + 1), asset: (name) => assets[name] };
 }
 
-function command<T extends LedgerAccountCommand['type']>(type: T, payload: Extract<LedgerAccountCommand, { type: T }>['payload']): LedgerAccountCommand {
+function command<T extends LedgerAccountCommand['type']>(
+  type: T,
+  payload: Extract<LedgerAccountCommand, { type: T }>['payload'],
+): LedgerAccountCommand {
   return { type, v: 1, id: `c${++commandCounter}`, ts: 0, payload } as LedgerAccountCommand;
 }
 
 /** Given/When/Then over the decider: the state is the fold of the given events, no mocks. */
-function run(commands: LedgerAccountCommand[], state: LedgerState = initialLedgerState()): { state: LedgerState; events: LedgerEvent[] } {
+function run(
+  commands: LedgerAccountCommand[],
+  state: LedgerState = initialLedgerState(),
+): { state: LedgerState; events: LedgerEvent[] } {
   const events: LedgerEvent[] = [];
   commands.forEach((c, i) => {
     for (const e of decide(c, state, ctx(i))) {
@@ -54,8 +63,14 @@ describe('ledger decider', () => {
   });
 
   it('rejects a second user with the same id', () => {
-    const { events } = run([alice, command('CreateUser', { userId: '100', name: 'again', accountIds: ['9', '8', '7'] })]);
-    expect(events[1]).toMatchObject({ type: 'CommandRejected', payload: { code: -1130, commandType: 'CreateUser', seq: 2 } });
+    const { events } = run([
+      alice,
+      command('CreateUser', { userId: '100', name: 'again', accountIds: ['9', '8', '7'] }),
+    ]);
+    expect(events[1]).toMatchObject({
+      type: 'CommandRejected',
+      payload: { code: -1130, commandType: 'CreateUser', seq: 2 },
+    });
   });
 
   it('numbers sub-accounts per account type in creation order', () => {
@@ -70,10 +85,16 @@ describe('ledger decider', () => {
   });
 
   it('credits a deposit as a DEPOSIT flow with the total after it', () => {
-    const { events, state } = run([alice, command('CreditDeposit', { userId: '100', accountId: '1001', depositId: '5', asset: 'BTC', amount: '1.5' })]);
+    const { events, state } = run([
+      alice,
+      command('CreditDeposit', { userId: '100', accountId: '1001', depositId: '5', asset: 'BTC', amount: '1.5' }),
+    ]);
     expect(events[1]).toMatchObject({
       type: 'DepositCredited',
-      payload: { amount: '1.5', flows: [{ flowId: '17', accountId: '1001', asset: 'BTC', flowType: 'DEPOSIT', change: '1.5', total: '1.5' }] },
+      payload: {
+        amount: '1.5',
+        flows: [{ flowId: '17', accountId: '1001', asset: 'BTC', flowType: 'DEPOSIT', change: '1.5', total: '1.5' }],
+      },
     });
     expect(state.accounts.get('1001')!.balances.get('BTC')!.free.toFixed()).toBe('1.5');
   });
@@ -84,16 +105,26 @@ describe('ledger decider', () => {
     ['an exponent', 'BTC', '1e3'],
     ['an unknown asset', 'DOGE', '1'],
   ])('rejects a deposit with %s (-1130), changing nothing', (_why, asset, amount) => {
-    const { events, state } = run([alice, command('CreditDeposit', { userId: '100', accountId: '1001', depositId: '5', asset, amount })]);
+    const { events, state } = run([
+      alice,
+      command('CreditDeposit', { userId: '100', accountId: '1001', depositId: '5', asset, amount }),
+    ]);
     expect(events[1]).toMatchObject({ type: 'CommandRejected', payload: { code: -1130 } });
     expect(state.accounts.get('1001')!.balances.size).toBe(0);
   });
 
-  it('moves funds between a user\'s own accounts as USER_ACCOUNT_TRANSFER, both legs', () => {
+  it("moves funds between a user's own accounts as USER_ACCOUNT_TRANSFER, both legs", () => {
     const { events, state } = run([
       alice,
       command('CreditDeposit', { userId: '100', accountId: '1001', depositId: '5', asset: 'USDT', amount: '100' }),
-      command('TransferFunds', { userId: '100', transferId: '6', fromAccountId: '1001', toAccountId: '1002', asset: 'USDT', amount: '30.25' }),
+      command('TransferFunds', {
+        userId: '100',
+        transferId: '6',
+        fromAccountId: '1001',
+        toAccountId: '1002',
+        asset: 'USDT',
+        amount: '30.25',
+      }),
     ]);
     expect(events[2]).toMatchObject({
       type: 'FundsTransferred',
@@ -111,7 +142,14 @@ describe('ledger decider', () => {
     const { events, state } = run([
       alice,
       command('CreditDeposit', { userId: '100', accountId: '1001', depositId: '5', asset: 'USDT', amount: '10' }),
-      command('TransferFunds', { userId: '100', transferId: '6', fromAccountId: '1001', toAccountId: '1002', asset: 'USDT', amount: '10.000001' }),
+      command('TransferFunds', {
+        userId: '100',
+        transferId: '6',
+        fromAccountId: '1001',
+        toAccountId: '1002',
+        asset: 'USDT',
+        amount: '10.000001',
+      }),
     ]);
     expect(events[2]).toMatchObject({ type: 'CommandRejected', payload: { code: -1131 } });
     expect(state.accounts.get('1001')!.balances.get('USDT')!.free.toFixed()).toBe('10');
@@ -119,7 +157,17 @@ describe('ledger decider', () => {
   });
 
   it('decides a refused transfer without touching the state: no zero balance appears for an asset never held', () => {
-    const { events, state } = run([alice, command('TransferFunds', { userId: '100', transferId: '6', fromAccountId: '1001', toAccountId: '1002', asset: 'BTC', amount: '1' })]);
+    const { events, state } = run([
+      alice,
+      command('TransferFunds', {
+        userId: '100',
+        transferId: '6',
+        fromAccountId: '1001',
+        toAccountId: '1002',
+        asset: 'BTC',
+        amount: '1',
+      }),
+    ]);
     expect(events[1]).toMatchObject({ type: 'CommandRejected', payload: { code: -1131 } });
     expect(state.accounts.get('1001')!.balances.has('BTC')).toBe(false);
   });
@@ -129,13 +177,31 @@ describe('ledger decider', () => {
       alice,
       bob,
       command('CreditDeposit', { userId: '100', accountId: '1001', depositId: '5', asset: 'BTC', amount: '1' }),
-      command('TransferFunds', { userId: '100', transferId: '6', fromAccountId: '1001', toAccountId: '2001', asset: 'BTC', amount: '0.1' }),
+      command('TransferFunds', {
+        userId: '100',
+        transferId: '6',
+        fromAccountId: '1001',
+        toAccountId: '2001',
+        asset: 'BTC',
+        amount: '0.1',
+      }),
     ]);
     expect(events[3]).toMatchObject({ type: 'CommandRejected', payload: { code: -1130 } });
   });
 
   it('refuses an account of another user as the source', () => {
-    const { events } = run([alice, bob, command('TransferFunds', { userId: '100', transferId: '6', fromAccountId: '2001', toAccountId: '1001', asset: 'BTC', amount: '1' })]);
+    const { events } = run([
+      alice,
+      bob,
+      command('TransferFunds', {
+        userId: '100',
+        transferId: '6',
+        fromAccountId: '2001',
+        toAccountId: '1001',
+        asset: 'BTC',
+        amount: '1',
+      }),
+    ]);
     expect(events[2]).toMatchObject({ type: 'CommandRejected', payload: { code: -1130 } });
   });
 
@@ -143,7 +209,13 @@ describe('ledger decider', () => {
     const { state, events } = run([
       alice,
       command('SetAccountFlags', { userId: '100', accountId: '1001', canTrade: false }),
-      command('CreateApiKey', { userId: '100', accountId: '1001', apiKey: 'k1', secretCiphertext: 'x', permissions: ['read', 'read', 'trade'] }),
+      command('CreateApiKey', {
+        userId: '100',
+        accountId: '1001',
+        apiKey: 'k1',
+        secretCiphertext: 'x',
+        permissions: ['read', 'read', 'trade'],
+      }),
       command('RevokeApiKey', { userId: '100', apiKey: 'k1' }),
       command('RevokeApiKey', { userId: '100', apiKey: 'k1' }),
     ]);
@@ -157,8 +229,22 @@ describe('ledger decider', () => {
       alice,
       bob,
       command('CreditDeposit', { userId: '100', accountId: '1001', depositId: '5', asset: 'BTC', amount: '2' }),
-      command('TransferFunds', { userId: '100', transferId: '6', fromAccountId: '1001', toAccountId: '1003', asset: 'BTC', amount: '0.5' }),
-      command('TransferFunds', { userId: '100', transferId: '7', fromAccountId: '1001', toAccountId: '1003', asset: 'BTC', amount: '5' }),
+      command('TransferFunds', {
+        userId: '100',
+        transferId: '6',
+        fromAccountId: '1001',
+        toAccountId: '1003',
+        asset: 'BTC',
+        amount: '0.5',
+      }),
+      command('TransferFunds', {
+        userId: '100',
+        transferId: '7',
+        fromAccountId: '1001',
+        toAccountId: '1003',
+        asset: 'BTC',
+        amount: '5',
+      }),
     ]);
     const rebuilt = live.events.reduce(evolve, initialLedgerState());
     expect(ledgerStateHash(rebuilt)).toBe(ledgerStateHash(live.state));

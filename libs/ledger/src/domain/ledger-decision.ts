@@ -1,5 +1,13 @@
 import type { AccountState, LedgerState } from './ledger-state';
-import type { AssetConfig, BalanceAfter, ContractConfig, FlowEntry, FlowTypeName, LedgerJournalEvent, SymbolConfig } from '@exchange/contracts';
+import type {
+  AssetConfig,
+  BalanceAfter,
+  ContractConfig,
+  FlowEntry,
+  FlowTypeName,
+  LedgerJournalEvent,
+  SymbolConfig,
+} from '@exchange/contracts';
 import { Money } from './ledger-money';
 import { LedgerRejection, RejectCode } from './ledger-rejection';
 
@@ -44,7 +52,10 @@ export interface TradingContext extends DecisionContext {
 
 /** An event before the envelope fields decide() adds: userId, seq, commandId. */
 export type Draft = {
-  [K in LedgerJournalEvent['type']]: { type: K; payload: Omit<Extract<LedgerJournalEvent, { type: K }>['payload'], 'userId' | 'seq' | 'commandId'> };
+  [K in LedgerJournalEvent['type']]: {
+    type: K;
+    payload: Omit<Extract<LedgerJournalEvent, { type: K }>['payload'], 'userId' | 'seq' | 'commandId'>;
+  };
 }[LedgerJournalEvent['type']];
 
 export interface BalanceState {
@@ -54,7 +65,8 @@ export interface BalanceState {
 
 export function tradingContext(ctx: DecisionContext): TradingContext {
   // A wiring error, not a business rejection: it must fail the batch, not be journaled.
-  if (ctx.symbol === undefined || ctx.feeAccountId === undefined) throw new Error('ledger: trading commands need ctx.symbol and ctx.feeAccountId');
+  if (ctx.symbol === undefined || ctx.feeAccountId === undefined)
+    throw new Error('ledger: trading commands need ctx.symbol and ctx.feeAccountId');
   return ctx as TradingContext;
 }
 
@@ -66,7 +78,8 @@ export function requireUser(state: LedgerState, userId: string) {
 
 export function requireAccountOf(state: LedgerState, userId: string, accountId: string): AccountState {
   const account = state.accounts.get(accountId);
-  if (!account || account.record.userId !== userId) throw new LedgerRejection(RejectCode.INVALID_VALUE, `Account ${accountId} does not exist.`);
+  if (!account || account.record.userId !== userId)
+    throw new LedgerRejection(RejectCode.INVALID_VALUE, `Account ${accountId} does not exist.`);
   return account;
 }
 
@@ -78,17 +91,43 @@ export function requireAsset(ctx: DecisionContext, asset: string): AssetConfig {
 
 /** A positive amount with no more decimals than the asset allows; never rounded. */
 export function parseAmount(text: string, asset: AssetConfig, param: string): Money {
-  if (!/^\d+(\.\d+)?$/.test(text) || text.length > 60) throw new LedgerRejection(RejectCode.INVALID_VALUE, `Invalid value for parameter '${param}': expected a plain decimal number.`);
+  if (!/^\d+(\.\d+)?$/.test(text) || text.length > 60)
+    throw new LedgerRejection(
+      RejectCode.INVALID_VALUE,
+      `Invalid value for parameter '${param}': expected a plain decimal number.`,
+    );
   const amount = new Money(text);
-  if (amount.lte(0)) throw new LedgerRejection(RejectCode.INVALID_VALUE, `Invalid value for parameter '${param}': must be greater than zero.`);
+  if (amount.lte(0))
+    throw new LedgerRejection(
+      RejectCode.INVALID_VALUE,
+      `Invalid value for parameter '${param}': must be greater than zero.`,
+    );
   if (amount.decimalPlaces() > asset.precision) {
-    throw new LedgerRejection(RejectCode.INVALID_VALUE, `Invalid value for parameter '${param}': ${asset.asset} allows at most ${asset.precision} decimals.`);
+    throw new LedgerRejection(
+      RejectCode.INVALID_VALUE,
+      `Invalid value for parameter '${param}': ${asset.asset} allows at most ${asset.precision} decimals.`,
+    );
   }
   return amount;
 }
 
-export function flow(ctx: DecisionContext, k: number, accountId: string, asset: string, flowType: FlowTypeName, change: Money, after: BalanceState): FlowEntry {
-  return { flowId: ctx.flowId(k), accountId, asset, flowType, change: change.toFixed(), total: after.free.plus(after.locked).toFixed() };
+export function flow(
+  ctx: DecisionContext,
+  k: number,
+  accountId: string,
+  asset: string,
+  flowType: FlowTypeName,
+  change: Money,
+  after: BalanceState,
+): FlowEntry {
+  return {
+    flowId: ctx.flowId(k),
+    accountId,
+    asset,
+    flowType,
+    change: change.toFixed(),
+    total: after.free.plus(after.locked).toFixed(),
+  };
 }
 
 export function balanceAfter(accountId: string, asset: string, after: BalanceState): BalanceAfter {

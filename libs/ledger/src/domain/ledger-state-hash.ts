@@ -16,7 +16,9 @@ export function ledgerStateHash(state: LedgerState): string {
     const account = state.accounts.get(accountId)!;
     const r = account.record;
     const f = account.flags;
-    hash.update(`a|${accountId}|${r.userId}|${r.accountType}|${r.accountIndex}|${r.accountName}|${f.canTrade}|${f.canWithdraw}|${f.canDeposit}\n`);
+    hash.update(
+      `a|${accountId}|${r.userId}|${r.accountType}|${r.accountIndex}|${r.accountName}|${f.canTrade}|${f.canWithdraw}|${f.canDeposit}\n`,
+    );
     for (const asset of [...account.balances.keys()].sort()) {
       const b = account.balances.get(asset)!;
       if (b.free.isZero() && b.locked.isZero()) continue;
@@ -29,11 +31,14 @@ export function ledgerStateHash(state: LedgerState): string {
   }
   for (const orderId of [...state.orders.keys()].sort()) {
     const o = state.orders.get(orderId)!;
-    hash.update(`o|${orderId}|${o.accountId}|${o.clientOrderId}|${o.status}|${o.isWorking}|${o.executedQty}|${o.cummulativeQuoteQty}|${o.reservedAsset}|${o.reservationLeft}|${o.finalTime ?? ''}\n`);
+    hash.update(
+      `o|${orderId}|${o.accountId}|${o.clientOrderId}|${o.status}|${o.isWorking}|${o.executedQty}|${o.cummulativeQuoteQty}|${o.reservedAsset}|${o.reservationLeft}|${o.finalTime ?? ''}\n`,
+    );
   }
   for (const accountId of [...state.clientIds.keys()].sort()) {
     const index = state.clientIds.get(accountId)!;
-    for (const clientOrderId of [...index.keys()].sort()) hash.update(`c|${accountId}|${clientOrderId}|${index.get(clientOrderId)}\n`);
+    for (const clientOrderId of [...index.keys()].sort())
+      hash.update(`c|${accountId}|${clientOrderId}|${index.get(clientOrderId)}\n`);
   }
   for (const withdrawalId of [...state.withdrawals.keys()].sort()) {
     const w = state.withdrawals.get(withdrawalId)!;
@@ -41,7 +46,8 @@ export function ledgerStateHash(state: LedgerState): string {
   }
   for (const accountId of [...state.contractClientIds.keys()].sort()) {
     const index = state.contractClientIds.get(accountId)!;
-    for (const clientOrderId of [...index.keys()].sort()) hash.update(`cc|${accountId}|${clientOrderId}|${index.get(clientOrderId)}\n`);
+    for (const clientOrderId of [...index.keys()].sort())
+      hash.update(`cc|${accountId}|${clientOrderId}|${index.get(clientOrderId)}\n`);
   }
   hash.update(`contracts|${contractsStateHash(state.contracts)}\n`);
   return hash.digest('hex');

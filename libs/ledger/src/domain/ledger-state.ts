@@ -1,5 +1,15 @@
 import { changedOrder, isContractJournalEvent, placedOrder } from '@exchange/contracts';
-import type { AccountRecord, BalanceAfter, LedgerJournalEvent, LedgerOrderRecord, LedgerOrderStatus, LedgerWithdrawalRecord, OrderOutcomeApplied, Permission, TradeSettled } from '@exchange/contracts';
+import type {
+  AccountRecord,
+  BalanceAfter,
+  LedgerJournalEvent,
+  LedgerOrderRecord,
+  LedgerOrderStatus,
+  LedgerWithdrawalRecord,
+  OrderOutcomeApplied,
+  Permission,
+  TradeSettled,
+} from '@exchange/contracts';
 import { Money } from './ledger-money';
 import { type ContractsState, initialContractsState } from './contracts/contract-state';
 import { evolveContractJournal } from './contracts/contract-journal-fold';
@@ -173,7 +183,12 @@ export function evolve(state: LedgerState, event: LedgerJournalEvent): LedgerSta
       return state;
     case 'AccountFlagsSet': {
       const account = state.accounts.get(event.payload.accountId);
-      if (account) account.flags = { canTrade: event.payload.canTrade, canWithdraw: event.payload.canWithdraw, canDeposit: event.payload.canDeposit };
+      if (account)
+        account.flags = {
+          canTrade: event.payload.canTrade,
+          canWithdraw: event.payload.canWithdraw,
+          canDeposit: event.payload.canDeposit,
+        };
       return state;
     }
     case 'WithdrawalHeld':
@@ -216,7 +231,10 @@ function putOrder(state: LedgerState, order: LedgerOrderRecord): void {
 /** An order's record held since its placement (open orders are all held, snapshot included), with what the event moved. */
 function changeOrder(state: LedgerState, event: TradeSettled | OrderOutcomeApplied): void {
   const order = state.orders.get(event.payload.order.orderId);
-  if (!order) throw new Error(`ledger: ${event.type} ${event.id} names order ${event.payload.order.orderId}, which the state does not hold`);
+  if (!order)
+    throw new Error(
+      `ledger: ${event.type} ${event.id} names order ${event.payload.order.orderId}, which the state does not hold`,
+    );
   state.orders.set(order.orderId, changedOrder(order, event));
 }
 

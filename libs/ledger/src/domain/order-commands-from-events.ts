@@ -1,5 +1,13 @@
 import { LIQUIDATION_CANCEL } from './contracts/contract-liquidation';
-import type { CancelOrder, ContractOrderRecord, LedgerJournalEvent, OrderCancelRequested, OrderCommand, OrderPlaced, SubmitOrder } from '@exchange/contracts';
+import type {
+  CancelOrder,
+  ContractOrderRecord,
+  LedgerJournalEvent,
+  OrderCancelRequested,
+  OrderCommand,
+  OrderPlaced,
+  SubmitOrder,
+} from '@exchange/contracts';
 
 /**
  * The `order.commands` records a ledger decision causes, derived from its events alone so the
@@ -9,7 +17,11 @@ import type { CancelOrder, ContractOrderRecord, LedgerJournalEvent, OrderCancelR
 export function submitOrderFor(event: OrderPlaced): SubmitOrder {
   const o = event.payload.order;
   const size =
-    o.type === 'MARKET' && o.side === 'BUY' ? { quoteAmount: o.origQuoteOrderQty } : o.type === 'MARKET' ? { quantity: o.origQty } : { price: o.price, quantity: o.origQty };
+    o.type === 'MARKET' && o.side === 'BUY'
+      ? { quoteAmount: o.origQuoteOrderQty }
+      : o.type === 'MARKET'
+        ? { quantity: o.origQty }
+        : { price: o.price, quantity: o.origQty };
   return {
     type: 'SubmitOrder',
     v: 1,
@@ -32,7 +44,13 @@ export function submitOrderFor(event: OrderPlaced): SubmitOrder {
 
 export function cancelOrderFor(event: OrderCancelRequested): CancelOrder {
   const o = event.payload.order;
-  return { type: 'CancelOrder', v: 1, id: event.id, ts: event.ts, payload: { symbol: o.symbol, orderId: o.orderId, accountId: o.accountId, userId: o.userId } };
+  return {
+    type: 'CancelOrder',
+    v: 1,
+    id: event.id,
+    ts: event.ts,
+    payload: { symbol: o.symbol, orderId: o.orderId, accountId: o.accountId, userId: o.userId },
+  };
 }
 
 /**
@@ -70,16 +88,29 @@ export function orderCommandsFor(events: readonly LedgerJournalEvent[]): OrderCo
     if (event.type === 'OrderPlaced') commands.push(submitOrderFor(event));
     else if (event.type === 'OrderCancelRequested') commands.push(cancelOrderFor(event));
     // A STOP order waits off the book for its trigger; a LIMIT one goes to its book now.
-    else if (event.type === 'ContractOrderPlaced' && event.payload.order.orderType === 'LIMIT') commands.push(submitContractOrderFor(event, event.payload.order));
+    else if (event.type === 'ContractOrderPlaced' && event.payload.order.orderType === 'LIMIT')
+      commands.push(submitContractOrderFor(event, event.payload.order));
     else if (event.type === 'ContractStopTriggered') commands.push(submitContractOrderFor(event, event.payload.order));
     else if (event.type === 'ContractCancelRequested') {
       const o = event.payload.order;
-      commands.push({ type: 'CancelOrder', v: 1, id: event.id, ts: event.ts, payload: { symbol: o.symbol, orderId: o.orderId, accountId: o.accountId, userId: o.userId } });
+      commands.push({
+        type: 'CancelOrder',
+        v: 1,
+        id: event.id,
+        ts: event.ts,
+        payload: { symbol: o.symbol, orderId: o.orderId, accountId: o.accountId, userId: o.userId },
+      });
     } else if (event.type === 'ContractOrderEnded' && event.payload.reason === LIQUIDATION_CANCEL) {
       // The ledger ended it for a liquidation. Now only STOP orders end so (never on the book: the engine
       // answers it does not know them); journals from before held LIMIT ones the engine must still take off.
       const p = event.payload;
-      commands.push({ type: 'CancelOrder', v: 1, id: event.id, ts: event.ts, payload: { symbol: p.symbol, orderId: p.order.orderId, accountId: p.accountId, userId: p.userId } });
+      commands.push({
+        type: 'CancelOrder',
+        v: 1,
+        id: event.id,
+        ts: event.ts,
+        payload: { symbol: p.symbol, orderId: p.order.orderId, accountId: p.accountId, userId: p.userId },
+      });
     }
   }
   return commands;

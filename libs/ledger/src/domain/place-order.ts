@@ -21,18 +21,26 @@ export function placeOrder(command: PlaceOrder, state: LedgerState, ctx: Trading
   const p = command.payload;
   const account = requireAccountOf(state, p.userId, p.accountId);
   if (account.record.accountType !== 1 || !account.flags.canTrade) {
-    throw new LedgerRejection(RejectCode.NEW_ORDER_REJECTED, `New order rejected: account ${p.accountId} is not allowed to trade.`);
+    throw new LedgerRejection(
+      RejectCode.NEW_ORDER_REJECTED,
+      `New order rejected: account ${p.accountId} is not allowed to trade.`,
+    );
   }
   const symbol = ctx.symbol(p.symbol);
   if (!symbol) throw new LedgerRejection(RejectCode.INVALID_SYMBOL, `Invalid symbol '${p.symbol}'.`);
-  if (state.orders.has(p.orderId)) throw new LedgerRejection(RejectCode.INVALID_VALUE, `Order id ${p.orderId} is already used.`);
+  if (state.orders.has(p.orderId))
+    throw new LedgerRejection(RejectCode.INVALID_VALUE, `Order id ${p.orderId} is already used.`);
   const holderId = state.clientIds.get(p.accountId)?.get(p.clientOrderId);
   const holder = holderId === undefined ? undefined : state.orders.get(holderId);
-  if (holder && holdsClientId(holder, ctx.now, state.clientIdWindowMs)) throw new LedgerRejection(RejectCode.DUPLICATE_CLIENT_ORDER_ID, `Duplicate clientOrderId '${p.clientOrderId}'.`);
+  if (holder && holdsClientId(holder, ctx.now, state.clientIdWindowMs))
+    throw new LedgerRejection(RejectCode.DUPLICATE_CLIENT_ORDER_ID, `Duplicate clientOrderId '${p.clientOrderId}'.`);
   const terms = orderTerms(p, symbol, ctx);
   const balance = peekBalance(account, terms.reservedAsset);
   if (balance.free.lessThan(terms.reserved)) {
-    throw new LedgerRejection(RejectCode.INSUFFICIENT_BALANCE, `Insufficient ${terms.reservedAsset} balance in account ${p.accountId}.`);
+    throw new LedgerRejection(
+      RejectCode.INSUFFICIENT_BALANCE,
+      `Insufficient ${terms.reservedAsset} balance in account ${p.accountId}.`,
+    );
   }
   const after = { free: balance.free.minus(terms.reserved), locked: balance.locked.plus(terms.reserved) };
   // The terms only: status NEW, nothing executed, time and the whole reservation left follow from them (placedOrder).
@@ -51,7 +59,9 @@ export function placeOrder(command: PlaceOrder, state: LedgerState, ctx: Trading
     reservedAmount: terms.reserved.toFixed(),
     marketsVersion: p.marketsVersion,
   };
-  return [{ type: 'OrderPlaced', payload: { order, balances: [balanceAfter(p.accountId, terms.reservedAsset, after)] } }];
+  return [
+    { type: 'OrderPlaced', payload: { order, balances: [balanceAfter(p.accountId, terms.reservedAsset, after)] } },
+  ];
 }
 
 function orderTerms(p: PlaceOrder['payload'], symbol: SymbolConfig, ctx: TradingContext): OrderTerms {
@@ -60,13 +70,21 @@ function orderTerms(p: PlaceOrder['payload'], symbol: SymbolConfig, ctx: Trading
   const zero = new Money(0);
   if (p.type === 'MARKET' && p.side === 'BUY') {
     const quoteQty = positive(p.quoteOrderQty, 'quoteOrderQty');
-    if (quoteQty.decimalPlaces() > quote.precision) throw new LedgerRejection(RejectCode.INVALID_VALUE, `Invalid value for parameter 'quoteOrderQty': ${quote.asset} allows at most ${quote.precision} decimals.`);
+    if (quoteQty.decimalPlaces() > quote.precision)
+      throw new LedgerRejection(
+        RejectCode.INVALID_VALUE,
+        `Invalid value for parameter 'quoteOrderQty': ${quote.asset} allows at most ${quote.precision} decimals.`,
+      );
     return { price: zero, origQty: zero, origQuoteOrderQty: quoteQty, reservedAsset: quote.asset, reserved: quoteQty };
   }
   const quantity = positive(p.quantity, 'quantity');
   const price = p.type === 'MARKET' ? zero : positive(p.price, 'price');
   if (p.side === 'SELL') {
-    if (quantity.decimalPlaces() > base.precision) throw new LedgerRejection(RejectCode.INVALID_VALUE, `Invalid value for parameter 'quantity': ${base.asset} allows at most ${base.precision} decimals.`);
+    if (quantity.decimalPlaces() > base.precision)
+      throw new LedgerRejection(
+        RejectCode.INVALID_VALUE,
+        `Invalid value for parameter 'quantity': ${base.asset} allows at most ${base.precision} decimals.`,
+      );
     return { price, origQty: quantity, origQuoteOrderQty: zero, reservedAsset: base.asset, reserved: quantity };
   }
   const reserved = price.times(quantity).toDecimalPlaces(quote.precision, Money.ROUND_UP);
@@ -74,9 +92,14 @@ function orderTerms(p: PlaceOrder['payload'], symbol: SymbolConfig, ctx: Trading
 }
 
 function positive(text: string | undefined, param: string): Money {
-  if (text === undefined) throw new LedgerRejection(RejectCode.MANDATORY_PARAMETER, `Mandatory parameter '${param}' was not sent.`);
+  if (text === undefined)
+    throw new LedgerRejection(RejectCode.MANDATORY_PARAMETER, `Mandatory parameter '${param}' was not sent.`);
   const value = new Money(text);
-  if (value.lte(0)) throw new LedgerRejection(RejectCode.INVALID_VALUE, `Invalid value for parameter '${param}': must be greater than zero.`);
+  if (value.lte(0))
+    throw new LedgerRejection(
+      RejectCode.INVALID_VALUE,
+      `Invalid value for parameter '${param}': must be greater than zero.`,
+    );
   return value;
 }
 
@@ -89,7 +112,11 @@ export function requestCancel(command: RequestCancel, state: LedgerState, ctx: T
   requireAccountOf(state, userId, accountId);
   const id = orderId ?? (clientOrderId === undefined ? undefined : state.clientIds.get(accountId)?.get(clientOrderId));
   const order = id === undefined ? undefined : state.orders.get(id);
-  if (!order || order.accountId !== accountId || (clientOrderId !== undefined && order.clientOrderId !== clientOrderId)) {
+  if (
+    !order ||
+    order.accountId !== accountId ||
+    (clientOrderId !== undefined && order.clientOrderId !== clientOrderId)
+  ) {
     throw new LedgerRejection(RejectCode.NO_SUCH_ORDER, 'Order does not exist.');
   }
   switch (order.status) {
@@ -100,10 +127,18 @@ export function requestCancel(command: RequestCancel, state: LedgerState, ctx: T
     case 'REJECTED':
       throw new LedgerRejection(RejectCode.CANCEL_REJECTED, `Cancel rejected: order ${order.orderId} was rejected.`);
     case 'PENDING_CANCEL':
-      throw new LedgerRejection(RejectCode.CANCEL_REJECTED, `Cancel rejected: a cancel of order ${order.orderId} is already pending.`);
+      throw new LedgerRejection(
+        RejectCode.CANCEL_REJECTED,
+        `Cancel rejected: a cancel of order ${order.orderId} is already pending.`,
+      );
     case 'NEW':
     case 'PARTIALLY_FILLED':
-      return [{ type: 'OrderCancelRequested', payload: { order: { ...order, status: 'PENDING_CANCEL', updateTime: ctx.now } } }];
+      return [
+        {
+          type: 'OrderCancelRequested',
+          payload: { order: { ...order, status: 'PENDING_CANCEL', updateTime: ctx.now } },
+        },
+      ];
     default: {
       const unexpected: never = order.status;
       throw new Error(`ledger: unknown order status ${String(unexpected)}`);

@@ -1,4 +1,11 @@
-import type { ApplyOrderOutcome, BalanceAfter, LedgerOrderFill, LedgerOrderRecord, LedgerOrderStatus, SettleTradeLeg } from '@exchange/contracts';
+import type {
+  ApplyOrderOutcome,
+  BalanceAfter,
+  LedgerOrderFill,
+  LedgerOrderRecord,
+  LedgerOrderStatus,
+  SettleTradeLeg,
+} from '@exchange/contracts';
 import { balanceAfter, type Draft, requireAsset, type TradingContext } from './ledger-decision';
 import { Money } from './ledger-money';
 import { LedgerRejection, RejectCode } from './ledger-rejection';
@@ -13,9 +20,18 @@ function internal(message: string): LedgerRejection {
   return new LedgerRejection(RejectCode.INTERNAL, `Settlement refused: ${message}.`);
 }
 
-function openOrderOf(state: LedgerState, p: { orderId: string; accountId: string; userId: string; symbol: string; side: string }): LedgerOrderRecord {
+function openOrderOf(
+  state: LedgerState,
+  p: { orderId: string; accountId: string; userId: string; symbol: string; side: string },
+): LedgerOrderRecord {
   const order = state.orders.get(p.orderId);
-  if (!order || order.accountId !== p.accountId || order.userId !== p.userId || order.symbol !== p.symbol || order.side !== p.side) {
+  if (
+    !order ||
+    order.accountId !== p.accountId ||
+    order.userId !== p.userId ||
+    order.symbol !== p.symbol ||
+    order.side !== p.side
+  ) {
     throw internal(`order ${p.orderId} is not an order of account ${p.accountId} on ${p.symbol} ${p.side}`);
   }
   if (isFinal(order)) throw internal(`order ${p.orderId} is already ${order.status}`);
@@ -36,8 +52,22 @@ export function applyOrderOutcome(command: ApplyOrderOutcome, state: LedgerState
     case 'ACCEPTED':
       return [];
     case 'RESTED': {
-      const status: LedgerOrderStatus = pending ? 'PENDING_CANCEL' : new Money(order.executedQty).isZero() ? 'NEW' : 'PARTIALLY_FILLED';
-      return [{ type: 'OrderOutcomeApplied', payload: { outcome: p.outcome, ...reasonOf(p), order: { orderId: order.orderId, status, isWorking: true }, balances: [] } }];
+      const status: LedgerOrderStatus = pending
+        ? 'PENDING_CANCEL'
+        : new Money(order.executedQty).isZero()
+          ? 'NEW'
+          : 'PARTIALLY_FILLED';
+      return [
+        {
+          type: 'OrderOutcomeApplied',
+          payload: {
+            outcome: p.outcome,
+            ...reasonOf(p),
+            order: { orderId: order.orderId, status, isWorking: true },
+            balances: [],
+          },
+        },
+      ];
     }
     case 'FILLED':
     case 'CANCELED':
@@ -57,12 +87,24 @@ function reasonOf(p: ApplyOrderOutcome['payload']): { reason?: string } {
 function endOrder(p: ApplyOrderOutcome['payload'], order: LedgerOrderRecord, state: LedgerState): Draft {
   const left = new Money(order.reservationLeft);
   const balance = peekBalance(state.accounts.get(order.accountId), order.reservedAsset);
-  if (balance.locked.lessThan(left)) throw internal(`account ${order.accountId} has less ${order.reservedAsset} locked than order ${order.orderId} holds`);
+  if (balance.locked.lessThan(left))
+    throw internal(
+      `account ${order.accountId} has less ${order.reservedAsset} locked than order ${order.orderId} holds`,
+    );
   const after = { free: balance.free.plus(left), locked: balance.locked.minus(left) };
   const status = p.outcome as 'FILLED' | 'CANCELED' | 'REJECTED';
   const balances = left.isZero() ? [] : [balanceAfter(order.accountId, order.reservedAsset, after)];
   const released = left.isZero() ? {} : { released: { asset: order.reservedAsset, amount: left.toFixed() } };
-  return { type: 'OrderOutcomeApplied', payload: { outcome: p.outcome, ...reasonOf(p), order: { orderId: order.orderId, status, isWorking: false }, ...released, balances } };
+  return {
+    type: 'OrderOutcomeApplied',
+    payload: {
+      outcome: p.outcome,
+      ...reasonOf(p),
+      order: { orderId: order.orderId, status, isWorking: false },
+      ...released,
+      balances,
+    },
+  };
 }
 
 /**
@@ -86,17 +128,24 @@ export function settleTradeLeg(command: SettleTradeLeg, state: LedgerState, ctx:
   const fee = Money.min(gross.times(rate).toDecimalPlaces(received.precision, Money.ROUND_UP), gross);
 
   const left = new Money(order.reservationLeft);
-  if (paid.greaterThan(left)) throw internal(`trade ${p.tradeId} pays ${paid.toFixed()} ${paidAsset}, more than order ${order.orderId} holds (${left.toFixed()})`);
+  if (paid.greaterThan(left))
+    throw internal(
+      `trade ${p.tradeId} pays ${paid.toFixed()} ${paidAsset}, more than order ${order.orderId} holds (${left.toFixed()})`,
+    );
   const account = state.accounts.get(p.accountId);
   const paidBalance = peekBalance(account, paidAsset);
-  if (paidBalance.locked.lessThan(paid)) throw internal(`account ${p.accountId} has less ${paidAsset} locked than trade ${p.tradeId} pays`);
+  if (paidBalance.locked.lessThan(paid))
+    throw internal(`account ${p.accountId} has less ${paidAsset} locked than trade ${p.tradeId} pays`);
   const recvBalance = peekBalance(account, received.asset);
   const feeBalance = peekBalance(state.accounts.get(ctx.feeAccountId), received.asset);
 
   const paidAfter = { free: paidBalance.free, locked: paidBalance.locked.minus(paid) };
   const recvAfter = { free: recvBalance.free.plus(gross).minus(fee), locked: recvBalance.locked };
   const feeAfter = { free: feeBalance.free.plus(fee), locked: feeBalance.locked };
-  const balances: BalanceAfter[] = [balanceAfter(p.accountId, paidAsset, paidAfter), balanceAfter(p.accountId, received.asset, recvAfter)];
+  const balances: BalanceAfter[] = [
+    balanceAfter(p.accountId, paidAsset, paidAfter),
+    balanceAfter(p.accountId, received.asset, recvAfter),
+  ];
   if (!fee.isZero()) balances.push(balanceAfter(ctx.feeAccountId, received.asset, feeAfter));
   const updated: LedgerOrderFill = {
     orderId: order.orderId,
@@ -121,5 +170,10 @@ export function settleTradeLeg(command: SettleTradeLeg, state: LedgerState, ctx:
     isBuyer,
     isMaker: p.isMaker,
   };
-  return [{ type: 'TradeSettled', payload: { trade, order: updated, feeAccountId: ctx.feeAccountId, firstFlowId: ctx.flowId(0), balances } }];
+  return [
+    {
+      type: 'TradeSettled',
+      payload: { trade, order: updated, feeAccountId: ctx.feeAccountId, firstFlowId: ctx.flowId(0), balances },
+    },
+  ];
 }

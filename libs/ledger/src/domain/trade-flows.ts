@@ -15,7 +15,14 @@ export function tradeFlows(event: TradeSettled): FlowEntry[] {
   const fee = new Money(trade.commission);
   const received = totalOf(receivedBalance);
   const first = Number(firstFlowId);
-  const entry = (k: number, accountId: string, asset: string, flowType: FlowEntry['flowType'], change: Money, total: Money): FlowEntry => ({
+  const entry = (
+    k: number,
+    accountId: string,
+    asset: string,
+    flowType: FlowEntry['flowType'],
+    change: Money,
+    total: Money,
+  ): FlowEntry => ({
     flowId: String(first + k),
     accountId,
     asset,
@@ -28,7 +35,10 @@ export function tradeFlows(event: TradeSettled): FlowEntry[] {
     entry(1, trade.accountId, receivedBalance.asset, 'TRADE', new Money(gross), received.plus(fee)),
   ];
   if (!fee.isZero() && feeBalance) {
-    flows.push(entry(2, trade.accountId, receivedBalance.asset, 'FEE', fee.negated(), received), entry(3, feeAccountId, feeBalance.asset, 'FEE', fee, totalOf(feeBalance)));
+    flows.push(
+      entry(2, trade.accountId, receivedBalance.asset, 'FEE', fee.negated(), received),
+      entry(3, feeAccountId, feeBalance.asset, 'FEE', fee, totalOf(feeBalance)),
+    );
   }
   return flows;
 }

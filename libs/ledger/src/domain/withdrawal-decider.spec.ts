@@ -12,11 +12,34 @@ const USER = { userId: '100', accountId: '1001' };
 let n = 0;
 
 function request(overrides: Partial<WithdrawalRequestFields> = {}): LedgerCommand {
-  const payload: WithdrawalRequestFields = { ...USER, withdrawalId: String(5000 + ++n), clientOrderId: `w-${n}`, asset: 'BTC', chainType: 'BTC', address: 'bc1qdest', addressExt: '', quantity: '1', fee: '0.0005', ...overrides };
+  const payload: WithdrawalRequestFields = {
+    ...USER,
+    withdrawalId: String(5000 + ++n),
+    clientOrderId: `w-${n}`,
+    asset: 'BTC',
+    chainType: 'BTC',
+    address: 'bc1qdest',
+    addressExt: '',
+    quantity: '1',
+    fee: '0.0005',
+    ...overrides,
+  };
   return ledgerCommandSchema.parse({ type: 'RequestWithdrawal', v: 1, id: `c${++n}`, ts: 1, payload });
 }
-const settle = (withdrawalId: string): LedgerCommand => ({ type: 'SettleWithdrawal', v: 1, id: `c${++n}`, ts: 1, payload: { ...USER, withdrawalId } });
-const release = (withdrawalId: string): LedgerCommand => ({ type: 'ReleaseWithdrawal', v: 1, id: `c${++n}`, ts: 1, payload: { ...USER, withdrawalId } });
+const settle = (withdrawalId: string): LedgerCommand => ({
+  type: 'SettleWithdrawal',
+  v: 1,
+  id: `c${++n}`,
+  ts: 1,
+  payload: { ...USER, withdrawalId },
+});
+const release = (withdrawalId: string): LedgerCommand => ({
+  type: 'ReleaseWithdrawal',
+  v: 1,
+  id: `c${++n}`,
+  ts: 1,
+  payload: { ...USER, withdrawalId },
+});
 
 /** The ledger's withdrawal family over its decider and fold: holds, settlements, releases. */
 describe('ledger withdrawals', () => {
@@ -25,7 +48,13 @@ describe('ledger withdrawals', () => {
   let offset = 0;
   const run = (command: LedgerCommand): LedgerJournalEvent[] => {
     const at = offset++;
-    const ctx: TradingContext = { now: 1_700_000_000_000, flowId: (k) => String(at * 16 + k + 1), asset: (a) => assets[a], symbol: () => undefined, feeAccountId: FEES };
+    const ctx: TradingContext = {
+      now: 1_700_000_000_000,
+      flowId: (k) => String(at * 16 + k + 1),
+      asset: (a) => assets[a],
+      symbol: () => undefined,
+      feeAccountId: FEES,
+    };
     const events = decide(command, state, ctx);
     for (const e of events) evolve(state, e);
     journal.push(...events);
@@ -35,21 +64,41 @@ describe('ledger withdrawals', () => {
     const b = state.accounts.get(accountId)?.balances.get('BTC');
     return { free: (b?.free ?? new Money(0)).toFixed(), locked: (b?.locked ?? new Money(0)).toFixed() };
   };
-  const rejected = (events: LedgerJournalEvent[]) => (events[0]?.type === 'CommandRejected' ? events[0].payload.code : undefined);
+  const rejected = (events: LedgerJournalEvent[]) =>
+    events[0]?.type === 'CommandRejected' ? events[0].payload.code : undefined;
 
   beforeEach(() => {
     state = initialLedgerState();
     journal = [];
-    run({ type: 'CreateUser', v: 1, id: `c${++n}`, ts: 1, payload: { userId: USER.userId, name: 'w', accountIds: [USER.accountId, '1002', '1003'] } });
-    run({ type: 'CreditDeposit', v: 1, id: `c${++n}`, ts: 1, payload: { ...USER, depositId: '1', asset: 'BTC', amount: '2' } });
+    run({
+      type: 'CreateUser',
+      v: 1,
+      id: `c${++n}`,
+      ts: 1,
+      payload: { userId: USER.userId, name: 'w', accountIds: [USER.accountId, '1002', '1003'] },
+    });
+    run({
+      type: 'CreditDeposit',
+      v: 1,
+      id: `c${++n}`,
+      ts: 1,
+      payload: { ...USER, depositId: '1', asset: 'BTC', amount: '2' },
+    });
   });
 
   it('holds quantity + fee in locked without a flow entry, and hands the withdrawal to the wallet', () => {
     const [held] = run(request({ quantity: '1.5' }));
-    expect(held).toMatchObject({ type: 'WithdrawalHeld', payload: { flows: [], balances: [{ accountId: USER.accountId, asset: 'BTC', free: '0.4995', locked: '1.5005' }] } });
+    expect(held).toMatchObject({
+      type: 'WithdrawalHeld',
+      payload: { flows: [], balances: [{ accountId: USER.accountId, asset: 'BTC', free: '0.4995', locked: '1.5005' }] },
+    });
     expect(balance()).toEqual({ free: '0.4995', locked: '1.5005' });
     const [track] = walletCommandsFor([held!]);
-    expect(walletCommandSchema.parse(track)).toMatchObject({ type: 'TrackWithdrawal', id: held!.id, payload: { quantity: '1.5', fee: '0.0005', heldAt: held!.ts } });
+    expect(walletCommandSchema.parse(track)).toMatchObject({
+      type: 'TrackWithdrawal',
+      id: held!.id,
+      payload: { quantity: '1.5', fee: '0.0005', heldAt: held!.ts },
+    });
   });
 
   it('settles: WITHDRAW for the quantity, FEE to the fee account; a repeat changes nothing', () => {
@@ -76,7 +125,10 @@ describe('ledger withdrawals', () => {
   it('releases the hold back to free on rejection or failure; a repeat changes nothing and it can no longer settle', () => {
     const [held] = run(request({ quantity: '1' }));
     const id = (held as Extract<LedgerJournalEvent, { type: 'WithdrawalHeld' }>).payload.withdrawal.withdrawalId;
-    expect(run(release(id))[0]).toMatchObject({ type: 'WithdrawalReleased', payload: { flows: [], balances: [{ free: '2', locked: '0' }] } });
+    expect(run(release(id))[0]).toMatchObject({
+      type: 'WithdrawalReleased',
+      payload: { flows: [], balances: [{ free: '2', locked: '0' }] },
+    });
     expect(run(release(id))).toEqual([]);
     expect(rejected(run(settle(id)))).toBe(-1001);
     expect(balance()).toEqual({ free: '2', locked: '0' });
@@ -86,7 +138,10 @@ describe('ledger withdrawals', () => {
     const first = request({ clientOrderId: 'same', quantity: '0.5' });
     run(first);
     const again = request({ clientOrderId: 'same', quantity: '0.50' });
-    expect(run(again)[0]).toMatchObject({ type: 'WithdrawalRepeated', payload: { withdrawalId: (first.payload as WithdrawalRequestFields).withdrawalId } });
+    expect(run(again)[0]).toMatchObject({
+      type: 'WithdrawalRepeated',
+      payload: { withdrawalId: (first.payload as WithdrawalRequestFields).withdrawalId },
+    });
     expect(rejected(run(request({ clientOrderId: 'same', quantity: '0.6' })))).toBe(-1141);
     expect(rejected(run(request({ clientOrderId: 'same', quantity: '0.5', address: 'bc1qother' })))).toBe(-1141);
     expect(balance()).toEqual({ free: '1.4995', locked: '0.5005' });

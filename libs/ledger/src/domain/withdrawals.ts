@@ -1,5 +1,19 @@
-import type { LedgerWithdrawalRecord, ReleaseWithdrawal, RequestWithdrawal, SettleWithdrawal, WithdrawalRequestFields } from '@exchange/contracts';
-import { balanceAfter, type DecisionContext, type Draft, flow, parseAmount, requireAccountOf, requireAsset } from './ledger-decision';
+import type {
+  LedgerWithdrawalRecord,
+  ReleaseWithdrawal,
+  RequestWithdrawal,
+  SettleWithdrawal,
+  WithdrawalRequestFields,
+} from '@exchange/contracts';
+import {
+  balanceAfter,
+  type DecisionContext,
+  type Draft,
+  flow,
+  parseAmount,
+  requireAccountOf,
+  requireAsset,
+} from './ledger-decision';
 import { Money } from './ledger-money';
 import { LedgerRejection, RejectCode } from './ledger-rejection';
 import { type LedgerState, peekBalance } from './ledger-state';
@@ -12,25 +26,50 @@ import { type LedgerState, peekBalance } from './ledger-state';
 export function requestWithdrawal(command: RequestWithdrawal, state: LedgerState, ctx: DecisionContext): Draft[] {
   const p = command.payload;
   const account = requireAccountOf(state, p.userId, p.accountId);
-  if (!account.flags.canWithdraw) throw new LedgerRejection(RejectCode.REJECTED_API_KEY, `Account ${p.accountId} is not allowed to withdraw.`);
+  if (!account.flags.canWithdraw)
+    throw new LedgerRejection(RejectCode.REJECTED_API_KEY, `Account ${p.accountId} is not allowed to withdraw.`);
   const existingId = state.withdrawalClientIds.get(p.accountId)?.get(p.clientOrderId);
   const existing = existingId === undefined ? undefined : state.withdrawals.get(existingId);
   if (existing) {
-    if (!sameRequest(existing, p)) throw new LedgerRejection(RejectCode.DUPLICATE_CLIENT_ORDER_ID, `Duplicate clientOrderId '${p.clientOrderId}' with other parameters.`);
-    return [{ type: 'WithdrawalRepeated', payload: { withdrawalId: existing.withdrawalId, accountId: p.accountId, clientOrderId: p.clientOrderId } }];
+    if (!sameRequest(existing, p))
+      throw new LedgerRejection(
+        RejectCode.DUPLICATE_CLIENT_ORDER_ID,
+        `Duplicate clientOrderId '${p.clientOrderId}' with other parameters.`,
+      );
+    return [
+      {
+        type: 'WithdrawalRepeated',
+        payload: { withdrawalId: existing.withdrawalId, accountId: p.accountId, clientOrderId: p.clientOrderId },
+      },
+    ];
   }
-  if (state.withdrawals.has(p.withdrawalId)) throw new LedgerRejection(RejectCode.INVALID_VALUE, `Withdrawal id ${p.withdrawalId} is already used.`);
-  if (p.internalTo?.accountId === p.accountId) throw new LedgerRejection(RejectCode.INVALID_VALUE, "Invalid value for parameter 'address': it is this account's own address.");
+  if (state.withdrawals.has(p.withdrawalId))
+    throw new LedgerRejection(RejectCode.INVALID_VALUE, `Withdrawal id ${p.withdrawalId} is already used.`);
+  if (p.internalTo?.accountId === p.accountId)
+    throw new LedgerRejection(
+      RejectCode.INVALID_VALUE,
+      "Invalid value for parameter 'address': it is this account's own address.",
+    );
   const asset = requireAsset(ctx, p.asset);
   const quantity = parseAmount(p.quantity, asset, 'withdrawalQuantity');
   const fee = new Money(p.fee);
-  if (fee.decimalPlaces() > asset.precision) throw new LedgerRejection(RejectCode.INVALID_VALUE, `The fee has more decimals than ${asset.asset} allows.`);
+  if (fee.decimalPlaces() > asset.precision)
+    throw new LedgerRejection(RejectCode.INVALID_VALUE, `The fee has more decimals than ${asset.asset} allows.`);
   const total = quantity.plus(fee);
   const balance = peekBalance(account, p.asset);
-  if (balance.free.lessThan(total)) throw new LedgerRejection(RejectCode.INSUFFICIENT_BALANCE, `Insufficient ${p.asset} balance in account ${p.accountId}: ${total.toFixed()} needed (quantity + fee).`);
+  if (balance.free.lessThan(total))
+    throw new LedgerRejection(
+      RejectCode.INSUFFICIENT_BALANCE,
+      `Insufficient ${p.asset} balance in account ${p.accountId}: ${total.toFixed()} needed (quantity + fee).`,
+    );
   const after = { free: balance.free.minus(total), locked: balance.locked.plus(total) };
   const withdrawal: LedgerWithdrawalRecord = { ...p, status: 'HELD', time: ctx.now, updateTime: ctx.now };
-  return [{ type: 'WithdrawalHeld', payload: { withdrawal, flows: [], balances: [balanceAfter(p.accountId, p.asset, after)] } }];
+  return [
+    {
+      type: 'WithdrawalHeld',
+      payload: { withdrawal, flows: [], balances: [balanceAfter(p.accountId, p.asset, after)] },
+    },
+  ];
 }
 
 /**
@@ -52,7 +91,10 @@ export function settleWithdrawal(command: SettleWithdrawal, state: LedgerState, 
   if (!fee.isZero()) {
     const feeBalance = peekBalance(state.accounts.get(feeAccountId), w.asset);
     const feeAfter = { free: feeBalance.free.plus(fee), locked: feeBalance.locked };
-    flows.push(flow(ctx, 1, w.accountId, w.asset, 'FEE', fee.negated(), after), flow(ctx, 2, feeAccountId, w.asset, 'FEE', fee, feeAfter));
+    flows.push(
+      flow(ctx, 1, w.accountId, w.asset, 'FEE', fee.negated(), after),
+      flow(ctx, 2, feeAccountId, w.asset, 'FEE', fee, feeAfter),
+    );
     balances.push(balanceAfter(feeAccountId, w.asset, feeAfter));
   }
   const withdrawal: LedgerWithdrawalRecord = { ...w, status: 'SETTLED', updateTime: ctx.now };
@@ -68,24 +110,40 @@ export function releaseWithdrawal(command: ReleaseWithdrawal, state: LedgerState
   const balance = heldBalance(state, w);
   const after = { free: balance.free.plus(total), locked: balance.locked.minus(total) };
   const withdrawal: LedgerWithdrawalRecord = { ...w, status: 'RELEASED', updateTime: ctx.now };
-  return [{ type: 'WithdrawalReleased', payload: { withdrawal, flows: [], balances: [balanceAfter(w.accountId, w.asset, after)] } }];
+  return [
+    {
+      type: 'WithdrawalReleased',
+      payload: { withdrawal, flows: [], balances: [balanceAfter(w.accountId, w.asset, after)] },
+    },
+  ];
 }
 
 function sameRequest(a: WithdrawalRequestFields, b: WithdrawalRequestFields): boolean {
-  return a.asset === b.asset && new Money(a.quantity).equals(b.quantity) && a.address === b.address && a.addressExt === b.addressExt && a.chainType === b.chainType;
+  return (
+    a.asset === b.asset &&
+    new Money(a.quantity).equals(b.quantity) &&
+    a.address === b.address &&
+    a.addressExt === b.addressExt &&
+    a.chainType === b.chainType
+  );
 }
 
 /** The wallet names a withdrawal this ledger held: anything else is a bug upstream, refused with -1001. */
-function withdrawalOf(state: LedgerState, p: { userId: string; accountId: string; withdrawalId: string }): LedgerWithdrawalRecord {
+function withdrawalOf(
+  state: LedgerState,
+  p: { userId: string; accountId: string; withdrawalId: string },
+): LedgerWithdrawalRecord {
   const w = state.withdrawals.get(p.withdrawalId);
-  if (!w || w.accountId !== p.accountId || w.userId !== p.userId) throw internal(`withdrawal ${p.withdrawalId} of account ${p.accountId} is not held here`);
+  if (!w || w.accountId !== p.accountId || w.userId !== p.userId)
+    throw internal(`withdrawal ${p.withdrawalId} of account ${p.accountId} is not held here`);
   return w;
 }
 
 function heldBalance(state: LedgerState, w: LedgerWithdrawalRecord) {
   const balance = peekBalance(state.accounts.get(w.accountId), w.asset);
   const total = new Money(w.quantity).plus(w.fee);
-  if (balance.locked.lessThan(total)) throw internal(`account ${w.accountId} has less ${w.asset} locked than withdrawal ${w.withdrawalId} holds`);
+  if (balance.locked.lessThan(total))
+    throw internal(`account ${w.accountId} has less ${w.asset} locked than withdrawal ${w.withdrawalId} holds`);
   return balance;
 }
 

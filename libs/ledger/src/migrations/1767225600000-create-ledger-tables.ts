@@ -24,14 +24,29 @@ export class CreateLedgerTables1767225600000 implements MigrationInterface {
       api_key text PRIMARY KEY, account_id bigint NOT NULL, user_id bigint NOT NULL, permissions text[] NOT NULL,
       secret_ciphertext text NOT NULL, created bigint NOT NULL, revoked_at bigint)`);
     await runner.query(`CREATE INDEX api_keys_account ON ${s}.api_keys (account_id)`);
-    await runner.query(`CREATE TABLE ${s}.processed_commands (command_id text PRIMARY KEY, partition integer NOT NULL, input_offset bigint NOT NULL)`);
-    await runner.query(`CREATE TABLE ${s}.checkpoints (topic text NOT NULL, partition integer NOT NULL, next_offset bigint NOT NULL, PRIMARY KEY (topic, partition))`);
-    await runner.query(`CREATE TABLE ${s}.outbox (id bigserial PRIMARY KEY, topic text NOT NULL, key text NOT NULL, value text NOT NULL, headers jsonb NOT NULL)`);
+    await runner.query(
+      `CREATE TABLE ${s}.processed_commands (command_id text PRIMARY KEY, partition integer NOT NULL, input_offset bigint NOT NULL)`,
+    );
+    await runner.query(
+      `CREATE TABLE ${s}.checkpoints (topic text NOT NULL, partition integer NOT NULL, next_offset bigint NOT NULL, PRIMARY KEY (topic, partition))`,
+    );
+    await runner.query(
+      `CREATE TABLE ${s}.outbox (id bigserial PRIMARY KEY, topic text NOT NULL, key text NOT NULL, value text NOT NULL, headers jsonb NOT NULL)`,
+    );
   }
 
   async down(runner: QueryRunner): Promise<void> {
     const s = `"${runner.connection.driver.schema}"`;
-    for (const table of ['outbox', 'checkpoints', 'processed_commands', 'api_keys', 'balance_flows', 'balances', 'accounts', 'users']) {
+    for (const table of [
+      'outbox',
+      'checkpoints',
+      'processed_commands',
+      'api_keys',
+      'balance_flows',
+      'balances',
+      'accounts',
+      'users',
+    ]) {
       await runner.query(`DROP TABLE ${s}.${table}`);
     }
   }

@@ -10,7 +10,9 @@ export class ProjectionCheckpoints1767744000000 implements MigrationInterface {
 
   async up(runner: QueryRunner): Promise<void> {
     const s = `"${runner.connection.driver.schema!}"`;
-    await runner.query(`CREATE TABLE ${s}.projection_checkpoints (topic text NOT NULL, partition integer NOT NULL, next_offset bigint NOT NULL, PRIMARY KEY (topic, partition))`);
+    await runner.query(
+      `CREATE TABLE ${s}.projection_checkpoints (topic text NOT NULL, partition integer NOT NULL, next_offset bigint NOT NULL, PRIMARY KEY (topic, partition))`,
+    );
   }
 
   async down(runner: QueryRunner): Promise<void> {

@@ -6,7 +6,9 @@ export class CreateContractFundings1767830400000 implements MigrationInterface {
 
   async up(runner: QueryRunner): Promise<void> {
     const s = `"${runner.connection.driver.schema!}"`;
-    await runner.query(`CREATE TABLE ${s}.contract_fundings (fund_account_id bigint NOT NULL, symbol text NOT NULL, funding_time bigint NOT NULL, PRIMARY KEY (fund_account_id, symbol))`);
+    await runner.query(
+      `CREATE TABLE ${s}.contract_fundings (fund_account_id bigint NOT NULL, symbol text NOT NULL, funding_time bigint NOT NULL, PRIMARY KEY (fund_account_id, symbol))`,
+    );
   }
 
   async down(runner: QueryRunner): Promise<void> {

@@ -1,4 +1,12 @@
-import type { ContractBalanceAfter, ContractJournalEvent, ContractOrderChange, ContractOrderRecord, ContractTradeRecord, FlowEntry, PositionAfter } from '@exchange/contracts';
+import type {
+  ContractBalanceAfter,
+  ContractJournalEvent,
+  ContractOrderChange,
+  ContractOrderRecord,
+  ContractTradeRecord,
+  FlowEntry,
+  PositionAfter,
+} from '@exchange/contracts';
 import type { QueryRunner } from 'typeorm';
 
 /**
@@ -19,13 +27,22 @@ export interface ContractRows {
 }
 
 export function emptyContractRows(): ContractRows {
-  return { balances: new Map(), positions: new Map(), orders: new Map(), orderChanges: new Map(), trades: [], fundings: new Map(), marks: new Map() };
+  return {
+    balances: new Map(),
+    positions: new Map(),
+    orders: new Map(),
+    orderChanges: new Map(),
+    trades: [],
+    fundings: new Map(),
+    marks: new Map(),
+  };
 }
 
 /** Adds one contract event's rows; returns the flow entries it carries (written with the spot flows). */
 export function addContractRows(rows: ContractRows, event: ContractJournalEvent): readonly FlowEntry[] {
   const balance = (b: ContractBalanceAfter) => rows.balances.set(b.accountId, b);
-  const position = (p: PositionAfter) => rows.positions.set(`${p.accountId}|${p.symbol}|${p.side}`, { ...p, updateTime: event.ts });
+  const position = (p: PositionAfter) =>
+    rows.positions.set(`${p.accountId}|${p.symbol}|${p.side}`, { ...p, updateTime: event.ts });
   switch (event.type) {
     case 'ContractAccountCredited':
     case 'ContractAccountDebited':
@@ -50,7 +67,21 @@ export function addContractRows(rows: ContractRows, event: ContractJournalEvent)
       if (event.type !== 'ContractOrderFilled') return [];
       const f = event.payload;
       balance(f.feeAccount);
-      rows.trades.push({ tradeId: f.tradeId, accountId: f.accountId, orderId: f.order.orderId, symbol: f.symbol, side: f.side, price: f.price, quantity: f.quantity, isMaker: f.isMaker, fee: f.fee, feeToken: f.feeToken, pnl: f.pnl, time: f.time ?? event.ts, ...(f.matchOrderId === undefined ? {} : { matchOrderId: f.matchOrderId }) });
+      rows.trades.push({
+        tradeId: f.tradeId,
+        accountId: f.accountId,
+        orderId: f.order.orderId,
+        symbol: f.symbol,
+        side: f.side,
+        price: f.price,
+        quantity: f.quantity,
+        isMaker: f.isMaker,
+        fee: f.fee,
+        feeToken: f.feeToken,
+        pnl: f.pnl,
+        time: f.time ?? event.ts,
+        ...(f.matchOrderId === undefined ? {} : { matchOrderId: f.matchOrderId }),
+      });
       return f.flows;
     }
     case 'PositionMarginModified':
@@ -64,7 +95,11 @@ export function addContractRows(rows: ContractRows, event: ContractJournalEvent)
       }
       balance(event.payload.insurance);
       if (event.payload.clearing) balance(event.payload.clearing);
-      rows.fundings.set(`${event.payload.insurance.accountId}|${event.payload.symbol}`, { fundAccountId: event.payload.insurance.accountId, symbol: event.payload.symbol, fundingTime: event.payload.fundingTime });
+      rows.fundings.set(`${event.payload.insurance.accountId}|${event.payload.symbol}`, {
+        fundAccountId: event.payload.insurance.accountId,
+        symbol: event.payload.symbol,
+        fundingTime: event.payload.fundingTime,
+      });
       return event.payload.flows;
     case 'PositionLiquidated':
       balance(event.payload.balance);
@@ -95,7 +130,14 @@ export function addContractRows(rows: ContractRows, event: ContractJournalEvent)
 /** A change to an order placed in this batch is merged into its record; otherwise it updates the stored one. */
 function changeOrder(rows: ContractRows, change: ContractOrderChange, ts: number): void {
   const placed = rows.orders.get(change.orderId);
-  if (placed) rows.orders.set(change.orderId, { ...placed, executedQty: change.executedQty, marginLeft: change.marginLeft, status: change.status, updateTime: ts });
+  if (placed)
+    rows.orders.set(change.orderId, {
+      ...placed,
+      executedQty: change.executedQty,
+      marginLeft: change.marginLeft,
+      status: change.status,
+      updateTime: ts,
+    });
   else rows.orderChanges.set(change.orderId, { ...change, updateTime: ts });
 }
 
@@ -116,7 +158,14 @@ export async function writeContractRows(runner: QueryRunner, schema: string, row
       `INSERT INTO ${s}.contract_positions (account_id, symbol, side, size, update_time, record)
        SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::numeric[], $5::bigint[], $6::jsonb[])
        ON CONFLICT (account_id, symbol, side) DO UPDATE SET size = EXCLUDED.size, update_time = EXCLUDED.update_time, record = EXCLUDED.record`,
-      [p.map((r) => r.accountId), p.map((r) => r.symbol), p.map((r) => r.side), p.map((r) => r.size), p.map((r) => r.updateTime), p.map(({ updateTime: _t, ...r }) => JSON.stringify(r))],
+      [
+        p.map((r) => r.accountId),
+        p.map((r) => r.symbol),
+        p.map((r) => r.side),
+        p.map((r) => r.size),
+        p.map((r) => r.updateTime),
+        p.map(({ updateTime: _t, ...r }) => JSON.stringify(r)),
+      ],
     );
   }
   await writeOrders(runner, s, rows);
@@ -135,7 +184,13 @@ export async function writeContractRows(runner: QueryRunner, schema: string, row
       `INSERT INTO ${s}.contract_marks (fund_account_id, symbol, mark_price, index_price, at)
        SELECT * FROM unnest($1::bigint[], $2::text[], $3::numeric[], $4::numeric[], $5::bigint[])
        ON CONFLICT (fund_account_id, symbol) DO UPDATE SET mark_price = EXCLUDED.mark_price, index_price = EXCLUDED.index_price, at = EXCLUDED.at`,
-      [m.map((r) => r.fundAccountId), m.map((r) => r.symbol), m.map((r) => r.markPrice), m.map((r) => r.indexPrice), m.map((r) => r.at)],
+      [
+        m.map((r) => r.fundAccountId),
+        m.map((r) => r.symbol),
+        m.map((r) => r.markPrice),
+        m.map((r) => r.indexPrice),
+        m.map((r) => r.at),
+      ],
     );
   }
   if (rows.trades.length > 0) {
@@ -143,7 +198,14 @@ export async function writeContractRows(runner: QueryRunner, schema: string, row
     await runner.query(
       `INSERT INTO ${s}.contract_trades (trade_id, account_id, order_id, symbol, time, record)
        SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::bigint[], $6::jsonb[]) ON CONFLICT DO NOTHING`,
-      [t.map((r) => r.tradeId), t.map((r) => r.accountId), t.map((r) => r.orderId), t.map((r) => r.symbol), t.map((r) => r.time), t.map((r) => JSON.stringify(r))],
+      [
+        t.map((r) => r.tradeId),
+        t.map((r) => r.accountId),
+        t.map((r) => r.orderId),
+        t.map((r) => r.symbol),
+        t.map((r) => r.time),
+        t.map((r) => JSON.stringify(r)),
+      ],
     );
   }
 }
@@ -174,7 +236,13 @@ async function writeOrders(runner: QueryRunner, s: string, rows: ContractRows): 
       `UPDATE ${s}.contract_orders o SET status = r.status, update_time = r.t,
          record = o.record || jsonb_build_object('executedQty', r.executed, 'marginLeft', r.margin_left, 'status', r.status)
        FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::bigint[]) AS r(id, executed, margin_left, status, t) WHERE o.order_id = r.id`,
-      [c.map((r) => r.orderId), c.map((r) => r.executedQty), c.map((r) => r.marginLeft), c.map((r) => r.status), c.map((r) => r.updateTime)],
+      [
+        c.map((r) => r.orderId),
+        c.map((r) => r.executedQty),
+        c.map((r) => r.marginLeft),
+        c.map((r) => r.status),
+        c.map((r) => r.updateTime),
+      ],
     );
   }
 }

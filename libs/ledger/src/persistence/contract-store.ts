@@ -11,18 +11,29 @@ import { forgetContracts } from '../processing/partition-contracts';
  * positions and open contract orders (and the partition's fee, insurance and clearing accounts'), its
  * last funding times and marks, as the fold had them.
  */
-export async function loadContracts(dataSource: DataSource, schema: string, state: LedgerState, accountIds: ReadonlySet<string>, systemAccountIds: readonly string[]): Promise<void> {
+export async function loadContracts(
+  dataSource: DataSource,
+  schema: string,
+  state: LedgerState,
+  accountIds: ReadonlySet<string>,
+  systemAccountIds: readonly string[],
+): Promise<void> {
   const c = state.contracts;
   const owned = new Set([...accountIds, ...systemAccountIds]);
   forgetContracts(state, owned);
   const ids = [...owned];
   const s = `"${schema}"`;
-  const balances: { account_id: string; free: string; locked: string; position_margin: string }[] = await dataSource.query(
-    `SELECT account_id::text, free::text, locked::text, position_margin::text FROM ${s}.contract_balances WHERE account_id = ANY($1::bigint[])`,
+  const balances: { account_id: string; free: string; locked: string; position_margin: string }[] =
+    await dataSource.query(
+      `SELECT account_id::text, free::text, locked::text, position_margin::text FROM ${s}.contract_balances WHERE account_id = ANY($1::bigint[])`,
+      [ids],
+    );
+  for (const b of balances)
+    setBalance(c, { accountId: b.account_id, free: b.free, locked: b.locked, positionMargin: b.position_margin });
+  const positions: { record: PositionAfter }[] = await dataSource.query(
+    `SELECT record FROM ${s}.contract_positions WHERE account_id = ANY($1::bigint[])`,
     [ids],
   );
-  for (const b of balances) setBalance(c, { accountId: b.account_id, free: b.free, locked: b.locked, positionMargin: b.position_margin });
-  const positions: { record: PositionAfter }[] = await dataSource.query(`SELECT record FROM ${s}.contract_positions WHERE account_id = ANY($1::bigint[])`, [ids]);
   for (const { record } of positions) setPosition(c, record);
   const orders: { record: ContractOrderRecord }[] = await dataSource.query(
     `SELECT record FROM ${s}.contract_orders WHERE account_id = ANY($1::bigint[]) AND status IN ('NEW', 'PARTIALLY_FILLED') ORDER BY order_id`,

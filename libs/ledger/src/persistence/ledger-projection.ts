@@ -1,6 +1,16 @@
 import { SYSTEM_USER_ID_BASE } from '../domain/ledger-ids';
 import { changedOrder, isContractJournalEvent, orderChangeFields, placedOrder } from '@exchange/contracts';
-import type { AccountRecord, FlowEntry, LedgerJournalEvent, LedgerOrderRecord, LedgerTradeRecord, LedgerWithdrawalRecord, OrderOutcomeApplied, Permission, TradeSettled } from '@exchange/contracts';
+import type {
+  AccountRecord,
+  FlowEntry,
+  LedgerJournalEvent,
+  LedgerOrderRecord,
+  LedgerTradeRecord,
+  LedgerWithdrawalRecord,
+  OrderOutcomeApplied,
+  Permission,
+  TradeSettled,
+} from '@exchange/contracts';
 import { feeAccountRecord } from '../domain/ledger-state';
 import type { QueryRunner } from 'typeorm';
 import { tradeFlows } from '../domain/trade-flows';
@@ -18,7 +28,14 @@ export interface ProjectionRows {
   flags: Map<string, { canTrade: boolean; canWithdraw: boolean; canDeposit: boolean }>;
   balances: Map<string, { accountId: string; asset: string; free: string; locked: string }>;
   flows: (FlowEntry & { created: number })[];
-  apiKeys: { apiKey: string; accountId: string; userId: string; permissions: Permission[]; secretCiphertext: string; created: number }[];
+  apiKeys: {
+    apiKey: string;
+    accountId: string;
+    userId: string;
+    permissions: Permission[];
+    secretCiphertext: string;
+    created: number;
+  }[];
   revokedKeys: { apiKey: string; at: number }[];
   /** The last record of each order placed (or whose cancel was requested) in these events. */
   orders: Map<string, LedgerOrderRecord>;
@@ -30,8 +47,25 @@ export interface ProjectionRows {
   contracts: ContractRows;
 }
 
-export function projectionRows(events: readonly LedgerJournalEvent[], partitionOf: (userId: string) => number): ProjectionRows {
-  const rows: ProjectionRows = { users: [], userSeq: new Map(), accounts: [], flags: new Map(), balances: new Map(), flows: [], apiKeys: [], revokedKeys: [], orders: new Map(), orderChanges: new Map(), trades: [], withdrawals: new Map(), contracts: emptyContractRows() };
+export function projectionRows(
+  events: readonly LedgerJournalEvent[],
+  partitionOf: (userId: string) => number,
+): ProjectionRows {
+  const rows: ProjectionRows = {
+    users: [],
+    userSeq: new Map(),
+    accounts: [],
+    flags: new Map(),
+    balances: new Map(),
+    flows: [],
+    apiKeys: [],
+    revokedKeys: [],
+    orders: new Map(),
+    orderChanges: new Map(),
+    trades: [],
+    withdrawals: new Map(),
+    contracts: emptyContractRows(),
+  };
   for (const event of events) {
     const { userId, seq } = event.payload;
     // A partition's system user has no users row (its sequence counts log positions, beyond an int).
@@ -49,7 +83,14 @@ export function projectionRows(events: readonly LedgerJournalEvent[], partitionO
         rows.accounts.push({ ...event.payload.account, created: event.ts });
         break;
       case 'ApiKeyCreated':
-        rows.apiKeys.push({ apiKey: event.payload.apiKey, accountId: event.payload.accountId, userId, permissions: event.payload.permissions, secretCiphertext: event.payload.secretCiphertext, created: event.ts });
+        rows.apiKeys.push({
+          apiKey: event.payload.apiKey,
+          accountId: event.payload.accountId,
+          userId,
+          permissions: event.payload.permissions,
+          secretCiphertext: event.payload.secretCiphertext,
+          created: event.ts,
+        });
         break;
       case 'ApiKeyRevoked':
         rows.revokedKeys.push({ apiKey: event.payload.apiKey, at: event.ts });
@@ -60,7 +101,11 @@ export function projectionRows(events: readonly LedgerJournalEvent[], partitionO
         for (const f of event.payload.flows) rows.flows.push({ ...f, created: event.ts });
         break;
       case 'AccountFlagsSet':
-        rows.flags.set(event.payload.accountId, { canTrade: event.payload.canTrade, canWithdraw: event.payload.canWithdraw, canDeposit: event.payload.canDeposit });
+        rows.flags.set(event.payload.accountId, {
+          canTrade: event.payload.canTrade,
+          canWithdraw: event.payload.canWithdraw,
+          canDeposit: event.payload.canDeposit,
+        });
         break;
       case 'OrderPlaced':
         rows.orders.set(event.payload.order.orderId, placedOrder(event));
@@ -123,7 +168,12 @@ export async function writeProjection(runner: QueryRunner, schema: string, rows:
       `INSERT INTO ${s}.users (user_id, name, seq, partition, created)
        SELECT u, n, 0, p, c FROM unnest($1::bigint[], $2::text[], $3::int[], $4::bigint[]) AS t(u, n, p, c)
        ON CONFLICT (user_id) DO NOTHING`,
-      [rows.users.map((u) => u.userId), rows.users.map((u) => u.name), rows.users.map((u) => u.partition), rows.users.map((u) => u.created)],
+      [
+        rows.users.map((u) => u.userId),
+        rows.users.map((u) => u.name),
+        rows.users.map((u) => u.partition),
+        rows.users.map((u) => u.created),
+      ],
     );
   }
   if (rows.accounts.length > 0) {
@@ -132,7 +182,14 @@ export async function writeProjection(runner: QueryRunner, schema: string, rows:
       `INSERT INTO ${s}.accounts (account_id, user_id, account_type, account_index, account_name, can_trade, can_withdraw, can_deposit, created)
        SELECT id, u, t, i, n, true, true, true, c FROM unnest($1::bigint[], $2::bigint[], $3::smallint[], $4::int[], $5::text[], $6::bigint[]) AS r(id, u, t, i, n, c)
        ON CONFLICT (account_id) DO NOTHING`,
-      [a.map((r) => r.accountId), a.map((r) => r.userId), a.map((r) => r.accountType), a.map((r) => r.accountIndex), a.map((r) => r.accountName), a.map((r) => r.created)],
+      [
+        a.map((r) => r.accountId),
+        a.map((r) => r.userId),
+        a.map((r) => r.accountType),
+        a.map((r) => r.accountIndex),
+        a.map((r) => r.accountName),
+        a.map((r) => r.created),
+      ],
     );
   }
   if (rows.flags.size > 0) {
@@ -159,7 +216,15 @@ export async function writeProjection(runner: QueryRunner, schema: string, rows:
       `INSERT INTO ${s}.balance_flows (flow_id, account_id, asset, flow_type, change, total, created)
        SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::numeric[], $6::numeric[], $7::bigint[])
        ON CONFLICT (flow_id) DO NOTHING`,
-      [f.map((r) => r.flowId), f.map((r) => r.accountId), f.map((r) => r.asset), f.map((r) => r.flowType), f.map((r) => r.change), f.map((r) => r.total), f.map((r) => r.created)],
+      [
+        f.map((r) => r.flowId),
+        f.map((r) => r.accountId),
+        f.map((r) => r.asset),
+        f.map((r) => r.flowType),
+        f.map((r) => r.change),
+        f.map((r) => r.total),
+        f.map((r) => r.created),
+      ],
     );
   }
   for (const k of rows.apiKeys) {
@@ -169,7 +234,10 @@ export async function writeProjection(runner: QueryRunner, schema: string, rows:
     );
   }
   for (const k of rows.revokedKeys) {
-    await runner.query(`UPDATE ${s}.api_keys SET revoked_at = $2 WHERE api_key = $1 AND revoked_at IS NULL`, [k.apiKey, k.at]);
+    await runner.query(`UPDATE ${s}.api_keys SET revoked_at = $2 WHERE api_key = $1 AND revoked_at IS NULL`, [
+      k.apiKey,
+      k.at,
+    ]);
   }
   if (rows.orders.size > 0) {
     const o = [...rows.orders.values()];
@@ -197,7 +265,13 @@ export async function writeProjection(runner: QueryRunner, schema: string, rows:
     await runner.query(
       `UPDATE ${s}.orders o SET status = r.status, update_time = r.update_time, final_time = coalesce(r.final_time, o.final_time), record = o.record || r.change
        FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[], $5::jsonb[]) AS r(id, status, update_time, final_time, change) WHERE o.order_id = r.id`,
-      [c.map((r) => r.orderId), c.map((r) => r.status), c.map((r) => r.updateTime), c.map((r) => r.finalTime ?? null), c.map((r) => JSON.stringify(r))],
+      [
+        c.map((r) => r.orderId),
+        c.map((r) => r.status),
+        c.map((r) => r.updateTime),
+        c.map((r) => r.finalTime ?? null),
+        c.map((r) => JSON.stringify(r)),
+      ],
     );
   }
   if (rows.trades.length > 0) {
@@ -205,7 +279,14 @@ export async function writeProjection(runner: QueryRunner, schema: string, rows:
     await runner.query(
       `INSERT INTO ${s}.trades (trade_id, account_id, order_id, symbol, time, record)
        SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::bigint[], $6::jsonb[]) ON CONFLICT DO NOTHING`,
-      [t.map((r) => r.tradeId), t.map((r) => r.accountId), t.map((r) => r.orderId), t.map((r) => r.symbol), t.map((r) => r.time), t.map((r) => JSON.stringify(r))],
+      [
+        t.map((r) => r.tradeId),
+        t.map((r) => r.accountId),
+        t.map((r) => r.orderId),
+        t.map((r) => r.symbol),
+        t.map((r) => r.time),
+        t.map((r) => JSON.stringify(r)),
+      ],
     );
   }
   if (rows.withdrawals.size > 0) {
@@ -214,7 +295,14 @@ export async function writeProjection(runner: QueryRunner, schema: string, rows:
       `INSERT INTO ${s}.withdrawals (withdrawal_id, account_id, user_id, client_order_id, status, record)
        SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::jsonb[])
        ON CONFLICT (withdrawal_id) DO UPDATE SET status = EXCLUDED.status, record = EXCLUDED.record`,
-      [w.map((r) => r.withdrawalId), w.map((r) => r.accountId), w.map((r) => r.userId), w.map((r) => r.clientOrderId), w.map((r) => r.status), w.map((r) => JSON.stringify(r))],
+      [
+        w.map((r) => r.withdrawalId),
+        w.map((r) => r.accountId),
+        w.map((r) => r.userId),
+        w.map((r) => r.clientOrderId),
+        w.map((r) => r.status),
+        w.map((r) => JSON.stringify(r)),
+      ],
     );
   }
   await writeContractRows(runner, schema, rows.contracts);

@@ -1,5 +1,11 @@
 import { Controller, Inject } from '@nestjs/common';
-import { HeaderNames, LEDGER_PROJECTION_GROUP, type LedgerJournalEvent, parseJournalRecord, Topics } from '@exchange/contracts';
+import {
+  HeaderNames,
+  LEDGER_PROJECTION_GROUP,
+  type LedgerJournalEvent,
+  parseJournalRecord,
+  Topics,
+} from '@exchange/contracts';
 import { ConsumeBatches, type IncomingBatch, type IncomingRecord } from '@exchange/messaging';
 import { LOGGER, type Logger, Metrics } from '@exchange/platform';
 import type { Histogram } from 'prom-client';
@@ -27,7 +33,12 @@ export class LedgerProjector {
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(Metrics) metrics: Metrics,
   ) {
-    this.commitSeconds = metrics.histogram('ledger_projection_commit_seconds', 'One PostgreSQL transaction per projected batch of ledger.events', [], [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1]);
+    this.commitSeconds = metrics.histogram(
+      'ledger_projection_commit_seconds',
+      'One PostgreSQL transaction per projected batch of ledger.events',
+      [],
+      [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    );
   }
 
   @ConsumeBatches({ topic: Topics.ledgerEvents.name, groupId: LEDGER_PROJECTION_GROUP, fromBeginning: true })
@@ -45,7 +56,10 @@ export class LedgerProjector {
       });
     } catch (error) {
       this.positions.delete(batch.partition);
-      this.logger.error({ err: error, partition: batch.partition, offset: batch.records[0]?.offset }, 'ledger projection: batch failed; retried after a back-off');
+      this.logger.error(
+        { err: error, partition: batch.partition, offset: batch.records[0]?.offset },
+        'ledger projection: batch failed; retried after a back-off',
+      );
       throw error;
     }
     this.positions.set(batch.partition, batch.nextOffset);
@@ -53,18 +67,27 @@ export class LedgerProjector {
   }
 
   private async readPosition(runner: QueryRunner, partition: number): Promise<number> {
-    const [row] = await runner.query(`SELECT next_offset FROM "${this.schema}".projection_checkpoints WHERE topic = $1 AND partition = $2`, [Topics.ledgerEvents.name, partition]);
+    const [row] = await runner.query(
+      `SELECT next_offset FROM "${this.schema}".projection_checkpoints WHERE topic = $1 AND partition = $2`,
+      [Topics.ledgerEvents.name, partition],
+    );
     return row ? Number(row.next_offset) : 0;
   }
 
-  private async advance(runner: QueryRunner, batch: IncomingBatch, expected: number, inputNext: number | undefined): Promise<void> {
+  private async advance(
+    runner: QueryRunner,
+    batch: IncomingBatch,
+    expected: number,
+    inputNext: number | undefined,
+  ): Promise<void> {
     const s = `"${this.schema}"`;
     const moved = await runner.query(
       `INSERT INTO ${s}.projection_checkpoints (topic, partition, next_offset) VALUES ($1, $2, $4)
        ON CONFLICT (topic, partition) DO UPDATE SET next_offset = $4 WHERE projection_checkpoints.next_offset = $3 RETURNING next_offset`,
       [batch.topic, batch.partition, expected, batch.nextOffset],
     );
-    if (moved.length === 0) throw new Error(`ledger projection: the position of ${batch.topic}/${batch.partition} is not at ${expected}`);
+    if (moved.length === 0)
+      throw new Error(`ledger projection: the position of ${batch.topic}/${batch.partition} is not at ${expected}`);
     if (inputNext === undefined) return;
     await runner.query(
       `INSERT INTO ${s}.checkpoints (topic, partition, next_offset) VALUES ($1, $2, $3)
@@ -80,7 +103,10 @@ export class LedgerProjector {
    */
   private async unseen(runner: QueryRunner, events: LedgerJournalEvent[]): Promise<LedgerJournalEvent[]> {
     const userIds = [...new Set(events.map((e) => e.payload.userId))].filter((id) => /^\d{1,18}$/.test(id));
-    const rows: { user_id: string; seq: number }[] = await runner.query(`SELECT user_id, seq FROM "${this.schema}".users WHERE user_id = ANY($1::bigint[])`, [userIds]);
+    const rows: { user_id: string; seq: number }[] = await runner.query(
+      `SELECT user_id, seq FROM "${this.schema}".users WHERE user_id = ANY($1::bigint[])`,
+      [userIds],
+    );
     const seqOf = new Map(rows.map((r) => [String(r.user_id), Number(r.seq)]));
     return events.filter((e) => {
       const seen = seqOf.get(e.payload.userId);
@@ -97,7 +123,11 @@ export class LedgerProjector {
     for (const record of records) {
       const event = parseJournalRecord(record.value);
       if (event) events.push(event);
-      else this.logger.error({ partition: record.partition, offset: record.offset }, 'ledger projection: an unreadable ledger.events record was left out');
+      else
+        this.logger.error(
+          { partition: record.partition, offset: record.offset },
+          'ledger projection: an unreadable ledger.events record was left out',
+        );
     }
     return events;
   }

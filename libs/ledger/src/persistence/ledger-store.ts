@@ -6,7 +6,6 @@ import type { DataSource } from 'typeorm';
 import { defaultFlags, feeAccountRecord, type LedgerState, putWithdrawal } from '../domain/ledger-state';
 import { loadContracts } from './contract-store';
 
-
 export interface LoadedPartition {
   nextOffset: number;
   processedCommandIds: ProcessedIds;
@@ -29,7 +28,13 @@ export class LedgerStore {
    * keys, the orders that are open or hold their client id (final within the retry window at `now`),
    * and the partition's fee account.
    */
-  async loadPartition(state: LedgerState, topic: string, partition: number, now = 0, feeAccountId?: string): Promise<LoadedPartition> {
+  async loadPartition(
+    state: LedgerState,
+    topic: string,
+    partition: number,
+    now = 0,
+    feeAccountId?: string,
+  ): Promise<LoadedPartition> {
     const s = `"${this.schema}"`;
     const partitionAccounts = new Set<string>();
     for (const [userId, user] of state.users) {
@@ -38,10 +43,15 @@ export class LedgerStore {
       for (const accountId of user.accountIds) state.accounts.delete(accountId);
       state.users.delete(userId);
     }
-    for (const [apiKey, key] of state.apiKeys) if (this.partitionOf(key.userId) === partition) state.apiKeys.delete(apiKey);
+    for (const [apiKey, key] of state.apiKeys)
+      if (this.partitionOf(key.userId) === partition) state.apiKeys.delete(apiKey);
 
-    const users: { user_id: string; name: string; seq: number }[] = await this.dataSource.query(`SELECT user_id, name, seq FROM ${s}.users WHERE partition = $1`, [partition]);
-    for (const u of users) state.users.set(String(u.user_id), { userId: String(u.user_id), name: u.name, seq: u.seq, accountIds: [] });
+    const users: { user_id: string; name: string; seq: number }[] = await this.dataSource.query(
+      `SELECT user_id, name, seq FROM ${s}.users WHERE partition = $1`,
+      [partition],
+    );
+    for (const u of users)
+      state.users.set(String(u.user_id), { userId: String(u.user_id), name: u.name, seq: u.seq, accountIds: [] });
     const accounts: AccountRow[] = await this.dataSource.query(
       `SELECT a.* FROM ${s}.accounts a JOIN ${s}.users u ON u.user_id = a.user_id WHERE u.partition = $1 ORDER BY a.account_type, a.account_index`,
       [partition],
@@ -50,7 +60,13 @@ export class LedgerStore {
       const accountId = String(a.account_id);
       const userId = String(a.user_id);
       state.accounts.set(accountId, {
-        record: { accountId, userId, accountType: a.account_type as AccountType, accountIndex: a.account_index, accountName: a.account_name },
+        record: {
+          accountId,
+          userId,
+          accountType: a.account_type as AccountType,
+          accountIndex: a.account_index,
+          accountName: a.account_name,
+        },
         flags: { canTrade: a.can_trade, canWithdraw: a.can_withdraw, canDeposit: a.can_deposit },
         balances: new Map(),
       });
@@ -60,16 +76,35 @@ export class LedgerStore {
       `SELECT b.* FROM ${s}.balances b JOIN ${s}.accounts a ON a.account_id = b.account_id JOIN ${s}.users u ON u.user_id = a.user_id WHERE u.partition = $1`,
       [partition],
     );
-    for (const b of balances) state.accounts.get(String(b.account_id))?.balances.set(b.asset, { free: new Money(b.free), locked: new Money(b.locked) });
-    const keys: { api_key: string; account_id: string; user_id: string; permissions: Permission[]; revoked_at: string | null }[] = await this.dataSource.query(
+    for (const b of balances)
+      state.accounts
+        .get(String(b.account_id))
+        ?.balances.set(b.asset, { free: new Money(b.free), locked: new Money(b.locked) });
+    const keys: {
+      api_key: string;
+      account_id: string;
+      user_id: string;
+      permissions: Permission[];
+      revoked_at: string | null;
+    }[] = await this.dataSource.query(
       `SELECT k.* FROM ${s}.api_keys k JOIN ${s}.users u ON u.user_id = k.user_id WHERE u.partition = $1`,
       [partition],
     );
     for (const k of keys) {
-      state.apiKeys.set(k.api_key, { apiKey: k.api_key, accountId: String(k.account_id), userId: String(k.user_id), permissions: k.permissions, revoked: k.revoked_at !== null });
+      state.apiKeys.set(k.api_key, {
+        apiKey: k.api_key,
+        accountId: String(k.account_id),
+        userId: String(k.user_id),
+        permissions: k.permissions,
+        revoked: k.revoked_at !== null,
+      });
     }
     for (const a of accounts) partitionAccounts.add(String(a.account_id));
-    const systemAccounts = [...(feeAccountId ? [feeAccountId] : []), insuranceAccountIdOf(partition), clearingAccountIdOf(partition)];
+    const systemAccounts = [
+      ...(feeAccountId ? [feeAccountId] : []),
+      insuranceAccountIdOf(partition),
+      clearingAccountIdOf(partition),
+    ];
     await loadContracts(this.dataSource, this.schema, state, partitionAccounts, systemAccounts);
     await this.loadOrders(state, partition, now);
     await this.loadWithdrawals(state, partition);
@@ -119,7 +154,9 @@ export class LedgerStore {
 
   /** The partition's fee account exists once a trade credited it; before that it is absent, as in the fold. */
   private async loadFeeAccount(state: LedgerState, feeAccountId: string): Promise<void> {
-    const exists = await this.dataSource.query(`SELECT 1 FROM "${this.schema}".accounts WHERE account_id = $1`, [feeAccountId]);
+    const exists = await this.dataSource.query(`SELECT 1 FROM "${this.schema}".accounts WHERE account_id = $1`, [
+      feeAccountId,
+    ]);
     if (exists.length === 0) {
       state.accounts.delete(feeAccountId);
       return;

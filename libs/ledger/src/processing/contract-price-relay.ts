@@ -1,6 +1,18 @@
 import { Controller, Inject } from '@nestjs/common';
-import { contractPriceMessageSchema, type Markets, parseOrderEventValue, Topics, toPartitionRecord } from '@exchange/contracts';
-import { type BatchOutcome, ConsumeBatches, decodeOnce, type IncomingBatch, type OutgoingRecord } from '@exchange/messaging';
+import {
+  contractPriceMessageSchema,
+  type Markets,
+  parseOrderEventValue,
+  Topics,
+  toPartitionRecord,
+} from '@exchange/contracts';
+import {
+  type BatchOutcome,
+  ConsumeBatches,
+  decodeOnce,
+  type IncomingBatch,
+  type OutgoingRecord,
+} from '@exchange/messaging';
 import { LOGGER, type Logger, MARKETS } from '@exchange/platform';
 import { partitionCommandOf, stopCommandsOf } from '../domain/contracts/price-commands';
 import { LEDGER_PARTITIONS } from './ledger.tokens';
@@ -29,7 +41,10 @@ export class ContractPriceRelay {
     for (const record of batch.records) {
       const parsed = contractPriceMessageSchema.safeParse(safeJson(record.value));
       if (!parsed.success) {
-        this.logger.warn({ partition: record.partition, offset: record.offset }, 'ledger: a contract-prices record that is no price message was skipped');
+        this.logger.warn(
+          { partition: record.partition, offset: record.offset },
+          'ledger: a contract-prices record that is no price message was skipped',
+        );
         continue;
       }
       // A symbol this configuration does not know (an old record) has no positions to act on.
@@ -60,14 +75,23 @@ export class ContractPriceRelay {
     const emit: OutgoingRecord[] = [];
     for (const [symbol, seen] of prices) {
       for (let partition = 0; partition < this.partitions; partition++) {
-        for (const command of stopCommandsOf(symbol, seen.prices, { partition: batch.partition, offset: seen.offset, ts: seen.ts }, partition)) emit.push(commandRecord(command, partition));
+        for (const command of stopCommandsOf(
+          symbol,
+          seen.prices,
+          { partition: batch.partition, offset: seen.offset, ts: seen.ts },
+          partition,
+        ))
+          emit.push(commandRecord(command, partition));
       }
     }
     return { emit };
   }
 }
 
-function commandRecord(command: { id: string; type: string; payload: { symbol: string } }, partition: number): OutgoingRecord {
+function commandRecord(
+  command: { id: string; type: string; payload: { symbol: string } },
+  partition: number,
+): OutgoingRecord {
   return toPartitionRecord(Topics.ledgerCommands, command, partition, command.payload.symbol);
 }
 

@@ -1,7 +1,36 @@
 import { Controller, Inject, type OnApplicationShutdown } from '@nestjs/common';
-import { HeaderNames, type LedgerCommand, ledgerCommandSchema, type LedgerJournalEvent, type Markets, Topics } from '@exchange/contracts';
-import { type BatchOutcome, ConsumeBatches, deadLetterOf, describeFailure, type EventLog, type IncomingBatch, type IncomingRecord, type OutgoingRecord, PoisonRecord, type ProcessedIds, sqlStateOf } from '@exchange/messaging';
-import { CLOCK, type Clock, CONFIG, type Config, EVENT_LOG, LOGGER, type Logger, MARKETS, Metrics } from '@exchange/platform';
+import {
+  HeaderNames,
+  type LedgerCommand,
+  ledgerCommandSchema,
+  type LedgerJournalEvent,
+  type Markets,
+  Topics,
+} from '@exchange/contracts';
+import {
+  type BatchOutcome,
+  ConsumeBatches,
+  deadLetterOf,
+  describeFailure,
+  type EventLog,
+  type IncomingBatch,
+  type IncomingRecord,
+  type OutgoingRecord,
+  PoisonRecord,
+  type ProcessedIds,
+  sqlStateOf,
+} from '@exchange/messaging';
+import {
+  CLOCK,
+  type Clock,
+  CONFIG,
+  type Config,
+  EVENT_LOG,
+  LOGGER,
+  type Logger,
+  MARKETS,
+  Metrics,
+} from '@exchange/platform';
 import type { Counter, Histogram } from 'prom-client';
 import { decide, rejectionOf } from '../domain/decide';
 import { feeAccountIdOf, flowIdOf } from '../domain/ledger-ids';
@@ -20,7 +49,21 @@ export const LEDGER_GROUP = 'ledger';
  * CommandRejected. The others record facts decided elsewhere (a trade leg, an engine outcome, a
  * deposit, a withdrawal's end) that must not be lost: those are parked for an operator.
  */
-const REQUESTS: ReadonlySet<string> = new Set(['CreateUser', 'CreateSubAccount', 'CreateApiKey', 'RevokeApiKey', 'TransferFunds', 'SetAccountFlags', 'PlaceOrder', 'RequestCancel', 'RequestWithdrawal', 'PlaceContractOrder', 'RequestContractCancel', 'ModifyPositionMargin', 'SeedInsuranceFund']);
+const REQUESTS: ReadonlySet<string> = new Set([
+  'CreateUser',
+  'CreateSubAccount',
+  'CreateApiKey',
+  'RevokeApiKey',
+  'TransferFunds',
+  'SetAccountFlags',
+  'PlaceOrder',
+  'RequestCancel',
+  'RequestWithdrawal',
+  'PlaceContractOrder',
+  'RequestContractCancel',
+  'ModifyPositionMargin',
+  'SeedInsuranceFund',
+]);
 
 /** Text the projection could not store, refused as PostgreSQL would refuse it (SQLSTATE 22021). */
 class UnstorableText extends PoisonRecord {
@@ -63,9 +106,21 @@ export class LedgerCommandProcessor implements OnApplicationShutdown {
     @Inject(CONFIG) config: Config,
   ) {
     this.state = initialLedgerState(config.RETRY_WINDOW_MS);
-    this.batchSize = metrics.histogram('ledger_batch_commands', 'Commands per committed batch', [], [1, 2, 5, 10, 50, 100, 500, 1000, 5000]);
-    this.decided = metrics.counter('ledger_commands_total', 'Commands decided, by type and outcome', ['type', 'outcome']);
-    this.poisoned = metrics.counter('ledger_poison_records_total', 'Records that could not be applied: rejected, or parked in operator.dead-letters', ['outcome']);
+    this.batchSize = metrics.histogram(
+      'ledger_batch_commands',
+      'Commands per committed batch',
+      [],
+      [1, 2, 5, 10, 50, 100, 500, 1000, 5000],
+    );
+    this.decided = metrics.counter('ledger_commands_total', 'Commands decided, by type and outcome', [
+      'type',
+      'outcome',
+    ]);
+    this.poisoned = metrics.counter(
+      'ledger_poison_records_total',
+      'Records that could not be applied: rejected, or parked in operator.dead-letters',
+      ['outcome'],
+    );
   }
 
   @ConsumeBatches({ topic: Topics.ledgerCommands.name, groupId: LEDGER_GROUP, fromBeginning: true })
@@ -74,9 +129,16 @@ export class LedgerCommandProcessor implements OnApplicationShutdown {
     if (start === undefined) return {};
     try {
       const progress = await this.catchUp(batch.partition, start, batch.fromOffset);
-      const emit: OutgoingRecord[] = await this.snapshots.dueRecords(this.state, this.scopeOf(batch.partition), start, progress.processed, batch.records.length);
+      const emit: OutgoingRecord[] = await this.snapshots.dueRecords(
+        this.state,
+        this.scopeOf(batch.partition),
+        start,
+        progress.processed,
+        batch.records.length,
+      );
       const decidedAt = this.clock.now();
-      for (const record of batch.records) emit.push(...this.decideRecord(record, progress, decidedAt, batch.nextOffset));
+      for (const record of batch.records)
+        emit.push(...this.decideRecord(record, progress, decidedAt, batch.nextOffset));
       progress.processed.expire(decidedAt - this.state.clientIdWindowMs);
       progress.nextOffset = batch.nextOffset;
       this.batchSize.observe(batch.records.length);
@@ -84,7 +146,10 @@ export class LedgerCommandProcessor implements OnApplicationShutdown {
     } catch (error) {
       // The state may hold part of this batch, which was not committed: the retry restores it.
       this.partitions.delete(batch.partition);
-      this.logger.error({ partition: batch.partition, fromOffset: start, error: describeFailure(error) }, 'ledger: batch failed; its partition is retried after a back-off');
+      this.logger.error(
+        { partition: batch.partition, fromOffset: start, error: describeFailure(error) },
+        'ledger: batch failed; its partition is retried after a back-off',
+      );
       throw error;
     }
   }
@@ -99,7 +164,14 @@ export class LedgerCommandProcessor implements OnApplicationShutdown {
       const records: OutgoingRecord[] = [];
       for (const [partition, progress] of this.partitions) {
         if (committed[partition] !== progress.nextOffset) continue;
-        records.push(...(await this.snapshots.finalRecords(this.state, this.scopeOf(partition), progress.nextOffset, progress.processed)));
+        records.push(
+          ...(await this.snapshots.finalRecords(
+            this.state,
+            this.scopeOf(partition),
+            progress.nextOffset,
+            progress.processed,
+          )),
+        );
       }
       await this.log.publish(records);
     } catch (error) {
@@ -109,7 +181,12 @@ export class LedgerCommandProcessor implements OnApplicationShutdown {
   }
 
   /** The records of one command's decision, its poison handling included; none for a command decided before. */
-  private decideRecord(record: IncomingRecord, progress: PartitionProgress, decidedAt: number, inputNext: number): OutgoingRecord[] {
+  private decideRecord(
+    record: IncomingRecord,
+    progress: PartitionProgress,
+    decidedAt: number,
+    inputNext: number,
+  ): OutgoingRecord[] {
     let command: LedgerCommand | undefined;
     try {
       command = this.parse(record);
@@ -117,9 +194,15 @@ export class LedgerCommandProcessor implements OnApplicationShutdown {
       const events = this.decideOne(command, record);
       const correlationId = record.headers[HeaderNames.correlationId];
       const records = decisionRecords(events, correlationId, inputNext);
-      if (unstorableText(records.map((r) => r.value))) throw new UnstorableText(`ledger: ${command.type} ${command.id} holds a NUL, which the projection cannot store`);
+      if (unstorableText(records.map((r) => r.value)))
+        throw new UnstorableText(
+          `ledger: ${command.type} ${command.id} holds a NUL, which the projection cannot store`,
+        );
       this.apply(command, events, progress, decidedAt);
-      this.logger.debug({ correlationId, commandId: command.id, type: command.type, events: events.map((e) => e.type) }, 'ledger: decided');
+      this.logger.debug(
+        { correlationId, commandId: command.id, type: command.type, events: events.map((e) => e.type) },
+        'ledger: decided',
+      );
       return records;
     } catch (failure) {
       if (!(failure instanceof PoisonRecord)) throw failure;
@@ -127,7 +210,12 @@ export class LedgerCommandProcessor implements OnApplicationShutdown {
     }
   }
 
-  private apply(command: LedgerCommand, events: LedgerJournalEvent[], progress: PartitionProgress, decidedAt: number): void {
+  private apply(
+    command: LedgerCommand,
+    events: LedgerJournalEvent[],
+    progress: PartitionProgress,
+    decidedAt: number,
+  ): void {
     for (const event of events) evolve(this.state, event);
     progress.processed.add(command.id, decidedAt);
     this.decided.inc({ type: command.type, outcome: events[0]?.type === 'CommandRejected' ? 'rejected' : 'applied' });
@@ -138,15 +226,38 @@ export class LedgerCommandProcessor implements OnApplicationShutdown {
    * answer) is refused with a CommandRejected; anything else is parked in the dead letters, its id
    * left unprocessed so it can be published again once its cause is fixed.
    */
-  private poison(record: IncomingRecord, command: LedgerCommand | undefined, failure: PoisonRecord, progress: PartitionProgress, decidedAt: number, inputNext: number): OutgoingRecord[] {
+  private poison(
+    record: IncomingRecord,
+    command: LedgerCommand | undefined,
+    failure: PoisonRecord,
+    progress: PartitionProgress,
+    decidedAt: number,
+    inputNext: number,
+  ): OutgoingRecord[] {
     const outcome = command && REQUESTS.has(command.type) ? 'rejected' : 'parked';
     this.poisoned.inc({ outcome });
-    this.logger.error({ partition: record.partition, offset: record.offset, commandId: record.headers[HeaderNames.messageId], outcome, error: describeFailure(failure) }, `ledger: poison record ${outcome}`);
+    this.logger.error(
+      {
+        partition: record.partition,
+        offset: record.offset,
+        commandId: record.headers[HeaderNames.messageId],
+        outcome,
+        error: describeFailure(failure),
+      },
+      `ledger: poison record ${outcome}`,
+    );
     if (!command || outcome === 'parked') return [deadLetterOf('ledger', record, failure)];
     const state = sqlStateOf(failure);
     const code = state === '22021' || state === '22P05' ? RejectCode.ILLEGAL_CHARS : RejectCode.INVALID_VALUE;
     const msg = `The ${command.type} command holds a value the ledger cannot apply or store; nothing was changed.`;
-    const events = rejectionOf(command, this.state, this.clock.now(), code, msg, partitionContextOf(this.state, record.partition, this.partitionCount, record.offset));
+    const events = rejectionOf(
+      command,
+      this.state,
+      this.clock.now(),
+      code,
+      msg,
+      partitionContextOf(this.state, record.partition, this.partitionCount, record.offset),
+    );
     this.apply(command, events, progress, decidedAt);
     return decisionRecords(events, record.headers[HeaderNames.correlationId], inputNext);
   }
@@ -164,12 +275,18 @@ export class LedgerCommandProcessor implements OnApplicationShutdown {
       });
     } catch (error) {
       // decide is a pure function of the command and the state: what throws here throws on every retry.
-      throw new PoisonRecord(`ledger: deciding ${command.type} ${command.id} failed: ${describeFailure(error).message}`);
+      throw new PoisonRecord(
+        `ledger: deciding ${command.type} ${command.id} failed: ${describeFailure(error).message}`,
+      );
     }
   }
 
   /** The partition's progress, its state first restored when it does not stand at `start` (or where the batch continues from: see IncomingBatch.fromOffset). */
-  private async catchUp(partition: number, start: number, continuesFrom: number | undefined): Promise<PartitionProgress> {
+  private async catchUp(
+    partition: number,
+    start: number,
+    continuesFrom: number | undefined,
+  ): Promise<PartitionProgress> {
     const known = this.partitions.get(partition);
     if (known && (known.nextOffset === start || known.nextOffset === continuesFrom)) return known;
     const processed = await this.recovery.rebuild(this.state, this.scopeOf(partition), start);
@@ -191,7 +308,8 @@ export class LedgerCommandProcessor implements OnApplicationShutdown {
       json = undefined;
     }
     const parsed = ledgerCommandSchema.safeParse(json);
-    if (!parsed.success) throw new PoisonRecord(`ledger: the record at ${record.partition}/${record.offset} is not a ledger command`);
+    if (!parsed.success)
+      throw new PoisonRecord(`ledger: the record at ${record.partition}/${record.offset} is not a ledger command`);
     return parsed.data;
   }
 }

@@ -9,7 +9,11 @@ import { walletCommandsFor } from '../domain/wallet-commands';
  * ledger.commands offset its step committed through, so the projection can say which commands
  * its tables reflect.
  */
-export function decisionRecords(events: readonly LedgerJournalEvent[], correlationId: string | undefined, inputNext: number): OutgoingRecord[] {
+export function decisionRecords(
+  events: readonly LedgerJournalEvent[],
+  correlationId: string | undefined,
+  inputNext: number,
+): OutgoingRecord[] {
   const trace = { correlation: correlationId };
   const records = events.map((e) => journalRecord(e, trace, inputNext));
   // An engine command's id is the id of the event that asked for it (see order-commands-from-events.ts).

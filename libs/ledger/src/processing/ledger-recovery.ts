@@ -42,7 +42,14 @@ export class LedgerRecovery {
       }
     });
     this.logger.info(
-      { partition: scope.partition, target, snapshotInputOffset: snapshot?.inputOffset, fromEventsOffset: snapshot?.eventsOffset ?? 0, folded, ms: Date.now() - started },
+      {
+        partition: scope.partition,
+        target,
+        snapshotInputOffset: snapshot?.inputOffset,
+        fromEventsOffset: snapshot?.eventsOffset ?? 0,
+        folded,
+        ms: Date.now() - started,
+      },
       'ledger: partition restored from snapshot and journal',
     );
     return processed;

@@ -70,7 +70,8 @@ export class LedgerSnapshotStore {
       if (r.headers[H.partition] !== String(partition) || !(inputOffset <= maxInputOffset)) return;
       const count = Number(r.headers[H.chunks]);
       let entry = found.get(inputOffset);
-      if (!entry) found.set(inputOffset, (entry = { eventsOffset: Number(r.headers[H.eventsOffset]), chunks: [], count }));
+      if (!entry)
+        found.set(inputOffset, (entry = { eventsOffset: Number(r.headers[H.eventsOffset]), chunks: [], count }));
       entry.chunks[Number(r.headers[H.chunk])] = r.value;
     };
     await this.log.read(topic, partition, 0, async (records) => records.forEach(consider));
@@ -89,7 +90,7 @@ export class LedgerSnapshotStore {
 /** Cuts text into chunks, never between the two halves of a surrogate pair (each chunk must be valid UTF-16). */
 function cut(text: string): string[] {
   const chunks: string[] = [];
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     let end = Math.min(text.length, start + CHUNK_CHARS);
     const code = text.charCodeAt(end - 1);
     if (end < text.length && code >= 0xd800 && code <= 0xdbff) end -= 1;
@@ -102,7 +103,16 @@ function cut(text: string): string[] {
 function parseState(text: string): PartitionState | undefined {
   try {
     const parsed = JSON.parse(text) as Partial<PartitionState> & { v?: number };
-    const lists = [parsed.users, parsed.accounts, parsed.apiKeys, parsed.orders, parsed.clientIds, parsed.withdrawals, parsed.withdrawalClientIds, parsed.processed];
+    const lists = [
+      parsed.users,
+      parsed.accounts,
+      parsed.apiKeys,
+      parsed.orders,
+      parsed.clientIds,
+      parsed.withdrawals,
+      parsed.withdrawalClientIds,
+      parsed.processed,
+    ];
     return parsed.v === 1 && lists.every(Array.isArray) ? (parsed as PartitionState) : undefined;
   } catch {
     return undefined;

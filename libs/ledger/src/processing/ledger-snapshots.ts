@@ -36,10 +36,17 @@ export class LedgerSnapshots {
   }
 
   /** The snapshot records to emit with a batch of `incoming` commands starting at `inputOffset`, when one is due. */
-  async dueRecords(state: LedgerState, scope: PartitionScope, inputOffset: number, processed: ProcessedIds, incoming: number): Promise<OutgoingRecord[]> {
+  async dueRecords(
+    state: LedgerState,
+    scope: PartitionScope,
+    inputOffset: number,
+    processed: ProcessedIds,
+    incoming: number,
+  ): Promise<OutgoingRecord[]> {
     const now = this.clock.now();
     const since = this.since.get(scope.partition) ?? { commands: 0, at: now };
-    const due = since.commands >= this.every || (since.commands > 0 && this.intervalMs > 0 && now - since.at >= this.intervalMs);
+    const due =
+      since.commands >= this.every || (since.commands > 0 && this.intervalMs > 0 && now - since.at >= this.intervalMs);
     if (!due) {
       this.since.set(scope.partition, { commands: since.commands + incoming, at: since.at });
       return [];
@@ -53,13 +60,31 @@ export class LedgerSnapshots {
    * On a graceful stop, once no batch is in flight: the records of a partition whose state stands
    * at `inputOffset` and changed since its last snapshot, so the next start folds nothing.
    */
-  async finalRecords(state: LedgerState, scope: PartitionScope, inputOffset: number, processed: ProcessedIds): Promise<OutgoingRecord[]> {
+  async finalRecords(
+    state: LedgerState,
+    scope: PartitionScope,
+    inputOffset: number,
+    processed: ProcessedIds,
+  ): Promise<OutgoingRecord[]> {
     if ((this.since.get(scope.partition)?.commands ?? 0) === 0) return [];
     return this.records(state, scope, inputOffset, processed);
   }
 
-  private async records(state: LedgerState, scope: PartitionScope, inputOffset: number, processed: ProcessedIds): Promise<OutgoingRecord[]> {
+  private async records(
+    state: LedgerState,
+    scope: PartitionScope,
+    inputOffset: number,
+    processed: ProcessedIds,
+  ): Promise<OutgoingRecord[]> {
     const eventsOffset = (await this.log.endOffsets(Topics.ledgerEvents.name))[scope.partition] ?? 0;
-    return this.store.records({ partition: scope.partition, inputOffset, eventsOffset, state: capturePartition(state, scope, processed.entries()) }, this.clock.now());
+    return this.store.records(
+      {
+        partition: scope.partition,
+        inputOffset,
+        eventsOffset,
+        state: capturePartition(state, scope, processed.entries()),
+      },
+      this.clock.now(),
+    );
   }
 }

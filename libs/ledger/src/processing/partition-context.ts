@@ -1,6 +1,12 @@
 import { partitionForKey } from '@exchange/messaging';
 import type { PartitionContext } from '../domain/ledger-decision';
-import { clearingAccountIdOf, insuranceAccountIdOf, SYSTEM_USER_ID_BASE, systemOrderIdOf, systemSeqOf } from '../domain/ledger-ids';
+import {
+  clearingAccountIdOf,
+  insuranceAccountIdOf,
+  SYSTEM_USER_ID_BASE,
+  systemOrderIdOf,
+  systemSeqOf,
+} from '../domain/ledger-ids';
 import type { LedgerState } from '../domain/ledger-state';
 
 const systemUsers = new Map<string, string>();
@@ -24,7 +30,12 @@ export function systemUserIdOf(partition: number, partitions: number): string {
 }
 
 /** The system side of the partition that decides the command at `offset`. */
-export function partitionContextOf(state: LedgerState, partition: number, partitions: number, offset: number): PartitionContext {
+export function partitionContextOf(
+  state: LedgerState,
+  partition: number,
+  partitions: number,
+  offset: number,
+): PartitionContext {
   const insuranceAccountId = insuranceAccountIdOf(partition);
   const clearingAccountId = clearingAccountIdOf(partition);
   return {

@@ -11,7 +11,11 @@ import { capturePartition, forgetPartition, type PartitionScope, restorePartitio
 const SWAP = 'BTC-SWAP-USDT';
 /** Two partitions by the parity of the user id, each with its fee account. */
 const partitionOf = (userId: string): number => Number(userId) % 2;
-const scopeOf = (partition: number): PartitionScope => ({ partition, partitionOf, feeAccountId: `900000000${partition}` });
+const scopeOf = (partition: number): PartitionScope => ({
+  partition,
+  partitionOf,
+  feeAccountId: `900000000${partition}`,
+});
 const ALICE = { userId: '100', spot: '1001', contracts: '1003' };
 const BOB = { userId: '201', spot: '2011', contracts: '2013' };
 
@@ -20,7 +24,13 @@ function trading(): LedgerState {
   const state = initialLedgerState();
   let n = 0;
   const send = (type: LedgerCommand['type'], payload: Record<string, unknown>): void => {
-    const command = ledgerCommandSchema.parse({ type, v: type === 'ApplyOrderOutcome' ? 2 : 1, id: `c${++n}`, ts: 1_700_000_000_000 + n, payload });
+    const command = ledgerCommandSchema.parse({
+      type,
+      v: type === 'ApplyOrderOutcome' ? 2 : 1,
+      id: `c${++n}`,
+      ts: 1_700_000_000_000 + n,
+      payload,
+    });
     const userId = String(payload['userId']);
     const ctx: TradingContext = {
       now: command.ts,
@@ -35,13 +45,48 @@ function trading(): LedgerState {
     for (const e of events) evolve(state, e);
   };
   const place = (who: typeof ALICE, orderId: string, side: string, quantity: string, price: string): void =>
-    send('PlaceContractOrder', { userId: who.userId, accountId: who.contracts, orderId, symbol: SWAP, side, price, quantity, leverage: '20', marketsVersion: markets.version, clientOrderId: `c${orderId}` });
+    send('PlaceContractOrder', {
+      userId: who.userId,
+      accountId: who.contracts,
+      orderId,
+      symbol: SWAP,
+      side,
+      price,
+      quantity,
+      leverage: '20',
+      marketsVersion: markets.version,
+      clientOrderId: `c${orderId}`,
+    });
   const leg = (who: typeof ALICE, orderId: string, side: 'BUY' | 'SELL', isMaker: boolean): void =>
-    send('SettleTradeLeg', { tradeId: '7', symbol: SWAP, orderId, accountId: who.contracts, userId: who.userId, side, price: '30000', qty: '4', quoteQty: '0', isMaker });
+    send('SettleTradeLeg', {
+      tradeId: '7',
+      symbol: SWAP,
+      orderId,
+      accountId: who.contracts,
+      userId: who.userId,
+      side,
+      price: '30000',
+      qty: '4',
+      quoteQty: '0',
+      isMaker,
+    });
   for (const u of [ALICE, BOB]) {
     send('CreateUser', { userId: u.userId, name: u.userId, accountIds: [u.spot, `${u.userId}2`, u.contracts] });
-    send('CreditDeposit', { userId: u.userId, accountId: u.spot, depositId: `${u.userId}9`, asset: 'USDT', amount: '10000' });
-    send('TransferFunds', { userId: u.userId, transferId: `${u.userId}8`, fromAccountId: u.spot, toAccountId: u.contracts, asset: 'USDT', amount: '5000' });
+    send('CreditDeposit', {
+      userId: u.userId,
+      accountId: u.spot,
+      depositId: `${u.userId}9`,
+      asset: 'USDT',
+      amount: '10000',
+    });
+    send('TransferFunds', {
+      userId: u.userId,
+      transferId: `${u.userId}8`,
+      fromAccountId: u.spot,
+      toAccountId: u.contracts,
+      asset: 'USDT',
+      amount: '5000',
+    });
   }
   place(ALICE, '11', 'BUY_OPEN', '10', '30000');
   place(BOB, '12', 'SELL_OPEN', '10', '30000');
@@ -67,17 +112,28 @@ function indexes(c: ContractsState): unknown {
 describe("a partition's contracts, as a snapshot holds them", () => {
   it('restores USDT, positions, open orders, client ids and the derived indexes through JSON', () => {
     const live = trading();
-    expect(indexes(live.contracts)).toMatchObject({ liquidation: [[expect.any(String), expect.stringMatching(/^[1-9]/)], [expect.any(String), expect.stringMatching(/^[1-9]/)]] });
+    expect(indexes(live.contracts)).toMatchObject({
+      liquidation: [
+        [expect.any(String), expect.stringMatching(/^[1-9]/)],
+        [expect.any(String), expect.stringMatching(/^[1-9]/)],
+      ],
+    });
     const restored = initialLedgerState();
-    for (const partition of [0, 1]) restorePartition(restored, JSON.parse(JSON.stringify(capturePartition(live, scopeOf(partition), []))));
+    for (const partition of [0, 1])
+      restorePartition(restored, JSON.parse(JSON.stringify(capturePartition(live, scopeOf(partition), []))));
     expect(ledgerStateHash(restored)).toBe(ledgerStateHash(live));
     expect(indexes(restored.contracts)).toEqual(indexes(live.contracts));
     expect(restored.contractClientIds).toEqual(live.contractClientIds);
-    expect([live.contracts.orders.get('14')?.cancelRequested, restored.contracts.orders.get('14')?.cancelRequested]).toEqual([true, true]);
-    expect(restored.contracts.balances.get('9000000000')?.free.toFixed()).toBe(live.contracts.balances.get('9000000000')?.free.toFixed());
+    expect([
+      live.contracts.orders.get('14')?.cancelRequested,
+      restored.contracts.orders.get('14')?.cancelRequested,
+    ]).toEqual([true, true]);
+    expect(restored.contracts.balances.get('9000000000')?.free.toFixed()).toBe(
+      live.contracts.balances.get('9000000000')?.free.toFixed(),
+    );
   });
 
-  it('forgets one partition\'s contracts and nothing else, and puts them back exactly', () => {
+  it("forgets one partition's contracts and nothing else, and puts them back exactly", () => {
     const live = trading();
     const before = { hash: ledgerStateHash(live), indexes: indexes(live.contracts) };
     const captured = capturePartition(live, scopeOf(1), []);
@@ -94,8 +150,18 @@ describe("a partition's contracts, as a snapshot holds them", () => {
   it("keeps each partition's insurance share, clearing account, last funding times and marks with it", () => {
     const live = trading();
     for (const partition of [0, 1]) {
-      setBalance(live.contracts, { accountId: insuranceAccountIdOf(partition), free: `${partition + 7}`, locked: '0', positionMargin: '0' });
-      setBalance(live.contracts, { accountId: clearingAccountIdOf(partition), free: `-${partition + 1}`, locked: '0', positionMargin: '0' });
+      setBalance(live.contracts, {
+        accountId: insuranceAccountIdOf(partition),
+        free: `${partition + 7}`,
+        locked: '0',
+        positionMargin: '0',
+      });
+      setBalance(live.contracts, {
+        accountId: clearingAccountIdOf(partition),
+        free: `-${partition + 1}`,
+        locked: '0',
+        positionMargin: '0',
+      });
       live.contracts.fundings.set(fundingKey(SWAP, insuranceAccountIdOf(partition)), 1_700_000_000_000 + partition);
       live.contracts.marks.set(fundingKey(SWAP, insuranceAccountIdOf(partition)), new Money(`3000${partition}.5`));
     }
@@ -105,7 +171,9 @@ describe("a partition's contracts, as a snapshot holds them", () => {
     forgetPartition(live, scopeOf(1));
     expect([...live.contracts.fundings.keys()]).toEqual([fundingKey(SWAP, insuranceAccountIdOf(0))]);
     expect(marks()).toEqual([[fundingKey(SWAP, insuranceAccountIdOf(0)), '30000.5']]);
-    expect(live.contracts.balances.has(insuranceAccountIdOf(1)) || live.contracts.balances.has(clearingAccountIdOf(1))).toBe(false);
+    expect(
+      live.contracts.balances.has(insuranceAccountIdOf(1)) || live.contracts.balances.has(clearingAccountIdOf(1)),
+    ).toBe(false);
     expect(live.contracts.balances.get(clearingAccountIdOf(0))?.free.toFixed()).toBe('-1');
     restorePartition(live, captured);
     expect({ hash: ledgerStateHash(live), fundings: [...live.contracts.fundings], marks: marks() }).toEqual(before);

@@ -1,5 +1,11 @@
 import type { ContractBalanceAfter, PositionAfter } from '@exchange/contracts';
-import { fundingKey, type OpenContractOrder, setBalance, setOrder, setPosition } from '../domain/contracts/contract-state';
+import {
+  fundingKey,
+  type OpenContractOrder,
+  setBalance,
+  setOrder,
+  setPosition,
+} from '../domain/contracts/contract-state';
 import { Money } from '../domain/ledger-money';
 import type { LedgerState } from '../domain/ledger-state';
 
@@ -25,7 +31,12 @@ export function captureContracts(state: LedgerState, accountIds: ReadonlySet<str
   const c = state.contracts;
   const balances = [...c.balances]
     .filter(([accountId]) => accountIds.has(accountId))
-    .map(([accountId, b]) => ({ accountId, free: b.free.toFixed(), locked: b.locked.toFixed(), positionMargin: b.positionMargin.toFixed() }));
+    .map(([accountId, b]) => ({
+      accountId,
+      free: b.free.toFixed(),
+      locked: b.locked.toFixed(),
+      positionMargin: b.positionMargin.toFixed(),
+    }));
   const positions = [...c.positions.values()]
     .filter((p) => accountIds.has(p.accountId))
     .map((p) => ({
@@ -45,9 +56,19 @@ export function captureContracts(state: LedgerState, accountIds: ReadonlySet<str
     balances,
     positions,
     orders: [...c.orders.values()].filter((o) => accountIds.has(o.accountId)),
-    clientIds: [...state.contractClientIds].filter(([accountId]) => accountIds.has(accountId)).map(([accountId, entries]) => [accountId, [...entries]]),
-    fundings: perFundOf(c.fundings, accountIds).map(({ key, symbol, fundAccountId }) => [fundAccountId, symbol, c.fundings.get(key)!]),
-    marks: perFundOf(c.marks, accountIds).map(({ key, symbol, fundAccountId }) => [fundAccountId, symbol, c.marks.get(key)!.toFixed()]),
+    clientIds: [...state.contractClientIds]
+      .filter(([accountId]) => accountIds.has(accountId))
+      .map(([accountId, entries]) => [accountId, [...entries]]),
+    fundings: perFundOf(c.fundings, accountIds).map(({ key, symbol, fundAccountId }) => [
+      fundAccountId,
+      symbol,
+      c.fundings.get(key)!,
+    ]),
+    marks: perFundOf(c.marks, accountIds).map(({ key, symbol, fundAccountId }) => [
+      fundAccountId,
+      symbol,
+      c.marks.get(key)!.toFixed(),
+    ]),
   };
 }
 
@@ -71,7 +92,8 @@ export function forgetContracts(state: LedgerState, accountIds: ReadonlySet<stri
   for (const { key } of perFundOf(c.fundings, accountIds)) c.fundings.delete(key);
   for (const { key } of perFundOf(c.marks, accountIds)) c.marks.delete(key);
   // Keyed `accountId|symbol|side`, with or without a position set under that key.
-  for (const key of c.positionOrders.keys()) if (accountIds.has(key.slice(0, key.indexOf('|')))) c.positionOrders.delete(key);
+  for (const key of c.positionOrders.keys())
+    if (accountIds.has(key.slice(0, key.indexOf('|')))) c.positionOrders.delete(key);
 }
 
 /** Puts captured contract state back into a state that holds nothing of its accounts (see forgetContracts). */
@@ -82,12 +104,17 @@ export function restoreContracts(state: LedgerState, captured: PartitionContract
   for (const p of captured.positions) setPosition(c, { ...p, avgPrice: '' });
   for (const o of captured.orders) setOrder(c, o);
   for (const [accountId, entries] of captured.clientIds) state.contractClientIds.set(accountId, new Map(entries));
-  for (const [fundAccountId, symbol, fundingTime] of captured.fundings ?? []) c.fundings.set(fundingKey(symbol, fundAccountId), fundingTime);
-  for (const [fundAccountId, symbol, markPrice] of captured.marks ?? []) c.marks.set(fundingKey(symbol, fundAccountId), new Money(markPrice));
+  for (const [fundAccountId, symbol, fundingTime] of captured.fundings ?? [])
+    c.fundings.set(fundingKey(symbol, fundAccountId), fundingTime);
+  for (const [fundAccountId, symbol, markPrice] of captured.marks ?? [])
+    c.marks.set(fundingKey(symbol, fundAccountId), new Money(markPrice));
 }
 
 /** The entries of a per-fund map (fundings, marks) that belong to the accounts, keyed `symbol|fundAccountId` (see fundingKey). */
-function perFundOf(entries: ReadonlyMap<string, unknown>, accountIds: ReadonlySet<string>): { key: string; symbol: string; fundAccountId: string }[] {
+function perFundOf(
+  entries: ReadonlyMap<string, unknown>,
+  accountIds: ReadonlySet<string>,
+): { key: string; symbol: string; fundAccountId: string }[] {
   const found: { key: string; symbol: string; fundAccountId: string }[] = [];
   for (const key of entries.keys()) {
     const cut = key.lastIndexOf('|');

@@ -43,23 +43,39 @@ function owns(scope: PartitionScope, userId: string, accountId?: string): boolea
  * account, which exist only in the contracts fold.
  */
 function contractAccountsOf(state: LedgerState, scope: PartitionScope): Set<string> {
-  const accountIds = new Set<string>([scope.feeAccountId, insuranceAccountIdOf(scope.partition), clearingAccountIdOf(scope.partition)]);
+  const accountIds = new Set<string>([
+    scope.feeAccountId,
+    insuranceAccountIdOf(scope.partition),
+    clearingAccountIdOf(scope.partition),
+  ]);
   for (const [accountId, a] of state.accounts) if (owns(scope, a.record.userId, accountId)) accountIds.add(accountId);
   return accountIds;
 }
 
-export function capturePartition(state: LedgerState, scope: PartitionScope, processed: [string, number][]): PartitionState {
+export function capturePartition(
+  state: LedgerState,
+  scope: PartitionScope,
+  processed: [string, number][],
+): PartitionState {
   const accountIds = new Set<string>();
   const accounts: PartitionState['accounts'] = [];
   for (const [accountId, a] of state.accounts) {
     if (!owns(scope, a.record.userId, accountId)) continue;
     accountIds.add(accountId);
-    accounts.push({ record: a.record, flags: a.flags, balances: [...a.balances].map(([asset, b]) => [asset, b.free.toFixed(), b.locked.toFixed()]) });
+    accounts.push({
+      record: a.record,
+      flags: a.flags,
+      balances: [...a.balances].map(([asset, b]) => [asset, b.free.toFixed(), b.locked.toFixed()]),
+    });
   }
   const indexOf = (index: Map<string, Map<string, string>>): [string, [string, string][]][] =>
-    [...index].filter(([accountId]) => accountIds.has(accountId)).map(([accountId, entries]) => [accountId, [...entries]]);
+    [...index]
+      .filter(([accountId]) => accountIds.has(accountId))
+      .map(([accountId, entries]) => [accountId, [...entries]]);
   return {
-    users: [...state.users.values()].filter((u) => owns(scope, u.userId)).map((u) => ({ ...u, accountIds: [...u.accountIds] })),
+    users: [...state.users.values()]
+      .filter((u) => owns(scope, u.userId))
+      .map((u) => ({ ...u, accountIds: [...u.accountIds] })),
     accounts,
     apiKeys: [...state.apiKeys.values()].filter((k) => owns(scope, k.userId)),
     orders: [...state.orders.values()].filter((o) => owns(scope, o.userId)),
@@ -91,13 +107,16 @@ export function forgetPartition(state: LedgerState, scope: PartitionScope): void
 export function restorePartition(state: LedgerState, captured: PartitionState): void {
   for (const u of captured.users) state.users.set(u.userId, { ...u, accountIds: [...u.accountIds] });
   for (const a of captured.accounts) {
-    const balances = new Map(a.balances.map(([asset, free, locked]) => [asset, { free: new Money(free), locked: new Money(locked) }]));
+    const balances = new Map(
+      a.balances.map(([asset, free, locked]) => [asset, { free: new Money(free), locked: new Money(locked) }]),
+    );
     state.accounts.set(a.record.accountId, { record: a.record, flags: { ...a.flags }, balances });
   }
   for (const k of captured.apiKeys) state.apiKeys.set(k.apiKey, { ...k });
   for (const o of captured.orders) state.orders.set(o.orderId, o);
   for (const [accountId, entries] of captured.clientIds) state.clientIds.set(accountId, new Map(entries));
   for (const w of captured.withdrawals) state.withdrawals.set(w.withdrawalId, w);
-  for (const [accountId, entries] of captured.withdrawalClientIds) state.withdrawalClientIds.set(accountId, new Map(entries));
+  for (const [accountId, entries] of captured.withdrawalClientIds)
+    state.withdrawalClientIds.set(accountId, new Map(entries));
   if (captured.contracts) restoreContracts(state, captured.contracts);
 }

@@ -8,7 +8,10 @@ import { waitFor } from '../../../../test/support/wait-for';
 
 const WINDOW_MS = 60_000;
 
-function cmd<T extends LedgerAccountCommand['type']>(type: T, payload: Extract<LedgerAccountCommand, { type: T }>['payload']): LedgerAccountCommand {
+function cmd<T extends LedgerAccountCommand['type']>(
+  type: T,
+  payload: Extract<LedgerAccountCommand, { type: T }>['payload'],
+): LedgerAccountCommand {
   return { type, v: 1, id: `rw-${randomUUID()}`, ts: Date.now(), payload } as LedgerAccountCommand;
 }
 
@@ -24,9 +27,14 @@ describe('the ledger forgets processed command ids after the retry window', () =
 
   const applied = async (command: LedgerAccountCommand): Promise<void> => {
     await publishLedgerCommands(exchange.infrastructure.eventLog, [command]);
-    await waitFor(async () => (await readLedgerEvents(exchange.infrastructure.eventLog)).some((e) => e.payload.commandId === command.id), `${command.type} decided`);
+    await waitFor(
+      async () =>
+        (await readLedgerEvents(exchange.infrastructure.eventLog)).some((e) => e.payload.commandId === command.id),
+      `${command.type} decided`,
+    );
   };
-  const creditsOf = async (id: string): Promise<number> => (await readLedgerEvents(exchange.infrastructure.eventLog)).filter((e) => e.payload.commandId === id).length;
+  const creditsOf = async (id: string): Promise<number> =>
+    (await readLedgerEvents(exchange.infrastructure.eventLog)).filter((e) => e.payload.commandId === id).length;
 
   it('skips a redelivery inside the window and drops the id once the window has passed', async () => {
     const userId = '71';

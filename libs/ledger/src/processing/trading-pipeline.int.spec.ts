@@ -31,9 +31,16 @@ describe('trading pipeline: ledger ↔ matching engine', () => {
   afterAll(async () => exchange.close());
 
   const balance = async (accountId: string, asset: string): Promise<{ free: string; locked: string } | undefined> =>
-    (await db.query(`SELECT free::text, locked::text FROM "${schema}".balances WHERE account_id = $1 AND asset = $2`, [accountId, asset]))[0];
+    (
+      await db.query(`SELECT free::text, locked::text FROM "${schema}".balances WHERE account_id = $1 AND asset = $2`, [
+        accountId,
+        asset,
+      ])
+    )[0];
   const eventsOf = async (commandId: string): Promise<LedgerJournalEvent[]> =>
-    ((await readLedgerEvents(exchange.infrastructure.eventLog)) as LedgerJournalEvent[]).filter((e) => e.payload.commandId === commandId);
+    ((await readLedgerEvents(exchange.infrastructure.eventLog)) as LedgerJournalEvent[]).filter(
+      (e) => e.payload.commandId === commandId,
+    );
 
   it('reserves, matches, settles with maker and taker fees, and releases what is left', async () => {
     const log = exchange.infrastructure.eventLog;
@@ -43,16 +50,44 @@ describe('trading pipeline: ledger ↔ matching engine', () => {
       cmd('CreditDeposit', { userId: '501', accountId: '5011', depositId: '1', asset: 'BTC', amount: '1' }),
       cmd('CreditDeposit', { userId: '502', accountId: '5021', depositId: '2', asset: 'USDT', amount: '100000' }),
     ] as never);
-    const sell = cmd('PlaceOrder', { userId: '501', accountId: '5011', orderId: '9001', clientOrderId: 's1', symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', timeInForce: 'GTC', price: '50000', quantity: '0.5', marketsVersion: 1 });
+    const sell = cmd('PlaceOrder', {
+      userId: '501',
+      accountId: '5011',
+      orderId: '9001',
+      clientOrderId: 's1',
+      symbol: 'BTCUSDT',
+      side: 'SELL',
+      type: 'LIMIT',
+      timeInForce: 'GTC',
+      price: '50000',
+      quantity: '0.5',
+      marketsVersion: 1,
+    });
     await publishLedgerCommands(log, [sell] as never);
     await waitFor(async () => (await balance('5011', 'BTC'))?.locked === '0.5', 'the sell order to lock 0.5 BTC');
 
-    const buy = cmd('PlaceOrder', { userId: '502', accountId: '5021', orderId: '9002', clientOrderId: 'b1', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '51000', quantity: '0.2', marketsVersion: 1 });
+    const buy = cmd('PlaceOrder', {
+      userId: '502',
+      accountId: '5021',
+      orderId: '9002',
+      clientOrderId: 'b1',
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'LIMIT',
+      timeInForce: 'GTC',
+      price: '51000',
+      quantity: '0.2',
+      marketsVersion: 1,
+    });
     await publishLedgerCommands(log, [buy] as never);
-    await waitFor(async () => {
-      const rows = await db.query(`SELECT status FROM "${schema}".orders WHERE order_id = 9002`);
-      return rows[0]?.status === 'FILLED';
-    }, 'the buy order to fill', 30_000);
+    await waitFor(
+      async () => {
+        const rows = await db.query(`SELECT status FROM "${schema}".orders WHERE order_id = 9002`);
+        return rows[0]?.status === 'FILLED';
+      },
+      'the buy order to fill',
+      30_000,
+    );
 
     // The maker's leg is settled in the maker's partition, possibly a little later: wait for it.
     await waitFor(async () => (await balance('5011', 'BTC'))?.locked === '0.3', "the maker's leg to settle", 30_000);
@@ -76,10 +111,13 @@ describe('trading pipeline: ledger ↔ matching engine', () => {
       { order_id: '9001', status: 'PARTIALLY_FILLED', executed: '0.2' },
       { order_id: '9002', status: 'FILLED', executed: '0.2' },
     ]);
-    const trades: { account_id: string; record: { price: string; qty: string; isMaker: boolean; commission: string } }[] = await db.query(
-      `SELECT account_id::text, record FROM "${schema}".trades ORDER BY account_id`,
-    );
-    expect(trades.map((t) => [t.account_id, t.record.price, t.record.qty, t.record.isMaker, t.record.commission])).toEqual([
+    const trades: {
+      account_id: string;
+      record: { price: string; qty: string; isMaker: boolean; commission: string };
+    }[] = await db.query(`SELECT account_id::text, record FROM "${schema}".trades ORDER BY account_id`);
+    expect(
+      trades.map((t) => [t.account_id, t.record.price, t.record.qty, t.record.isMaker, t.record.commission]),
+    ).toEqual([
       ['5011', '50000', '0.2', true, '10'],
       ['5021', '50000', '0.2', false, '0.0002'],
     ]);
@@ -87,14 +125,31 @@ describe('trading pipeline: ledger ↔ matching engine', () => {
 
   it('cancels a resting order and releases its reservation; a repeated client id is refused while it is open', async () => {
     const log = exchange.infrastructure.eventLog;
-    const duplicate = cmd('PlaceOrder', { userId: '501', accountId: '5011', orderId: '9003', clientOrderId: 's1', symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', timeInForce: 'GTC', price: '60000', quantity: '0.1', marketsVersion: 1 });
+    const duplicate = cmd('PlaceOrder', {
+      userId: '501',
+      accountId: '5011',
+      orderId: '9003',
+      clientOrderId: 's1',
+      symbol: 'BTCUSDT',
+      side: 'SELL',
+      type: 'LIMIT',
+      timeInForce: 'GTC',
+      price: '60000',
+      quantity: '0.1',
+      marketsVersion: 1,
+    });
     await publishLedgerCommands(log, [duplicate] as never);
     await waitFor(async () => (await eventsOf(duplicate.id)).length > 0, 'the duplicate to be decided');
     expect((await eventsOf(duplicate.id))[0]).toMatchObject({ type: 'CommandRejected', payload: { code: -1141 } });
 
     const cancel = cmd('RequestCancel', { userId: '501', accountId: '5011', clientOrderId: 's1' });
     await publishLedgerCommands(log, [cancel] as never);
-    await waitFor(async () => (await db.query(`SELECT status FROM "${schema}".orders WHERE order_id = 9001`))[0]?.status === 'CANCELED', 'the cancel to land', 30_000);
+    await waitFor(
+      async () =>
+        (await db.query(`SELECT status FROM "${schema}".orders WHERE order_id = 9001`))[0]?.status === 'CANCELED',
+      'the cancel to land',
+      30_000,
+    );
     expect(await balance('5011', 'BTC')).toEqual({ free: '0.8', locked: '0' });
   }, 60_000);
 });

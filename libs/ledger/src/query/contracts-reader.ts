@@ -43,7 +43,11 @@ export class ContractsReader {
     this.orderColumns = ORDER_COLUMNS.replaceAll('%s', this.s);
   }
 
-  async order(accountId: string, orderId: string | undefined, clientOrderId: string | undefined): Promise<ContractOrderRow | undefined> {
+  async order(
+    accountId: string,
+    orderId: string | undefined,
+    clientOrderId: string | undefined,
+  ): Promise<ContractOrderRow | undefined> {
     const where = orderId !== undefined ? 'o.order_id = $2' : 'o.client_order_id = $2';
     const rows: RawOrderRow[] = await this.db.query(
       `SELECT ${this.orderColumns} FROM ${this.s}.contract_orders o WHERE o.account_id = $1 AND ${where} ORDER BY o.order_id DESC LIMIT 1`,
@@ -81,7 +85,10 @@ export class ContractsReader {
   }
 
   async position(accountId: string, symbol: string, side: string): Promise<PositionAfter | undefined> {
-    const rows: { record: PositionAfter }[] = await this.db.query(`SELECT record FROM ${this.s}.contract_positions WHERE account_id = $1 AND symbol = $2 AND side = $3`, [accountId, symbol, side]);
+    const rows: { record: PositionAfter }[] = await this.db.query(
+      `SELECT record FROM ${this.s}.contract_positions WHERE account_id = $1 AND symbol = $2 AND side = $3`,
+      [accountId, symbol, side],
+    );
     return rows[0]?.record;
   }
 
@@ -100,7 +107,9 @@ export class ContractsReader {
       [accountId],
     );
     const row = rows[0];
-    return row ? { free: row.free, locked: row.locked, positionMargin: row.position_margin } : { free: '0', locked: '0', positionMargin: '0' };
+    return row
+      ? { free: row.free, locked: row.locked, positionMargin: row.position_margin }
+      : { free: '0', locked: '0', positionMargin: '0' };
   }
 
   /**
@@ -109,17 +118,25 @@ export class ContractsReader {
    * OPPONENT, QUEUE, OVER and MARKET resolve against and `positions` values at, read from the same
    * projection the order queries read (so it is as current as an immediate getOrder).
    */
-  async quotes(symbol: string): Promise<{ bestBid?: string; bestAsk?: string; lastPrice?: string; markPrice?: string }> {
-    const [row]: { bid: string | null; ask: string | null; last: string | null; mark: string | null }[] = await this.db.query(
-      `SELECT
+  async quotes(
+    symbol: string,
+  ): Promise<{ bestBid?: string; bestAsk?: string; lastPrice?: string; markPrice?: string }> {
+    const [row]: { bid: string | null; ask: string | null; last: string | null; mark: string | null }[] =
+      await this.db.query(
+        `SELECT
          (SELECT max((record->>'price')::numeric) FROM ${this.s}.contract_orders WHERE symbol = $1 AND status = ANY($2) AND record->>'side' LIKE 'BUY%' AND record->>'orderType' = 'LIMIT')::text AS bid,
          (SELECT min((record->>'price')::numeric) FROM ${this.s}.contract_orders WHERE symbol = $1 AND status = ANY($2) AND record->>'side' LIKE 'SELL%' AND record->>'orderType' = 'LIMIT')::text AS ask,
          (SELECT record->>'price' FROM ${this.s}.contract_trades WHERE symbol = $1 ORDER BY trade_id DESC LIMIT 1) AS last,
          (SELECT mark_price::text FROM ${this.s}.contract_marks WHERE symbol = $1 ORDER BY at DESC, fund_account_id LIMIT 1) AS mark`,
-      [symbol, OPEN],
-    );
+        [symbol, OPEN],
+      );
     const found = (key: string, value: string | null | undefined) => (value ? { [key]: value } : {});
-    return { ...found('bestBid', row?.bid), ...found('bestAsk', row?.ask), ...found('lastPrice', row?.last), ...found('markPrice', row?.mark) };
+    return {
+      ...found('bestBid', row?.bid),
+      ...found('bestAsk', row?.ask),
+      ...found('lastPrice', row?.last),
+      ...found('markPrice', row?.mark),
+    };
   }
 
   private async orders(query: ContractListQuery, statuses: string[]): Promise<ContractOrderRow[]> {

@@ -14,7 +14,15 @@ import { StreamStartReader } from './stream-start-reader';
 export function ledgerQueryProviders(source: string, readGate?: symbol): Provider[] {
   const schema = Symbol(source);
   const tables = readGate ? Symbol(`${source} (gated)`) : schema;
-  const gated: Provider[] = readGate ? [{ provide: tables, inject: [schema, readGate], useFactory: (db: SchemaQueries, gate: ReadGate) => gatedQueries(db, gate) }] : [];
+  const gated: Provider[] = readGate
+    ? [
+        {
+          provide: tables,
+          inject: [schema, readGate],
+          useFactory: (db: SchemaQueries, gate: ReadGate) => gatedQueries(db, gate),
+        },
+      ]
+    : [];
   return [
     ...readOnlySchemaProviders(schema, 'ledger'),
     ...gated,

@@ -62,7 +62,10 @@ export class LedgerReader {
   }
 
   async apiKeysOf(accountId: string): Promise<ApiKeyRow[]> {
-    const rows = await this.db.query(`SELECT * FROM ${this.s}.api_keys WHERE account_id = $1 AND revoked_at IS NULL ORDER BY created`, [accountId]);
+    const rows = await this.db.query(
+      `SELECT * FROM ${this.s}.api_keys WHERE account_id = $1 AND revoked_at IS NULL ORDER BY created`,
+      [accountId],
+    );
     return rows.map(toApiKey);
   }
 
@@ -72,7 +75,11 @@ export class LedgerReader {
   }
 
   /** The account, its balances and its user's sequence, read in one statement (one snapshot). */
-  async accountWithBalances(accountId: string): Promise<{ account: AccountRow; balances: Map<string, { free: string; locked: string }>; seq: number } | undefined> {
+  async accountWithBalances(
+    accountId: string,
+  ): Promise<
+    { account: AccountRow; balances: Map<string, { free: string; locked: string }>; seq: number } | undefined
+  > {
     const rows: Record<string, unknown>[] = await this.db.query(
       `SELECT a.*, u.seq, b.asset, b.free::text AS free, b.locked::text AS locked
        FROM ${this.s}.accounts a JOIN ${this.s}.users u ON u.user_id = a.user_id LEFT JOIN ${this.s}.balances b ON b.account_id = a.account_id
@@ -82,18 +89,25 @@ export class LedgerReader {
     const first = rows[0];
     if (!first) return undefined;
     const balances = new Map<string, { free: string; locked: string }>();
-    for (const r of rows) if (r.asset) balances.set(String(r.asset), { free: String(r.free), locked: String(r.locked) });
+    for (const r of rows)
+      if (r.asset) balances.set(String(r.asset), { free: String(r.free), locked: String(r.locked) });
     return { account: toAccount(first), balances, seq: Number(first.seq) };
   }
 
   async accountsOfUser(userId: string): Promise<AccountRow[]> {
-    const rows = await this.db.query(`SELECT * FROM ${this.s}.accounts WHERE user_id = $1 ORDER BY account_type, account_index`, [userId]);
+    const rows = await this.db.query(
+      `SELECT * FROM ${this.s}.accounts WHERE user_id = $1 ORDER BY account_type, account_index`,
+      [userId],
+    );
     return rows.map(toAccount);
   }
 
   /** The newest users first, each with its accounts (the operator console's user list). */
   async users(limit: number): Promise<{ userId: string; name: string; created: number; accounts: AccountRow[] }[]> {
-    const users: Record<string, unknown>[] = await this.db.query(`SELECT user_id, name, created FROM ${this.s}.users ORDER BY user_id DESC LIMIT $1`, [limit]);
+    const users: Record<string, unknown>[] = await this.db.query(
+      `SELECT user_id, name, created FROM ${this.s}.users ORDER BY user_id DESC LIMIT $1`,
+      [limit],
+    );
     if (users.length === 0) return [];
     const accounts: Record<string, unknown>[] = await this.db.query(
       `SELECT * FROM ${this.s}.accounts WHERE user_id = ANY($1::bigint[]) ORDER BY account_type, account_index`,

@@ -8,11 +8,44 @@ type Who = typeof ALICE;
 type Terms = { orderId: string; side: 'BUY' | 'SELL'; price: string; quantity: string };
 
 const place = (who: Who, terms: Terms): LedgerCommand =>
-  cmd('PlaceOrder', { ...who, clientOrderId: `c${terms.orderId}`, symbol: 'BTCUSDT', type: 'LIMIT', timeInForce: 'GTC', marketsVersion: 1, ...terms });
-const outcome = (who: Who, orderId: string, side: 'BUY' | 'SELL', out: 'ACCEPTED' | 'RESTED' | 'FILLED' | 'CANCELED', remainingQty?: string): LedgerCommand =>
-  cmd('ApplyOrderOutcome', { ...who, symbol: 'BTCUSDT', orderId, side, outcome: out, ...(remainingQty ? { remainingQty } : {}), ...(out === 'CANCELED' ? { reason: 'USER' } : {}) });
+  cmd('PlaceOrder', {
+    ...who,
+    clientOrderId: `c${terms.orderId}`,
+    symbol: 'BTCUSDT',
+    type: 'LIMIT',
+    timeInForce: 'GTC',
+    marketsVersion: 1,
+    ...terms,
+  });
+const outcome = (
+  who: Who,
+  orderId: string,
+  side: 'BUY' | 'SELL',
+  out: 'ACCEPTED' | 'RESTED' | 'FILLED' | 'CANCELED',
+  remainingQty?: string,
+): LedgerCommand =>
+  cmd('ApplyOrderOutcome', {
+    ...who,
+    symbol: 'BTCUSDT',
+    orderId,
+    side,
+    outcome: out,
+    ...(remainingQty ? { remainingQty } : {}),
+    ...(out === 'CANCELED' ? { reason: 'USER' } : {}),
+  });
 const leg = (who: Who, orderId: string, side: 'BUY' | 'SELL', tradeId: string, isMaker: boolean): LedgerCommand =>
-  cmd('SettleTradeLeg', { ...who, symbol: 'BTCUSDT', orderId, matchOrderId: '0', side, tradeId, price: '29500', qty: '0.1', quoteQty: '2950', isMaker });
+  cmd('SettleTradeLeg', {
+    ...who,
+    symbol: 'BTCUSDT',
+    orderId,
+    matchOrderId: '0',
+    side,
+    tradeId,
+    price: '29500',
+    qty: '0.1',
+    quoteQty: '2950',
+    isMaker,
+  });
 
 /** The ledger's migrations, its projection of decided events and OrdersReader, together on PostgreSQL. */
 describe('OrdersReader on the order and trade tables the ledger projects', () => {
@@ -51,7 +84,11 @@ describe('OrdersReader on the order and trade tables the ledger projects', () =>
   afterAll(async () => tables.close());
 
   it('finds an order of the account by id or by client id, and no order of another account', async () => {
-    expect(await reader.order('1001', '8', undefined)).toMatchObject({ orderId: '8', status: 'FILLED', executedQty: '0.2' });
+    expect(await reader.order('1001', '8', undefined)).toMatchObject({
+      orderId: '8',
+      status: 'FILLED',
+      executedQty: '0.2',
+    });
     expect(await reader.order('1001', undefined, 'c9')).toMatchObject({ orderId: '9', status: 'NEW' });
     expect(await reader.order('1001', '8', 'c9')).toBeUndefined();
     expect(await reader.order('2001', '8', undefined)).toBeUndefined();
@@ -59,19 +96,31 @@ describe('OrdersReader on the order and trade tables the ledger projects', () =>
 
   it('lists open orders and history apart, newest first, by symbol, id and time', async () => {
     expect((await reader.openOrders({ accountId: '1001', limit: 10 })).map((o) => o.orderId)).toEqual(['9']);
-    expect((await reader.openOrders({ accountId: '2001', symbol: 'BTCUSDT', limit: 10 })).map((o) => [o.orderId, o.status])).toEqual([['7', 'PARTIALLY_FILLED']]);
-    expect((await reader.historyOrders({ accountId: '1001', limit: 10 })).map((o) => [o.orderId, o.status])).toEqual([['10', 'CANCELED'], ['8', 'FILLED']]);
-    expect((await reader.historyOrders({ accountId: '1001', orderIdBelow: '10', limit: 10 })).map((o) => o.orderId)).toEqual(['8']);
+    expect(
+      (await reader.openOrders({ accountId: '2001', symbol: 'BTCUSDT', limit: 10 })).map((o) => [o.orderId, o.status]),
+    ).toEqual([['7', 'PARTIALLY_FILLED']]);
+    expect((await reader.historyOrders({ accountId: '1001', limit: 10 })).map((o) => [o.orderId, o.status])).toEqual([
+      ['10', 'CANCELED'],
+      ['8', 'FILLED'],
+    ]);
+    expect(
+      (await reader.historyOrders({ accountId: '1001', orderIdBelow: '10', limit: 10 })).map((o) => o.orderId),
+    ).toEqual(['8']);
     expect((await reader.historyOrders({ accountId: '1001', symbol: 'ETHUSDT', limit: 10 })).length).toBe(0);
-    expect((await reader.historyOrders({ accountId: '1001', startTime: T0 + 17, limit: 10 })).map((o) => o.orderId)).toEqual(['10']);
+    expect(
+      (await reader.historyOrders({ accountId: '1001', startTime: T0 + 17, limit: 10 })).map((o) => o.orderId),
+    ).toEqual(['10']);
   });
 
   it('pages myTrades by its four rules', async () => {
-    const ids = async (q: { fromId?: string; toId?: string }): Promise<string[]> => (await reader.trades({ accountId: '1001', limit: 10, ...q })).map((t) => t.tradeId);
+    const ids = async (q: { fromId?: string; toId?: string }): Promise<string[]> =>
+      (await reader.trades({ accountId: '1001', limit: 10, ...q })).map((t) => t.tradeId);
     expect(await ids({})).toEqual(['2', '1']);
     expect(await ids({ fromId: '2' })).toEqual(['1']);
     expect(await ids({ toId: '0' })).toEqual(['1', '2']);
     expect(await ids({ fromId: '2', toId: '0' })).toEqual(['1']);
-    expect((await reader.trades({ accountId: '2001', limit: 1 })).map((t) => [t.tradeId, t.isMaker])).toEqual([['2', true]]);
+    expect((await reader.trades({ accountId: '2001', limit: 1 })).map((t) => [t.tradeId, t.isMaker])).toEqual([
+      ['2', true],
+    ]);
   });
 });

@@ -28,12 +28,22 @@ export interface TradeListQuery {
 export class OrdersReader {
   constructor(private readonly db: SchemaQueries) {}
 
-  async order(accountId: string, orderId: string | undefined, clientOrderId: string | undefined): Promise<LedgerOrderRecord | undefined> {
+  async order(
+    accountId: string,
+    orderId: string | undefined,
+    clientOrderId: string | undefined,
+  ): Promise<LedgerOrderRecord | undefined> {
     const s = this.db.s;
     const rows: { record: LedgerOrderRecord }[] =
       orderId !== undefined
-        ? await this.db.query(`SELECT record FROM ${s}.orders WHERE account_id = $1 AND order_id = $2`, [accountId, orderId])
-        : await this.db.query(`SELECT record FROM ${s}.orders WHERE account_id = $1 AND client_order_id = $2 ORDER BY order_id DESC LIMIT 1`, [accountId, clientOrderId]);
+        ? await this.db.query(`SELECT record FROM ${s}.orders WHERE account_id = $1 AND order_id = $2`, [
+            accountId,
+            orderId,
+          ])
+        : await this.db.query(
+            `SELECT record FROM ${s}.orders WHERE account_id = $1 AND client_order_id = $2 ORDER BY order_id DESC LIMIT 1`,
+            [accountId, clientOrderId],
+          );
     const record = rows[0]?.record;
     return record && (clientOrderId === undefined || record.clientOrderId === clientOrderId) ? record : undefined;
   }
@@ -74,7 +84,12 @@ export class OrdersReader {
   }
 }
 
-function filters(accountId: string, symbol: string | undefined, startTime: number | undefined, endTime: number | undefined): { where: string[]; params: unknown[] } {
+function filters(
+  accountId: string,
+  symbol: string | undefined,
+  startTime: number | undefined,
+  endTime: number | undefined,
+): { where: string[]; params: unknown[] } {
   const params: unknown[] = [accountId];
   const where = ['account_id = $1'];
   if (symbol !== undefined) where.push(`symbol = $${params.push(symbol)}`);

@@ -33,7 +33,10 @@ export class StreamStartReader {
   constructor(private readonly db: SchemaQueries) {}
 
   async start(accountId: string): Promise<AccountStart | undefined> {
-    const [row] = (await this.db.query(`${this.selectStarts()} WHERE a.account_id = $1`, [accountId])) as Record<string, unknown>[];
+    const [row] = (await this.db.query(`${this.selectStarts()} WHERE a.account_id = $1`, [accountId])) as Record<
+      string,
+      unknown
+    >[];
     return row && startOf(row);
   }
 
@@ -79,7 +82,9 @@ export class StreamStartReader {
   }
 
   async isApiKeyLive(apiKey: string): Promise<boolean> {
-    const rows = (await this.db.query(`SELECT 1 FROM ${this.db.s}.api_keys WHERE api_key = $1 AND revoked_at IS NULL`, [apiKey])) as unknown[];
+    const rows = (await this.db.query(`SELECT 1 FROM ${this.db.s}.api_keys WHERE api_key = $1 AND revoked_at IS NULL`, [
+      apiKey,
+    ])) as unknown[];
     return rows.length > 0;
   }
 
@@ -101,10 +106,18 @@ export class StreamStartReader {
 function startOf(row: Record<string, unknown>): AccountStart {
   const start: AccountStart = {
     userId: String(row.user_id),
-    flags: { canTrade: Boolean(row.can_trade), canWithdraw: Boolean(row.can_withdraw), canDeposit: Boolean(row.can_deposit) },
+    flags: {
+      canTrade: Boolean(row.can_trade),
+      canWithdraw: Boolean(row.can_withdraw),
+      canDeposit: Boolean(row.can_deposit),
+    },
     seq: Number(row.seq),
   };
   if (row.c_account_id === null || row.c_account_id === undefined) return start;
-  const flags = { canTrade: Boolean(row.c_can_trade), canWithdraw: Boolean(row.c_can_withdraw), canDeposit: Boolean(row.c_can_deposit) };
+  const flags = {
+    canTrade: Boolean(row.c_can_trade),
+    canWithdraw: Boolean(row.c_can_withdraw),
+    canDeposit: Boolean(row.c_can_deposit),
+  };
   return { ...start, contracts: { accountId: String(row.c_account_id), flags } };
 }

@@ -2,7 +2,21 @@
  * The 13 kline intervals of the spec and where their buckets open, in UTC: fixed lengths from
  * the epoch for minutes to days, Monday 00:00 for weeks, the first of the calendar month for 1M.
  */
-export const klineIntervals = ['1m', '5m', '15m', '30m', '1h', '2h', '4h', '6h', '8h', '12h', '1d', '1w', '1M'] as const;
+export const klineIntervals = [
+  '1m',
+  '5m',
+  '15m',
+  '30m',
+  '1h',
+  '2h',
+  '4h',
+  '6h',
+  '8h',
+  '12h',
+  '1d',
+  '1w',
+  '1M',
+] as const;
 export type KlineInterval = (typeof klineIntervals)[number];
 
 const MINUTE = 60_000;

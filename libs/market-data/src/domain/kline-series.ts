@@ -56,7 +56,8 @@ export class KlineSeries {
       }
       return last;
     }
-    if (last !== undefined && last.openTime > openTime) throw new Error(`kline series: trade at ${trade.time} is before the ${this.interval} candle at ${last.openTime}`);
+    if (last !== undefined && last.openTime > openTime)
+      throw new Error(`kline series: trade at ${trade.time} is before the ${this.interval} candle at ${last.openTime}`);
     const kline: Kline = {
       openTime,
       open: trade.price,

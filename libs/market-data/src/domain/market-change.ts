@@ -8,7 +8,15 @@ import type { PublicTrade } from './recent-trades';
  * and sent to every subscriber of its symbol and topic.
  */
 export type MarketChange =
-  | { kind: 'diffDepth'; symbol: string; time: number; firstUpdateId: number; lastUpdateId: number; bids: PriceLevel[]; asks: PriceLevel[] }
+  | {
+      kind: 'diffDepth';
+      symbol: string;
+      time: number;
+      firstUpdateId: number;
+      lastUpdateId: number;
+      bids: PriceLevel[];
+      asks: PriceLevel[];
+    }
   | { kind: 'trade'; symbol: string; trade: PublicTrade }
   | { kind: 'kline'; symbol: string; interval: KlineInterval; kline: Kline }
   | { kind: 'ticker'; symbol: string }

@@ -6,7 +6,6 @@ import { SymbolScale } from './scaled-decimal';
 import { type MarketSymbolConfig, type PartitionClock, SymbolMarket } from './symbol-market';
 import { TICKER_WINDOW_MS } from './ticker-window';
 
-
 /**
  * The fold of order.events into market data. Deterministic: the same events from the same
  * state give the same models, so two replicas at the same offsets serve the same bytes. Time
@@ -24,7 +23,13 @@ export class MarketFold {
     const symbols = new Map<string, SymbolMarket>();
     for (const config of configs) {
       const partition = partitionOf(config.symbol);
-      const market = new SymbolMarket(config.symbol, SymbolScale.of(config), config.status, this.clock(partition), config.kind);
+      const market = new SymbolMarket(
+        config.symbol,
+        SymbolScale.of(config),
+        config.status,
+        this.clock(partition),
+        config.kind,
+      );
       symbols.set(config.symbol, market);
       const list = this.symbolsByPartition.get(partition) ?? [];
       list.push(market);
@@ -59,7 +64,14 @@ export class MarketFold {
         market.book.time = time;
         market.bookVersion += 1;
         market.mergedDirty = true;
-        changes?.push({ kind: 'diffDepth', symbol: market.symbol, time, firstUpdateId: p.updateIdFirst, lastUpdateId: p.updateIdLast, ...this.levelsOf(market, p.bids, p.asks) });
+        changes?.push({
+          kind: 'diffDepth',
+          symbol: market.symbol,
+          time,
+          firstUpdateId: p.updateIdFirst,
+          lastUpdateId: p.updateIdLast,
+          ...this.levelsOf(market, p.bids, p.asks),
+        });
         return;
       }
       case 'TradeExecuted': {
@@ -67,7 +79,17 @@ export class MarketFold {
         const tradeId = Number(p.tradeId);
         // Already folded from the history store (a start from a snapshot older than the history).
         if (tradeId <= market.lastTradeId) return;
-        this.addTrade(market, { tradeId, time, price: market.scale.price(p.price), qty: market.scale.qty(p.qty), isBuyerMaker: p.isBuyerMaker }, changes);
+        this.addTrade(
+          market,
+          {
+            tradeId,
+            time,
+            price: market.scale.price(p.price),
+            qty: market.scale.qty(p.qty),
+            isBuyerMaker: p.isBuyerMaker,
+          },
+          changes,
+        );
         return;
       }
       case 'SymbolStatusChanged':
@@ -128,16 +150,26 @@ export class MarketFold {
     return ts;
   }
 
-  private levelsOf(market: SymbolMarket, bids: readonly (readonly [string, string])[], asks: readonly (readonly [string, string])[]) {
+  private levelsOf(
+    market: SymbolMarket,
+    bids: readonly (readonly [string, string])[],
+    asks: readonly (readonly [string, string])[],
+  ) {
     const format = (levels: readonly (readonly [string, string])[]) =>
-      levels.map(([p, q]) => [market.scale.formatPrice(market.scale.price(p)), market.scale.formatQty(market.scale.qty(q))] as const);
+      levels.map(
+        ([p, q]) =>
+          [market.scale.formatPrice(market.scale.price(p)), market.scale.formatQty(market.scale.qty(q))] as const,
+      );
     return { bids: format(bids), asks: format(asks) };
   }
 }
 
 /** Every book market data folds: the spot symbols, then the contracts (CONTRACTS.md: their own books, the same events). */
 export function marketSymbolsOf(markets: Markets): MarketSymbolConfig[] {
-  return [...markets.symbols.map((s) => ({ ...s, kind: 'spot' as const })), ...markets.contracts.map((c) => ({ ...c, kind: 'contract' as const }))];
+  return [
+    ...markets.symbols.map((s) => ({ ...s, kind: 'spot' as const })),
+    ...markets.contracts.map((c) => ({ ...c, kind: 'contract' as const })),
+  ];
 }
 
 function unknownEvent(event: never): never {

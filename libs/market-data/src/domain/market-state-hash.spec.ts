@@ -19,7 +19,15 @@ function foldOf(events: readonly OrderEvent[]): MarketFold {
 function session(): OrderEvent[] {
   const f = new OrderEventFactory();
   return [
-    f.book('BTCUSDT', t0, [['100', '1'], ['99', '2']], [['101', '1']]),
+    f.book(
+      'BTCUSDT',
+      t0,
+      [
+        ['100', '1'],
+        ['99', '2'],
+      ],
+      [['101', '1']],
+    ),
     f.trade('BTCUSDT', t0 + 10, '101', '0.5'),
     f.book('BTCUSDT', t0 + 10, [], [['101', '0.5']]),
     f.trade('ETHBTC', t0 + 59_990, '0.05', '2', 'SELL'),
@@ -45,9 +53,15 @@ describe('marketStateHash', () => {
     const base = marketStateHash(foldOf(events));
     const f = new OrderEventFactory();
     const trade = f.trade('ETHBTC', t0 + 2 * HOUR, '0.06', '1');
-    expect(marketStateHash(foldOf([...events, { ...trade, payload: { ...trade.payload, tradeId: '99' } }]))).not.toBe(base);
+    expect(marketStateHash(foldOf([...events, { ...trade, payload: { ...trade.payload, tradeId: '99' } }]))).not.toBe(
+      base,
+    );
     const book = f.book('BTCUSDT', t0 + HOUR + 1, [['98', '3']], []);
-    expect(marketStateHash(foldOf([...events, { ...book, payload: { ...book.payload, updateIdFirst: 50, updateIdLast: 50 } }]))).not.toBe(base);
+    expect(
+      marketStateHash(
+        foldOf([...events, { ...book, payload: { ...book.payload, updateIdFirst: 50, updateIdLast: 50 } }]),
+      ),
+    ).not.toBe(base);
     // A day later the 24 h ticker is empty: the events decided that, no clock did.
     expect(marketStateHash(foldOf([...events, f.tick('BTCUSDT', t0 + 26 * HOUR)]))).not.toBe(base);
   });
@@ -59,7 +73,13 @@ describe('marketStateHash', () => {
     const cutAt = 3;
     const taken = takeCut(foldOf(events.slice(0, cutAt)), 0, cutAt);
     // As PostgreSQL's jsonb gives it back: the same values, keys in another order.
-    const cut = { ...taken, symbols: taken.symbols.map((s) => ({ ...s, merged: { asks: s.merged.asks, bids: s.merged.bids, lastUpdateId: s.merged.lastUpdateId, time: s.merged.time } })) };
+    const cut = {
+      ...taken,
+      symbols: taken.symbols.map((s) => ({
+        ...s,
+        merged: { asks: s.merged.asks, bids: s.merged.bids, lastUpdateId: s.merged.lastUpdateId, time: s.merged.time },
+      })),
+    };
     const started = new MarketFold(testSymbols, onePartition);
     restoreCut(started, cut);
     for (const [symbol, market] of live.symbols) {
@@ -67,7 +87,9 @@ describe('marketStateHash', () => {
         recentTrades: market.trades.last(MEMORY_DEPTH),
         // Every minute of the session is inside the 24 h window at its end.
         windowMinutes: market.series('1m').query({ limit: MEMORY_DEPTH })!,
-        klines: new Map(klineIntervals.map((i) => [i, { klines: market.series(i).query({ limit: MEMORY_DEPTH })!, holdsAll: true }])),
+        klines: new Map(
+          klineIntervals.map((i) => [i, { klines: market.series(i).query({ limit: MEMORY_DEPTH })!, holdsAll: true }]),
+        ),
         lastTradeId: market.lastTradeId,
       });
     }

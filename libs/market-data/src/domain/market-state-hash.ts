@@ -17,15 +17,22 @@ export function marketStateHash(fold: MarketFold): string {
   for (const symbol of [...fold.symbols.keys()].sort()) {
     const m = fold.symbols.get(symbol)!;
     hash.update(`s|${symbol}|${m.status}|${m.clock.eventTime}|${m.clock.cutWindow}|${m.lastTradeId}\n`);
-    hash.update(`b|${m.book.lastUpdateId}|${m.book.time}|${JSON.stringify(m.book.bids.top())}|${JSON.stringify(m.book.asks.top())}\n`);
+    hash.update(
+      `b|${m.book.lastUpdateId}|${m.book.time}|${JSON.stringify(m.book.bids.top())}|${JSON.stringify(m.book.asks.top())}\n`,
+    );
     // Field by field: a cut read back from PostgreSQL's jsonb has its keys in another order.
-    hash.update(`m|${m.mergedDirty}|${m.merged.time}|${m.merged.lastUpdateId}|${JSON.stringify(m.merged.bids)}|${JSON.stringify(m.merged.asks)}\n`);
+    hash.update(
+      `m|${m.mergedDirty}|${m.merged.time}|${m.merged.lastUpdateId}|${JSON.stringify(m.merged.bids)}|${JSON.stringify(m.merged.asks)}\n`,
+    );
     for (const trade of m.trades.last(MEMORY_DEPTH)) hash.update(`t|${tradeLine(trade)}\n`);
     for (const interval of klineIntervals) {
-      for (const kline of m.series(interval).query({ limit: MEMORY_DEPTH }) ?? []) hash.update(`k|${interval}|${klineLine(kline)}\n`);
+      for (const kline of m.series(interval).query({ limit: MEMORY_DEPTH }) ?? [])
+        hash.update(`k|${interval}|${klineLine(kline)}\n`);
     }
     const ticker = m.ticker.stats();
-    hash.update(`x|${ticker.openPrice}|${ticker.highPrice}|${ticker.lowPrice}|${ticker.lastPrice}|${ticker.volume}|${ticker.quoteVolume}|${ticker.trades}\n`);
+    hash.update(
+      `x|${ticker.openPrice}|${ticker.highPrice}|${ticker.lowPrice}|${ticker.lastPrice}|${ticker.volume}|${ticker.quoteVolume}|${ticker.trades}\n`,
+    );
   }
   return hash.digest('hex');
 }

@@ -17,7 +17,8 @@ export class RecentTrades {
   add(trade: PublicTrade): void {
     this.trades.push(trade);
     // Trim in chunks: one splice per `capacity / 4` trades instead of a shift per trade.
-    if (this.trades.length > this.capacity + (this.capacity >> 2)) this.trades.splice(0, this.trades.length - this.capacity);
+    if (this.trades.length > this.capacity + (this.capacity >> 2))
+      this.trades.splice(0, this.trades.length - this.capacity);
   }
 
   /** The newest `limit` trades, oldest first. */

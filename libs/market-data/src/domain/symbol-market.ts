@@ -76,7 +76,12 @@ export class SymbolMarket {
 
   /** Takes the 300 ms cut: the merged depth becomes the book as it stands. */
   cut(): void {
-    this.merged = { bids: this.book.bids.top(MERGED_DEPTH_LEVELS), asks: this.book.asks.top(MERGED_DEPTH_LEVELS), time: this.book.time, lastUpdateId: this.book.lastUpdateId };
+    this.merged = {
+      bids: this.book.bids.top(MERGED_DEPTH_LEVELS),
+      asks: this.book.asks.top(MERGED_DEPTH_LEVELS),
+      time: this.book.time,
+      lastUpdateId: this.book.lastUpdateId,
+    };
     this.mergedDirty = false;
     this.mergedVersion += 1;
   }

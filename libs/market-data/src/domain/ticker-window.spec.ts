@@ -3,12 +3,27 @@ import type { PublicTrade } from './recent-trades';
 import { firstTimeInWindow, TICKER_BUCKET_MS, TICKER_WINDOW_MS, TickerWindow } from './ticker-window';
 
 const DAY = TICKER_WINDOW_MS;
-const trade = (tradeId: number, time: number, price: bigint, qty = 1n): PublicTrade => ({ tradeId, time, price, qty, isBuyerMaker: false });
+const trade = (tradeId: number, time: number, price: bigint, qty = 1n): PublicTrade => ({
+  tradeId,
+  time,
+  price,
+  qty,
+  isBuyerMaker: false,
+});
 
 /** The window's statistics straight from the trades: those whose minute started after now − 24 h. */
 function expected(trades: PublicTrade[], now: number, lastPrice: bigint) {
   const inside = trades.filter((t) => t.time >= firstTimeInWindow(now) && t.time <= now);
-  if (inside.length === 0) return { openPrice: lastPrice, highPrice: lastPrice, lowPrice: lastPrice, lastPrice, volume: 0n, quoteVolume: 0n, trades: 0 };
+  if (inside.length === 0)
+    return {
+      openPrice: lastPrice,
+      highPrice: lastPrice,
+      lowPrice: lastPrice,
+      lastPrice,
+      volume: 0n,
+      quoteVolume: 0n,
+      trades: 0,
+    };
   const prices = inside.map((t) => t.price);
   return {
     openPrice: inside[0]!.price,
@@ -80,7 +95,8 @@ describe('TickerWindow', () => {
       minutes.add(t);
     }
     const started = new TickerWindow();
-    for (const minute of minutes.query({ limit: 10_000 })!.filter((k) => k.openTime >= firstTimeInWindow(time))) started.addMinute(minute);
+    for (const minute of minutes.query({ limit: 10_000 })!.filter((k) => k.openTime >= firstTimeInWindow(time)))
+      started.addMinute(minute);
     expect(started.stats()).toEqual(folded.stats());
     const next = trade(3001, time + 1, 999n, 2n);
     for (const w of [folded, started]) w.add(next);
@@ -93,6 +109,17 @@ describe('TickerWindow', () => {
   it('refuses a minute that is not after the newest one', () => {
     const window = new TickerWindow();
     window.add(trade(1, 120_000, 10n));
-    expect(() => window.addMinute({ openTime: 120_000, open: 10n, high: 10n, low: 10n, close: 10n, volume: 1n, quoteVolume: 10n, trades: 1 })).toThrow(/not after/);
+    expect(() =>
+      window.addMinute({
+        openTime: 120_000,
+        open: 10n,
+        high: 10n,
+        low: 10n,
+        close: 10n,
+        volume: 1n,
+        quoteVolume: 10n,
+        trades: 1,
+      }),
+    ).toThrow(/not after/);
   });
 });

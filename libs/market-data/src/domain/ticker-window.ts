@@ -26,7 +26,10 @@ export interface TickerStats {
 }
 
 /** One minute of trades as its 1m candle holds it. */
-export type WindowMinute = Pick<Kline, 'openTime' | 'open' | 'high' | 'low' | 'close' | 'volume' | 'quoteVolume' | 'trades'>;
+export type WindowMinute = Pick<
+  Kline,
+  'openTime' | 'open' | 'high' | 'low' | 'close' | 'volume' | 'quoteVolume' | 'trades'
+>;
 
 /** The trades of one minute, summed. */
 interface Bucket {
@@ -63,7 +66,13 @@ export class TickerWindow {
 
   add(trade: PublicTrade): void {
     const quote = this.quoteOf(trade.price, trade.qty);
-    this.merge(this.bucketOf(trade), { high: trade.price, low: trade.price, volume: trade.qty, quoteVolume: quote, trades: 1 });
+    this.merge(this.bucketOf(trade), {
+      high: trade.price,
+      low: trade.price,
+      volume: trade.qty,
+      quoteVolume: quote,
+      trades: 1,
+    });
     this.lastPrice = trade.price;
   }
 
@@ -74,8 +83,17 @@ export class TickerWindow {
    */
   addMinute(minute: WindowMinute): void {
     const newest = this.buckets.length > this.head ? this.buckets[this.buckets.length - 1] : undefined;
-    if (newest && newest.start >= minute.openTime) throw new Error(`ticker window: minute ${minute.openTime} is not after ${newest.start}`);
-    const bucket: Bucket = { start: minute.openTime, open: minute.open, high: minute.high, low: minute.low, volume: 0n, quoteVolume: 0n, trades: 0 };
+    if (newest && newest.start >= minute.openTime)
+      throw new Error(`ticker window: minute ${minute.openTime} is not after ${newest.start}`);
+    const bucket: Bucket = {
+      start: minute.openTime,
+      open: minute.open,
+      high: minute.high,
+      low: minute.low,
+      volume: 0n,
+      quoteVolume: 0n,
+      trades: 0,
+    };
     this.buckets.push(bucket);
     this.merge(bucket, minute);
     this.lastPrice = minute.close;
@@ -129,7 +147,16 @@ export class TickerWindow {
   }
 
   stats(): TickerStats {
-    if (this.trades === 0) return { openPrice: this.lastPrice, highPrice: this.lastPrice, lowPrice: this.lastPrice, lastPrice: this.lastPrice, volume: 0n, quoteVolume: 0n, trades: 0 };
+    if (this.trades === 0)
+      return {
+        openPrice: this.lastPrice,
+        highPrice: this.lastPrice,
+        lowPrice: this.lastPrice,
+        lastPrice: this.lastPrice,
+        volume: 0n,
+        quoteVolume: 0n,
+        trades: 0,
+      };
     return {
       openPrice: this.buckets[this.head]!.open,
       highPrice: this.buckets[this.highs[this.highHead]!]!.high,
@@ -146,7 +173,15 @@ export class TickerWindow {
     const start = Math.floor(trade.time / TICKER_BUCKET_MS) * TICKER_BUCKET_MS;
     const newest = this.buckets.length > this.head ? this.buckets[this.buckets.length - 1] : undefined;
     if (newest && newest.start >= start) return newest;
-    const bucket: Bucket = { start, open: trade.price, high: trade.price, low: trade.price, volume: 0n, quoteVolume: 0n, trades: 0 };
+    const bucket: Bucket = {
+      start,
+      open: trade.price,
+      high: trade.price,
+      low: trade.price,
+      volume: 0n,
+      quoteVolume: 0n,
+      trades: 0,
+    };
     this.buckets.push(bucket);
     return bucket;
   }

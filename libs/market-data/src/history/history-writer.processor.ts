@@ -1,6 +1,12 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { type Markets, Topics } from '@exchange/contracts';
-import { type Consumer, type EventLog, type IncomingBatch, type IncomingRecord, partitionForKey } from '@exchange/messaging';
+import {
+  type Consumer,
+  type EventLog,
+  type IncomingBatch,
+  type IncomingRecord,
+  partitionForKey,
+} from '@exchange/messaging';
 import { CLOCK, type Clock, EVENT_LOG, LOGGER, type Logger, MARKETS } from '@exchange/platform';
 import { type MarketChange, MarketFold, marketSymbolsOf, takeCut } from '../domain';
 import { MARKET_DATA_SETTINGS, type MarketDataSettings } from '../market-data.settings';
@@ -57,15 +63,26 @@ export class HistoryWriter implements OnApplicationBootstrap, OnApplicationShutd
   ) {}
 
   onApplicationBootstrap(): void {
-    this.joining = this.log.consume({ groupId: HISTORY_GROUP, topics: [topic], fromBeginning: true, eachBatch: (batch) => this.onEvents(batch) });
-    this.joining.catch((error: unknown) => this.logger.error({ err: error }, 'market-data: history writer failed to start'));
+    this.joining = this.log.consume({
+      groupId: HISTORY_GROUP,
+      topics: [topic],
+      fromBeginning: true,
+      eachBatch: (batch) => this.onEvents(batch),
+    });
+    this.joining.catch((error: unknown) =>
+      this.logger.error({ err: error }, 'market-data: history writer failed to start'),
+    );
   }
 
   /** Stops consuming, then stores what is pending (what is not stored is read again by the next writer). */
   async onApplicationShutdown(): Promise<void> {
     const consumer = await this.joining?.catch(() => undefined);
     await consumer?.stop();
-    await Promise.all([...this.partitions].map(([partition, state]) => this.step(partition, state, () => this.flush(partition, state)).catch(() => undefined)));
+    await Promise.all(
+      [...this.partitions].map(([partition, state]) =>
+        this.step(partition, state, () => this.flush(partition, state)).catch(() => undefined),
+      ),
+    );
   }
 
   private async onEvents(batch: IncomingBatch): Promise<void> {
@@ -74,7 +91,14 @@ export class HistoryWriter implements OnApplicationBootstrap, OnApplicationShutd
       const first = batch.records[0]?.offset ?? batch.nextOffset;
       // The group's first batch may start past the checkpoint (a crashed writer folded but never
       // stored what lies between). Later gaps are Kafka's transaction markers, which hold no records.
-      if (!state.live && first > state.folded) await this.log.read(topic, batch.partition, state.folded, async (records) => this.foldRecords(batch.partition, state, records), first);
+      if (!state.live && first > state.folded)
+        await this.log.read(
+          topic,
+          batch.partition,
+          state.folded,
+          async (records) => this.foldRecords(batch.partition, state, records),
+          first,
+        );
       state.live = true;
       this.foldRecords(batch.partition, state, batch.records);
       if (state.pending.length >= MAX_PENDING_CHANGES) await this.flush(batch.partition, state);
@@ -125,10 +149,17 @@ export class HistoryWriter implements OnApplicationBootstrap, OnApplicationShutd
     const { batch, bookUpdates } = historyBatchOf(state.fold, partition, state.pending, state.committed, state.folded);
     state.updatesSinceCut += bookUpdates;
     // Also when the book is quiet: the clock ticks keep coming, and a new replica reads all events after the cut.
-    if (state.updatesSinceCut >= this.settings.cutEveryUpdates || this.clock.now() - state.cutAt >= this.settings.cutEveryMs) {
+    if (
+      state.updatesSinceCut >= this.settings.cutEveryUpdates ||
+      this.clock.now() - state.cutAt >= this.settings.cutEveryMs
+    ) {
       batch.cut = takeCut(state.fold, partition, state.folded);
       // Retention rides on the cut: at most once per cut interval, not per 250 ms flush.
-      if (this.settings.tradeRetentionMs > 0) batch.prune = { symbols: batch.cut.symbols.map((s) => s.symbol), before: batch.eventTime - this.settings.tradeRetentionMs };
+      if (this.settings.tradeRetentionMs > 0)
+        batch.prune = {
+          symbols: batch.cut.symbols.map((s) => s.symbol),
+          before: batch.eventTime - this.settings.tradeRetentionMs,
+        };
     }
     return batch;
   }
@@ -156,9 +187,22 @@ export class HistoryWriter implements OnApplicationBootstrap, OnApplicationShutd
       },
       start.checkpoint,
     );
-    const state: WriterPartition = { fold, committed: start.checkpoint, folded: start.checkpoint, pending: [], flushTimer: undefined, updatesSinceCut: 0, cutAt: this.clock.now(), chain: Promise.resolve(), live: false };
+    const state: WriterPartition = {
+      fold,
+      committed: start.checkpoint,
+      folded: start.checkpoint,
+      pending: [],
+      flushTimer: undefined,
+      updatesSinceCut: 0,
+      cutAt: this.clock.now(),
+      chain: Promise.resolve(),
+      live: false,
+    };
     this.partitions.set(partition, state);
-    this.logger.info({ partition, from: start.from, checkpoint: start.checkpoint }, 'market-data: history partition loaded');
+    this.logger.info(
+      { partition, from: start.from, checkpoint: start.checkpoint },
+      'market-data: history partition loaded',
+    );
     return state;
   }
 }

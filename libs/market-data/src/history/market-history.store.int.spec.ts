@@ -16,20 +16,38 @@ const HOUR = 3_600_000;
       const store = new MarketHistoryStore(dataSource, schema);
       const fold = new MarketFold(testSymbols, onePartition);
       const [btc, eth] = [fold.symbols.get('BTCUSDT')!, fold.symbols.get('ETHBTC')!];
-      const trade = (market: SymbolMarket, tradeId: number, time: number): { market: SymbolMarket; trade: PublicTrade } => ({
+      const trade = (
+        market: SymbolMarket,
+        tradeId: number,
+        time: number,
+      ): { market: SymbolMarket; trade: PublicTrade } => ({
         market,
         trade: { tradeId, time, price: market.scale.price('1'), qty: market.scale.qty('1'), isBuyerMaker: false },
       });
       const now = 1_000 * HOUR;
-      const batch = (offset: number, trades: HistoryBatch['trades'], prune?: HistoryBatch['prune']): HistoryBatch => ({ partition: 0, expectedOffset: offset, nextOffset: offset + 1, eventTime: now, trades, klines: [], prune });
+      const batch = (offset: number, trades: HistoryBatch['trades'], prune?: HistoryBatch['prune']): HistoryBatch => ({
+        partition: 0,
+        expectedOffset: offset,
+        nextOffset: offset + 1,
+        eventTime: now,
+        trades,
+        klines: [],
+        prune,
+      });
       // BTCUSDT: 3,000 old trades, then 500 recent ones; ETHBTC: 1,200 old ones, in a symbol the prune does not name.
-      const btcTrades = Array.from({ length: 3500 }, (_, i) => trade(btc, i + 1, i < 3000 ? now - 200 * HOUR + i : now - HOUR + i));
+      const btcTrades = Array.from({ length: 3500 }, (_, i) =>
+        trade(btc, i + 1, i < 3000 ? now - 200 * HOUR + i : now - HOUR + i),
+      );
       const ethTrades = Array.from({ length: 1200 }, (_, i) => trade(eth, i + 1, now - 200 * HOUR + i));
       await store.commitBatch(batch(0, [...btcTrades, ...ethTrades]));
       await store.commitBatch(batch(1, [], { symbols: ['BTCUSDT'], before: now - 168 * HOUR }));
 
       const kept = async (symbol: string): Promise<number[]> =>
-        ((await dataSource.query(`SELECT trade_id FROM "${schema}".trades WHERE symbol = $1 ORDER BY trade_id`, [symbol])) as { trade_id: string }[]).map((r) => Number(r.trade_id));
+        (
+          (await dataSource.query(`SELECT trade_id FROM "${schema}".trades WHERE symbol = $1 ORDER BY trade_id`, [
+            symbol,
+          ])) as { trade_id: string }[]
+        ).map((r) => Number(r.trade_id));
       const btcKept = await kept('BTCUSDT');
       // The 500 recent ones and the newest 500 old ones: 1,000 in all (MEMORY_DEPTH), ids 2501..3500.
       expect(btcKept).toHaveLength(MEMORY_DEPTH);

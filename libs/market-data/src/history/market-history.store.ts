@@ -1,5 +1,17 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { type Kline, type KlineInterval, klineIntervals, type KlineQuery, MEMORY_DEPTH, type PartitionCut, type PublicTrade, type SymbolHistory, type SymbolMarket, firstTimeInWindow, toScaled } from '../domain';
+import {
+  type Kline,
+  type KlineInterval,
+  klineIntervals,
+  type KlineQuery,
+  MEMORY_DEPTH,
+  type PartitionCut,
+  type PublicTrade,
+  type SymbolHistory,
+  type SymbolMarket,
+  firstTimeInWindow,
+  toScaled,
+} from '../domain';
 
 export interface HistoryBatch {
   partition: number;
@@ -41,7 +53,20 @@ interface KlineRowDb {
 
 /** The candle columns, amounts as text (a cast keeps the column's name). */
 const klineColumnsOf = (table: string): string =>
-  ['open_time', 'open::text', 'high::text', 'low::text', 'close::text', 'volume::text', 'quote_volume::text', 'trades', 'taker_buy_volume::text', 'taker_buy_quote_volume::text'].map((c) => `${table}.${c}`).join(', ');
+  [
+    'open_time',
+    'open::text',
+    'high::text',
+    'low::text',
+    'close::text',
+    'volume::text',
+    'quote_volume::text',
+    'trades',
+    'taker_buy_volume::text',
+    'taker_buy_quote_volume::text',
+  ]
+    .map((c) => `${table}.${c}`)
+    .join(', ');
 
 /**
  * Market data's PostgreSQL side: one transaction per history batch (trades inserted once,
@@ -65,7 +90,10 @@ export class MarketHistoryStore {
          ON CONFLICT (partition) DO UPDATE SET next_offset = $3, event_time = $4 WHERE checkpoints.next_offset = $2 RETURNING partition`,
         [batch.partition, batch.expectedOffset, batch.nextOffset, batch.eventTime],
       );
-      if (moved.length === 0) throw new CheckpointMoved(`market-data: history checkpoint of partition ${batch.partition} is not at ${batch.expectedOffset}`);
+      if (moved.length === 0)
+        throw new CheckpointMoved(
+          `market-data: history checkpoint of partition ${batch.partition} is not at ${batch.expectedOffset}`,
+        );
       await this.insertTrades(manager, batch.trades);
       if (batch.prune) await this.pruneTrades(manager, batch.prune);
       await this.upsertKlines(manager, batch.klines);
@@ -83,23 +111,41 @@ export class MarketHistoryStore {
    * Every partition's checkpoint, cut and symbol histories as of one instant (REPEATABLE READ),
    * in five queries whatever the number of symbols: starts stay fast as markets are added.
    */
-  async load(partitions: number[], symbolsOf: (partition: number) => readonly SymbolMarket[]): Promise<Map<number, StoredPartition>> {
+  async load(
+    partitions: number[],
+    symbolsOf: (partition: number) => readonly SymbolMarket[],
+  ): Promise<Map<number, StoredPartition>> {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
       await runner.startTransaction('REPEATABLE READ');
       const checkpoints = new Map<number, { next_offset: string; event_time: string }>(
-        (await runner.query(`SELECT partition, next_offset, event_time FROM ${this.s}.checkpoints`)).map((r: { partition: number; next_offset: string; event_time: string }) => [r.partition, r]),
+        (await runner.query(`SELECT partition, next_offset, event_time FROM ${this.s}.checkpoints`)).map(
+          (r: { partition: number; next_offset: string; event_time: string }) => [r.partition, r],
+        ),
       );
-      const cuts = new Map<number, PartitionCut>((await runner.query(`SELECT partition, cut FROM ${this.s}.book_cuts`)).map((r: { partition: number; cut: PartitionCut }) => [r.partition, r.cut]));
-      const markets = partitions.flatMap((p) => symbolsOf(p).map((market) => ({ market, since: firstTimeInWindow(Number(checkpoints.get(p)?.event_time ?? 0)) })));
+      const cuts = new Map<number, PartitionCut>(
+        (await runner.query(`SELECT partition, cut FROM ${this.s}.book_cuts`)).map(
+          (r: { partition: number; cut: PartitionCut }) => [r.partition, r.cut],
+        ),
+      );
+      const markets = partitions.flatMap((p) =>
+        symbolsOf(p).map((market) => ({
+          market,
+          since: firstTimeInWindow(Number(checkpoints.get(p)?.event_time ?? 0)),
+        })),
+      );
       const histories = await this.histories(runner.manager, markets);
       await runner.commitTransaction();
       const out = new Map<number, StoredPartition>();
       for (const partition of partitions) {
         const checkpoint = checkpoints.get(partition);
         const symbols = new Map(symbolsOf(partition).map((m) => [m.symbol, histories.get(m.symbol)!]));
-        out.set(partition, { checkpoint: checkpoint ? Number(checkpoint.next_offset) : 0, cut: cuts.get(partition), histories: symbols });
+        out.set(partition, {
+          checkpoint: checkpoint ? Number(checkpoint.next_offset) : 0,
+          cut: cuts.get(partition),
+          histories: symbols,
+        });
       }
       return out;
     } finally {
@@ -108,7 +154,12 @@ export class MarketHistoryStore {
   }
 
   /** Candles older than `before`, by the klines endpoint's rules (startTime: first `limit`; otherwise last `limit`). */
-  async olderKlines(market: SymbolMarket, interval: KlineInterval, query: KlineQuery, before: number): Promise<Kline[]> {
+  async olderKlines(
+    market: SymbolMarket,
+    interval: KlineInterval,
+    query: KlineQuery,
+    before: number,
+  ): Promise<Kline[]> {
     const ascending = query.startTime !== undefined;
     const rows: KlineRowDb[] = await this.dataSource.query(
       `SELECT ${klineColumnsOf('klines')} FROM ${this.s}.klines
@@ -121,7 +172,10 @@ export class MarketHistoryStore {
   }
 
   /** Recent trades, the 24 h window (1m candles from `since` on: at most 1,440 rows a symbol) and the newest candles of each symbol, by index lookups per symbol. */
-  private async histories(manager: EntityManager, markets: { market: SymbolMarket; since: number }[]): Promise<Map<string, SymbolHistory>> {
+  private async histories(
+    manager: EntityManager,
+    markets: { market: SymbolMarket; since: number }[],
+  ): Promise<Map<string, SymbolHistory>> {
     const symbols = markets.map((m) => m.market.symbol);
     const tradeColumns = 't.trade_id, t.time, t.price::text AS price, t.qty::text AS qty, t.is_buyer_maker';
     const recent: (TradeRowDb & { symbol: string })[] = await manager.query(
@@ -148,7 +202,10 @@ export class MarketHistoryStore {
       for (const interval of klineIntervals) {
         const rows = klines.filter((r) => r.symbol === market.symbol && r.interval === interval);
         // Ascending rows: the oldest one is the 1001st newest, there only to say that older candles exist.
-        series.set(interval, { klines: rows.slice(-MEMORY_DEPTH).map((r) => toKline(market, r)), holdsAll: rows.length <= MEMORY_DEPTH });
+        series.set(interval, {
+          klines: rows.slice(-MEMORY_DEPTH).map((r) => toKline(market, r)),
+          holdsAll: rows.length <= MEMORY_DEPTH,
+        });
       }
       out.set(market.symbol, {
         recentTrades,
@@ -222,7 +279,13 @@ interface TradeRowDb {
 }
 
 function toTrade(market: SymbolMarket, r: TradeRowDb): PublicTrade {
-  return { tradeId: Number(r.trade_id), time: Number(r.time), price: market.scale.price(r.price), qty: market.scale.qty(r.qty), isBuyerMaker: r.is_buyer_maker };
+  return {
+    tradeId: Number(r.trade_id),
+    time: Number(r.time),
+    price: market.scale.price(r.price),
+    qty: market.scale.qty(r.qty),
+    isBuyerMaker: r.is_buyer_maker,
+  };
 }
 
 function toKline(market: SymbolMarket, r: KlineRowDb): Kline {

@@ -13,7 +13,11 @@ export interface PartitionStart {
  * the fold. The cut may be older than the checkpoint; events between them are read again, and
  * the fold skips their trades (by trade id) while it replays their book changes.
  */
-export async function loadStoredPartitions(fold: MarketFold, store: MarketHistoryStore, partitions: number[]): Promise<Map<number, PartitionStart>> {
+export async function loadStoredPartitions(
+  fold: MarketFold,
+  store: MarketHistoryStore,
+  partitions: number[],
+): Promise<Map<number, PartitionStart>> {
   const stored = await store.load(partitions, (p) => fold.symbolsOf(p));
   const starts = new Map<number, PartitionStart>();
   for (const [partition, s] of stored) {

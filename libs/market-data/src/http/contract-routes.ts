@@ -21,10 +21,12 @@ export function contractRoutes(): PublicRoute[] {
       doc: {
         summary: 'Index prices (keyed by index) and mark prices (keyed by contract)',
         description:
-          'The index is the configured spot symbol\'s mid price (its last trade while a side is empty) or the operator\'s external price; the mark is the index plus the one-minute moving average of the contract\'s basis, clamped to ±0.5% of the index. Both move with event time. A contract not priced yet is left out.',
+          "The index is the configured spot symbol's mid price (its last trade while a side is empty) or the operator's external price; the mark is the index plus the one-minute moving average of the contract's basis, clamped to ±0.5% of the index. Both move with event time. A contract not priced yet is left out.",
         weight: 1,
         ok: s.contractIndexSchema,
-        query: [{ name: 'symbol', description: 'An index (BTCUSDT) or a contract (BTC-SWAP-USDT); omitted: every contract.' }],
+        query: [
+          { name: 'symbol', description: 'An index (BTCUSDT) or a contract (BTC-SWAP-USDT); omitted: every contract.' },
+        ],
       },
       answer: (p, { answers, markets }) => {
         const only = indexFilter(p, markets);
@@ -37,7 +39,7 @@ export function contractRoutes(): PublicRoute[] {
       doc: {
         summary: 'Funding rates: the running interval (state=current, default) or the last fixed one (state=past)',
         description:
-          'current: the rate the running interval would fix now, from its average premium (CONTRACTS.md\'s formula); past: the last interval\'s fixed rate, which the ledger paid between positions at that interval\'s end. Times in ms.',
+          "current: the rate the running interval would fix now, from its average premium (CONTRACTS.md's formula); past: the last interval's fixed rate, which the ledger paid between positions at that interval's end. Times in ms.",
         weight: 1,
         ok: s.fundingRatesSchema,
         query: [

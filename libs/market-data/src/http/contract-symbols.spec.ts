@@ -17,18 +17,27 @@ function paramsFor(query: string): QuoteParams {
 describe('contract symbols on spot market-data paths', () => {
   it.each(['BTC-SWAP-USDT', 'ETH-SWAP-USDT'])('answers -1121 for %s on the openapi and v2 families', (symbol) => {
     expect(() => paramsFor(`symbol=${symbol}`).symbol()).toThrow(expect.objectContaining({ code: -1121 }));
-    expect(() => paramsFor(`symbol=${symbol.toLowerCase()}`).v2Symbol()).toThrow(expect.objectContaining({ code: -1121 }));
+    expect(() => paramsFor(`symbol=${symbol.toLowerCase()}`).v2Symbol()).toThrow(
+      expect.objectContaining({ code: -1121 }),
+    );
     expect(paramsFor('symbol=BTCUSDT').symbol().symbol).toBe('BTCUSDT');
     expect(paramsFor(`symbol=${symbol}`).symbol('contract').symbol).toBe(symbol);
   });
 
   it.each(['BTCUSDT', 'ETHUSDT', 'ETHBTC'])('answers -1121 for spot symbol %s on contract paths', (symbol) => {
     expect(() => paramsFor(`symbol=${symbol}`).symbol('contract')).toThrow(expect.objectContaining({ code: -1121 }));
-    expect(() => paramsFor(`symbol=${symbol}`).optionalSymbol('contract')).toThrow(expect.objectContaining({ code: -1121 }));
+    expect(() => paramsFor(`symbol=${symbol}`).optionalSymbol('contract')).toThrow(
+      expect.objectContaining({ code: -1121 }),
+    );
   });
 
   it('lists spot symbols and contracts each in its own brokerInfo list', () => {
-    const info = buildBrokerInfo(markets, { rateLimits: [], serverTime: 0, statusOf: () => undefined, exchangeId: '301' });
+    const info = buildBrokerInfo(markets, {
+      rateLimits: [],
+      serverTime: 0,
+      statusOf: () => undefined,
+      exchangeId: '301',
+    });
     expect(info.symbols?.map((s) => s.symbol)).toEqual(['BTCUSDT', 'ETHUSDT', 'ETHBTC']);
     expect(info.contracts?.map((c) => c.symbol)).toEqual(['BTC-SWAP-USDT', 'ETH-SWAP-USDT']);
   });

@@ -2,7 +2,20 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Markets } from '@exchange/contracts';
-import { ApiError, chargePublicWeight, CLOCK, type Clock, ErrorCode, LOGGER, type Logger, MARKETS, RATE_LIMITER, type RateLimiter, RequestParams, toApiError } from '@exchange/platform';
+import {
+  ApiError,
+  chargePublicWeight,
+  CLOCK,
+  type Clock,
+  ErrorCode,
+  LOGGER,
+  type Logger,
+  MARKETS,
+  RATE_LIMITER,
+  type RateLimiter,
+  RequestParams,
+  toApiError,
+} from '@exchange/platform';
 import { MarketReader } from '../reading/market-reader';
 import { MarketAnswers } from '../views/market-answers';
 import { type PublicRoute, publicRoutes, type RouteContext } from './public-routes';
@@ -39,17 +52,29 @@ export class PublicRoutesRegistrar implements OnModuleInit {
     };
     const v2Symbols = v2SymbolIndex(this.markets);
     for (const route of publicRoutes) {
-      fastify.get(route.path, (request, reply) => this.serve(route, ctx, request, reply, (params) => new QuoteParams(params, fold, v2Symbols)));
+      fastify.get(route.path, (request, reply) =>
+        this.serve(route, ctx, request, reply, (params) => new QuoteParams(params, fold, v2Symbols)),
+      );
     }
   }
 
-  private async serve(route: PublicRoute, ctx: RouteContext, request: FastifyRequest, reply: FastifyReply, paramsOf: (p: RequestParams) => QuoteParams): Promise<void> {
+  private async serve(
+    route: PublicRoute,
+    ctx: RouteContext,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    paramsOf: (p: RequestParams) => QuoteParams,
+  ): Promise<void> {
     let charged = false;
     try {
       const answer = route.answer(paramsOf(RequestParams.fromUrl(request.url)), ctx);
       charged = true;
       await chargePublicWeight(this.limiter, request, reply, answer.weight);
-      if (!this.reader.isReady && route.path !== '/api/v2/health') throw new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'Market data is catching up with the event log; try again shortly.');
+      if (!this.reader.isReady && route.path !== '/api/v2/health')
+        throw new ApiError(
+          ErrorCode.SERVICE_UNAVAILABLE,
+          'Market data is catching up with the event log; try again shortly.',
+        );
       const text = await answer.text();
       await reply.type(JSON_TYPE).send(text);
     } catch (error) {
@@ -68,6 +93,10 @@ export class PublicRoutesRegistrar implements OnModuleInit {
       }
     }
     if (apiError.httpStatus >= 500) this.logger.error({ err: error, url: request.url }, 'market-data: request failed');
-    await reply.status(apiError.httpStatus).headers(apiError.headers).type(JSON_TYPE).send(JSON.stringify(apiError.toBody()));
+    await reply
+      .status(apiError.httpStatus)
+      .headers(apiError.headers)
+      .type(JSON_TYPE)
+      .send(JSON.stringify(apiError.toBody()));
   }
 }

@@ -15,48 +15,53 @@ const v2 = 'public: v2 market data';
  */
 export const publicRoutes: readonly PublicRoute[] = [
   ...bookRoutes({ prefix: '/openapi/quote/v1', kind: 'spot', tag: quote, example: 'BTCUSDT' }),
-    {
-      path: '/openapi/quote/v1/depth/merged',
-      tag: quote,
-      doc: {
-        summary: 'Order book top 40, refreshed at 300 ms event-time cuts',
-        weight: 1,
-        ok: s.depthSchema,
-        query: [symbolQuery(true), limitQuery('Levels per side: 1–40 (default 40).')],
-      },
-      answer: (p, { answers }) => {
-        const market = p.symbol();
-        const limit = p.limit(40, 1, 40);
-        return { weight: 1, text: () => answers.mergedDepth(market, limit) };
-      },
+  {
+    path: '/openapi/quote/v1/depth/merged',
+    tag: quote,
+    doc: {
+      summary: 'Order book top 40, refreshed at 300 ms event-time cuts',
+      weight: 1,
+      ok: s.depthSchema,
+      query: [symbolQuery(true), limitQuery('Levels per side: 1–40 (default 40).')],
     },
-    {
-      path: '/openapi/quote/v1/ticker/24hr',
-      tag: quote,
-      doc: { summary: 'Rolling 24 h statistics', weight: '1 with symbol, 40 without', ok: s.ticker24hAnswerSchema, query: [symbolQuery(false)] },
-      answer: (p, { answers }) => {
-        const market = p.optionalSymbol();
-        return { weight: market ? 1 : 40, text: () => answers.ticker24h(market) };
-      },
+    answer: (p, { answers }) => {
+      const market = p.symbol();
+      const limit = p.limit(40, 1, 40);
+      return { weight: 1, text: () => answers.mergedDepth(market, limit) };
     },
-    {
-      path: '/openapi/quote/v1/ticker/price',
-      tag: quote,
-      doc: { summary: 'Last price', weight: 1, ok: s.priceAnswerSchema, query: [symbolQuery(false)] },
-      answer: (p, { answers }) => {
-        const market = p.optionalSymbol();
-        return { weight: 1, text: () => answers.price(market) };
-      },
+  },
+  {
+    path: '/openapi/quote/v1/ticker/24hr',
+    tag: quote,
+    doc: {
+      summary: 'Rolling 24 h statistics',
+      weight: '1 with symbol, 40 without',
+      ok: s.ticker24hAnswerSchema,
+      query: [symbolQuery(false)],
     },
-    {
-      path: '/openapi/quote/v1/ticker/bookTicker',
-      tag: quote,
-      doc: { summary: 'Best bid and ask', weight: 1, ok: s.bookTickerAnswerSchema, query: [symbolQuery(false)] },
-      answer: (p, { answers }) => {
-        const market = p.optionalSymbol();
-        return { weight: 1, text: () => answers.bookTicker(market) };
-      },
+    answer: (p, { answers }) => {
+      const market = p.optionalSymbol();
+      return { weight: market ? 1 : 40, text: () => answers.ticker24h(market) };
     },
+  },
+  {
+    path: '/openapi/quote/v1/ticker/price',
+    tag: quote,
+    doc: { summary: 'Last price', weight: 1, ok: s.priceAnswerSchema, query: [symbolQuery(false)] },
+    answer: (p, { answers }) => {
+      const market = p.optionalSymbol();
+      return { weight: 1, text: () => answers.price(market) };
+    },
+  },
+  {
+    path: '/openapi/quote/v1/ticker/bookTicker',
+    tag: quote,
+    doc: { summary: 'Best bid and ask', weight: 1, ok: s.bookTickerAnswerSchema, query: [symbolQuery(false)] },
+    answer: (p, { answers }) => {
+      const market = p.optionalSymbol();
+      return { weight: 1, text: () => answers.bookTicker(market) };
+    },
+  },
   ...contractRoutes(),
   ...v2Routes(),
 ];
@@ -85,7 +90,15 @@ function v2Routes(): PublicRoute[] {
       path: '/api/v2/health',
       tag: v2,
       doc: { summary: 'Health: ok once market data has caught up with the event log', weight: 1, ok: s.v2HealthSchema },
-      answer: (_p, { isReady, clock, markets }) => ({ weight: 1, text: () => JSON.stringify({ status: isReady() ? 'ok' : 'starting', serverTime: clock.now(), symbols: markets.symbols.length }) }),
+      answer: (_p, { isReady, clock, markets }) => ({
+        weight: 1,
+        text: () =>
+          JSON.stringify({
+            status: isReady() ? 'ok' : 'starting',
+            serverTime: clock.now(),
+            symbols: markets.symbols.length,
+          }),
+      }),
     },
     {
       path: '/api/v2/constants',
@@ -111,7 +124,12 @@ function v2Routes(): PublicRoute[] {
     {
       path: '/api/v2/orderbook',
       tag: v2,
-      doc: { summary: '10 bid and 10 ask levels of one pair', weight: 1, ok: s.v2OrderBookSchema, query: [pairQuery(true)] },
+      doc: {
+        summary: '10 bid and 10 ask levels of one pair',
+        weight: 1,
+        ok: s.v2OrderBookSchema,
+        query: [pairQuery(true)],
+      },
       answer: (p, { answers }) => {
         const market = p.v2Symbol();
         return { weight: 1, text: () => answers.v2OrderBook(market) };
@@ -126,7 +144,12 @@ function v2Routes(): PublicRoute[] {
     {
       path: '/api/v2/trades',
       tag: v2,
-      doc: { summary: 'The last 30 trades of a pair, newest first; without symbol, of every pair keyed by pair', weight: 1, ok: s.v2TradesAnswerSchema, query: [pairQuery(false)] },
+      doc: {
+        summary: 'The last 30 trades of a pair, newest first; without symbol, of every pair keyed by pair',
+        weight: 1,
+        ok: s.v2TradesAnswerSchema,
+        query: [pairQuery(false)],
+      },
       answer: (p, { answers }) => {
         const market = p.optionalV2Symbol();
         return { weight: 1, text: () => answers.v2Trades(market) };

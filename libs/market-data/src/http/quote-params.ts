@@ -44,14 +44,19 @@ export class QuoteParams {
 
   interval(): KlineInterval {
     const text = this.params.required('interval');
-    if (!isKlineInterval(text)) throw new ApiError(ErrorCode.INVALID_INTERVAL, `Invalid interval '${text}'; expected one of 1m, 5m, 15m, 30m, 1h, 2h, 4h, 6h, 8h, 12h, 1d, 1w, 1M.`);
+    if (!isKlineInterval(text))
+      throw new ApiError(
+        ErrorCode.INVALID_INTERVAL,
+        `Invalid interval '${text}'; expected one of 1m, 5m, 15m, 30m, 1h, 2h, 4h, 6h, 8h, 12h, 1d, 1w, 1M.`,
+      );
     return text;
   }
 
   /** The contract family's klines: `to` is its name for endTime; both at once is -1128. */
   endTimeOrTo(): number | undefined {
     const [endTime, to] = [this.time('endTime'), this.time('to')];
-    if (endTime !== undefined && to !== undefined) throw new ApiError(ErrorCode.INVALID_PARAM_COMBINATION, 'Send endTime or to, not both.');
+    if (endTime !== undefined && to !== undefined)
+      throw new ApiError(ErrorCode.INVALID_PARAM_COMBINATION, 'Send endTime or to, not both.');
     return endTime ?? to;
   }
 
@@ -60,7 +65,10 @@ export class QuoteParams {
     const text = this.params.optional(name);
     if (text === undefined) return undefined;
     if (!/^\d{1,16}$/.test(text) || !Number.isSafeInteger(Number(text))) {
-      throw new ApiError(ErrorCode.ILLEGAL_CHARS, `Illegal characters found in parameter '${name}'; a time in milliseconds is expected.`);
+      throw new ApiError(
+        ErrorCode.ILLEGAL_CHARS,
+        `Illegal characters found in parameter '${name}'; a time in milliseconds is expected.`,
+      );
     }
     return Number(text);
   }

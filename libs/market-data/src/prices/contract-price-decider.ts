@@ -22,7 +22,10 @@ import {
 } from '../domain';
 import { MarketReader } from '../reading/market-reader';
 
-const parse = <T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } }, record: IncomingRecord): T | undefined => {
+const parse = <T>(
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } },
+  record: IncomingRecord,
+): T | undefined => {
   try {
     const parsed = schema.safeParse(JSON.parse(record.value));
     return parsed.success ? parsed.data : undefined;
@@ -71,7 +74,9 @@ export class ContractPriceDecider implements OnApplicationBootstrap, OnApplicati
     if (this.markets.contracts.length === 0) return;
     this.consumers.push(this.follow(Topics.contractPriceState.name, (record) => this.onStateRecord(record)));
     this.consumers.push(this.follow(Topics.indexPrices.name, (record) => this.onIndexRecord(record)));
-    void this.begin().catch((error: unknown) => this.logger.error({ err: error }, 'market-data: contract prices failed to start'));
+    void this.begin().catch((error: unknown) =>
+      this.logger.error({ err: error }, 'market-data: contract prices failed to start'),
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -84,10 +89,17 @@ export class ContractPriceDecider implements OnApplicationBootstrap, OnApplicati
   private async begin(): Promise<void> {
     await this.reader.caughtUp;
     const end = (await this.log.endOffsets(Topics.contractPriceState.name))[0] ?? 0;
-    await this.log.read(Topics.contractPriceState.name, 0, 0, async (records) => records.forEach((r) => this.onStateRecord(r)), end);
+    await this.log.read(
+      Topics.contractPriceState.name,
+      0,
+      0,
+      async (records) => records.forEach((r) => this.onStateRecord(r)),
+      end,
+    );
     for (const record of this.board.all()) {
       restorePriceRecord(this.state, this.fixed, record);
-      if (record.at > this.step.at || (record.at === this.step.at && record.seq > this.step.seq)) this.step = { at: record.at, seq: record.seq };
+      if (record.at > this.step.at || (record.at === this.step.at && record.seq > this.step.seq))
+        this.step = { at: record.at, seq: record.seq };
     }
     const sources = [...this.indexSymbols, ...this.markets.contracts.map((c) => c.symbol)];
     this.deciding = true;
@@ -102,7 +114,9 @@ export class ContractPriceDecider implements OnApplicationBootstrap, OnApplicati
       fromBeginning: true,
       eachBatch: async (batch) => batch.records.forEach(onRecord),
     });
-    joining.catch((error: unknown) => this.logger.error({ err: error, topic }, 'market-data: contract prices consumer failed to start'));
+    joining.catch((error: unknown) =>
+      this.logger.error({ err: error, topic }, 'market-data: contract prices consumer failed to start'),
+    );
     return joining;
   }
 
@@ -122,7 +136,14 @@ export class ContractPriceDecider implements OnApplicationBootstrap, OnApplicati
 
   private onFolded(partition: number, changes: readonly MarketChange[]): void {
     if (!this.deciding) return;
-    const outputs = advanceOnEvent(this.state, this.lastInputs, this.reader.fold, partition, changes, this.indexSymbols);
+    const outputs = advanceOnEvent(
+      this.state,
+      this.lastInputs,
+      this.reader.fold,
+      partition,
+      changes,
+      this.indexSymbols,
+    );
     if (outputs) this.publish(outputs);
   }
 
@@ -138,22 +159,36 @@ export class ContractPriceDecider implements OnApplicationBootstrap, OnApplicati
     const records = [...outputs.map((o) => outputRecord(o, this.step.seq)), ...states];
     this.publishing = this.publishing
       .then(() => this.log.publish(records))
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'market-data: contract prices not published; the next change publishes the state again'));
+      .catch((error: unknown) =>
+        this.logger.warn(
+          { err: error },
+          'market-data: contract prices not published; the next change publishes the state again',
+        ),
+      );
   }
 
   /** A contract's state once per second of event time, and whenever its prices moved. */
   private stateRecords(outputs: readonly PriceOutput[]): OutgoingRecord[] {
     const second = Math.floor(this.state.at / 1000);
     const moved = new Set(outputs.map((o) => o.symbol));
-    const due = [...this.state.contracts.values()].filter((p) => moved.has(p.config.symbol) || this.published.get(p.config.symbol) !== second);
+    const due = [...this.state.contracts.values()].filter(
+      (p) => moved.has(p.config.symbol) || this.published.get(p.config.symbol) !== second,
+    );
     if (due.length === 0) return [];
-    this.step = this.step.at === this.state.at ? { at: this.state.at, seq: this.step.seq + 1 } : { at: this.state.at, seq: 0 };
+    this.step =
+      this.step.at === this.state.at ? { at: this.state.at, seq: this.step.seq + 1 } : { at: this.state.at, seq: 0 };
     const records: OutgoingRecord[] = [];
     for (const prices of due) {
       const symbol = prices.config.symbol;
       this.published.set(symbol, second);
       const payload = priceRecordOf(this.state, prices, this.fixed, this.step.seq);
-      const message = { type: 'ContractPriceStateSaved', v: 1, id: `ContractPriceStateSaved:${symbol}:${payload.at}:${payload.seq}`, ts: payload.at, payload };
+      const message = {
+        type: 'ContractPriceStateSaved',
+        v: 1,
+        id: `ContractPriceStateSaved:${symbol}:${payload.at}:${payload.seq}`,
+        ts: payload.at,
+        payload,
+      };
       records.push({ topic: Topics.contractPriceState.name, key: symbol, value: JSON.stringify(message) });
     }
     return records;
@@ -163,7 +198,10 @@ export class ContractPriceDecider implements OnApplicationBootstrap, OnApplicati
 function outputRecord(output: PriceOutput, seq: number): OutgoingRecord {
   const { type, ...payload } = output;
   // A funding time is fixed once; prices may change several times at one event time.
-  const id = output.type === 'ContractPricesChanged' ? `${type}:${output.symbol}:${output.at}:${seq}` : `${type}:${output.symbol}:${output.fundingTime}`;
+  const id =
+    output.type === 'ContractPricesChanged'
+      ? `${type}:${output.symbol}:${output.at}:${seq}`
+      : `${type}:${output.symbol}:${output.fundingTime}`;
   const ts = output.type === 'ContractPricesChanged' ? output.at : output.fundingTime;
   const message = { type, v: 1, id, ts, payload };
   return { topic: Topics.contractPrices.name, key: output.symbol, value: JSON.stringify(message) };

@@ -3,8 +3,15 @@ import { Markets } from '@exchange/contracts';
 import { buildBrokerInfo, precisionToStep } from './broker-info';
 
 const markets = Markets.fromJson(JSON.parse(readFileSync('config/markets.json', 'utf8')));
-const limits = [{ rateLimitType: 'REQUESTS_WEIGHT' as const, interval: 'MINUTE' as const, intervalNum: 1, limit: 1200 }];
-const ctx = (serverTime = 0, statusOf: (symbol: string) => 'HALT' | undefined = () => undefined) => ({ rateLimits: limits, serverTime, statusOf, exchangeId: '301' });
+const limits = [
+  { rateLimitType: 'REQUESTS_WEIGHT' as const, interval: 'MINUTE' as const, intervalNum: 1, limit: 1200 },
+];
+const ctx = (serverTime = 0, statusOf: (symbol: string) => 'HALT' | undefined = () => undefined) => ({
+  rateLimits: limits,
+  serverTime,
+  statusOf,
+  exchangeId: '301',
+});
 
 describe('brokerInfo', () => {
   it('lists every configured symbol with the spec fields and decimal-string filters', () => {
@@ -39,7 +46,7 @@ describe('brokerInfo', () => {
     expect(Object.keys(contracts)).toEqual(['timezone', 'serverTime', 'rateLimits', 'brokerFilters', 'contracts']);
   });
 
-  it('lists the contracts with the family\'s fields: the contract as base asset, USDT margin, multiplier, risk limits', () => {
+  it("lists the contracts with the family's fields: the contract as base asset, USDT margin, multiplier, risk limits", () => {
     const info = buildBrokerInfo(markets, ctx());
     expect(info.contracts?.map((c) => c.symbol)).toEqual(['BTC-SWAP-USDT', 'ETH-SWAP-USDT']);
     expect(info.contracts?.[0]).toEqual({
@@ -75,7 +82,10 @@ describe('brokerInfo', () => {
   });
 
   it('reports the runtime status of a symbol over the configured one', () => {
-    const info = buildBrokerInfo(markets, ctx(0, (s) => (s === 'ETHBTC' || s === 'ETH-SWAP-USDT' ? 'HALT' : undefined)));
+    const info = buildBrokerInfo(
+      markets,
+      ctx(0, (s) => (s === 'ETHBTC' || s === 'ETH-SWAP-USDT' ? 'HALT' : undefined)),
+    );
     expect(info.symbols?.find((s) => s.symbol === 'ETHBTC')?.status).toBe('HALT');
     expect(info.contracts?.find((c) => c.symbol === 'ETH-SWAP-USDT')?.status).toBe('HALT');
   });

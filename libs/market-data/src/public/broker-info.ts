@@ -74,13 +74,20 @@ export interface BrokerInfoContext {
  * narrows the answer to one list, as the family's clients expect.
  */
 export function buildBrokerInfo(markets: Markets, ctx: BrokerInfoContext, type?: BrokerInfoType): BrokerInfo {
-  const info: BrokerInfo = { timezone: markets.config.timezone, serverTime: ctx.serverTime, rateLimits: ctx.rateLimits, brokerFilters: [] };
+  const info: BrokerInfo = {
+    timezone: markets.config.timezone,
+    serverTime: ctx.serverTime,
+    rateLimits: ctx.rateLimits,
+    brokerFilters: [],
+  };
   if (type === undefined || type === 'token') {
     info.symbols = markets.symbols.map((s) => toSymbolRecord(markets, s, ctx.statusOf(s.symbol) ?? s.status));
   }
   if (type === undefined || type === 'options') info.options = [];
   if (type === undefined || type === 'contracts') {
-    info.contracts = markets.contracts.map((c) => toContractRecord(markets, c, ctx.statusOf(c.symbol) ?? c.status, ctx.exchangeId, precisionToStep));
+    info.contracts = markets.contracts.map((c) =>
+      toContractRecord(markets, c, ctx.statusOf(c.symbol) ?? c.status, ctx.exchangeId, precisionToStep),
+    );
   }
   return info;
 }

@@ -26,7 +26,13 @@ export interface ContractRecord {
 }
 
 /** The contract itself is its base asset (the family's rule); prices are in the margin token (USDT). */
-export function toContractRecord(markets: Markets, c: ContractConfig, status: SymbolStatus, exchangeId: string, precisionToStep: (decimals: number) => string): ContractRecord {
+export function toContractRecord(
+  markets: Markets,
+  c: ContractConfig,
+  status: SymbolStatus,
+  exchangeId: string,
+  precisionToStep: (decimals: number) => string,
+): ContractRecord {
   return {
     filters: [
       { filterType: 'PRICE_FILTER', minPrice: c.minPrice, maxPrice: c.maxPrice, tickSize: c.tickSize },
@@ -51,6 +57,11 @@ export function toContractRecord(markets: Markets, c: ContractConfig, status: Sy
     makerFee: c.makerFee,
     takerFee: c.takerFee,
     fundingIntervalMs: c.fundingIntervalMs,
-    riskLimits: c.riskLimits.map((t) => ({ riskLimitId: t.riskLimitId, quantity: t.quantity, initialMargin: t.initialMargin, maintMargin: t.maintMargin })),
+    riskLimits: c.riskLimits.map((t) => ({
+      riskLimitId: t.riskLimitId,
+      quantity: t.quantity,
+      initialMargin: t.initialMargin,
+      maintMargin: t.maintMargin,
+    })),
   };
 }

@@ -17,8 +17,22 @@ const rateLimitSchema = z
   .strict();
 
 const filterSchema = z.discriminatedUnion('filterType', [
-  z.object({ filterType: z.literal('PRICE_FILTER'), minPrice: decimalStringSchema, maxPrice: decimalStringSchema, tickSize: decimalStringSchema }).strict(),
-  z.object({ filterType: z.literal('LOT_SIZE'), minQty: decimalStringSchema, maxQty: decimalStringSchema, stepSize: decimalStringSchema }).strict(),
+  z
+    .object({
+      filterType: z.literal('PRICE_FILTER'),
+      minPrice: decimalStringSchema,
+      maxPrice: decimalStringSchema,
+      tickSize: decimalStringSchema,
+    })
+    .strict(),
+  z
+    .object({
+      filterType: z.literal('LOT_SIZE'),
+      minQty: decimalStringSchema,
+      maxQty: decimalStringSchema,
+      stepSize: decimalStringSchema,
+    })
+    .strict(),
   z.object({ filterType: z.literal('MIN_NOTIONAL'), minNotional: decimalStringSchema }).strict(),
 ]);
 
@@ -35,7 +49,14 @@ export const symbolRecordSchema = z
   })
   .strict();
 
-const riskLimitSchema = z.object({ riskLimitId: z.string(), quantity: decimalStringSchema, initialMargin: decimalStringSchema, maintMargin: decimalStringSchema }).strict();
+const riskLimitSchema = z
+  .object({
+    riskLimitId: z.string(),
+    quantity: decimalStringSchema,
+    initialMargin: decimalStringSchema,
+    maintMargin: decimalStringSchema,
+  })
+  .strict();
 
 export const contractRecordSchema = z
   .object({
@@ -70,6 +91,9 @@ export const brokerInfoSchema = z
     brokerFilters: z.array(z.unknown()),
     symbols: z.array(symbolRecordSchema).optional(),
     options: z.array(z.unknown()).optional().meta({ description: 'Options trading is not built yet: always empty.' }),
-    contracts: z.array(contractRecordSchema).optional().meta({ description: 'Perpetual contracts (linear, USDT-margined): the family\'s fields.' }),
+    contracts: z
+      .array(contractRecordSchema)
+      .optional()
+      .meta({ description: "Perpetual contracts (linear, USDT-margined): the family's fields." }),
   })
   .strict();

@@ -80,7 +80,9 @@ export class MarketReader implements OnApplicationBootstrap, OnApplicationShutdo
    * and the readiness check stays false until it is done.
    */
   async onApplicationBootstrap(): Promise<void> {
-    const started = this.start().catch((error: unknown) => this.logger.error({ err: error }, 'market-data: start failed'));
+    const started = this.start().catch((error: unknown) =>
+      this.logger.error({ err: error }, 'market-data: start failed'),
+    );
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([started, new Promise((resolve) => (timer = setTimeout(resolve, START_WAIT_MS)))]);
     clearTimeout(timer);
@@ -109,13 +111,18 @@ export class MarketReader implements OnApplicationBootstrap, OnApplicationShutdo
         await this.serial(batch.partition, () => this.onBatch(batch));
       },
     });
-    this.joining.catch((error: unknown) => this.logger.error({ err: error }, 'market-data: live consumer failed to start'));
+    this.joining.catch((error: unknown) =>
+      this.logger.error({ err: error }, 'market-data: live consumer failed to start'),
+    );
     await loaded;
     const targets = await this.log.endOffsets(topic);
     await Promise.all(targets.map((end, partition) => this.serial(partition, () => this.readUpTo(partition, end))));
     this.ready = !this.stopped;
     if (this.ready) this.markReady();
-    this.logger.info({ ms: Date.now() - began, from: this.startOffsets, offsets: this.positions }, 'market-data: caught up');
+    this.logger.info(
+      { ms: Date.now() - began, from: this.startOffsets, offsets: this.positions },
+      'market-data: caught up',
+    );
   }
 
   private async onBatch(batch: IncomingBatch): Promise<void> {
@@ -134,7 +141,13 @@ export class MarketReader implements OnApplicationBootstrap, OnApplicationShutdo
   private async readUpTo(partition: number, end: number): Promise<void> {
     const position = this.positions[partition] ?? 0;
     if (position >= end) return;
-    const after = await this.log.read(topic, partition, position, async (records) => this.foldRecords(partition, records), end);
+    const after = await this.log.read(
+      topic,
+      partition,
+      position,
+      async (records) => this.foldRecords(partition, records),
+      end,
+    );
     // A range may end on Kafka transaction markers, which are offsets without records.
     this.positions[partition] = Math.max(this.positions[partition] ?? 0, after);
   }
@@ -146,7 +159,11 @@ export class MarketReader implements OnApplicationBootstrap, OnApplicationShutdo
       if (record.offset < position) continue;
       const event = parseOrderEvent(record);
       if (event) this.foldEvent(partition, event, changes);
-      else this.logger.warn({ partition, offset: record.offset }, 'market-data: skipped a record that is not an order event');
+      else
+        this.logger.warn(
+          { partition, offset: record.offset },
+          'market-data: skipped a record that is not an order event',
+        );
       position = record.offset + 1;
     }
     this.positions[partition] = position;
@@ -165,7 +182,10 @@ export class MarketReader implements OnApplicationBootstrap, OnApplicationShutdo
   /** One partition's work at a time, in arrival order: the start's read, then live batches. */
   private serial(partition: number, work: () => Promise<void>): Promise<void> {
     const next = (this.chains.get(partition) ?? Promise.resolve()).then(work);
-    this.chains.set(partition, next.catch(() => undefined));
+    this.chains.set(
+      partition,
+      next.catch(() => undefined),
+    );
     return next;
   }
 }

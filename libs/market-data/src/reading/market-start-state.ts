@@ -20,7 +20,11 @@ export class StoredStartState extends MarketStartState {
   }
 
   async load(fold: MarketFold): Promise<number[]> {
-    const starts = await loadStoredPartitions(fold, this.store, Array.from({ length: this.partitions }, (_, p) => p));
+    const starts = await loadStoredPartitions(
+      fold,
+      this.store,
+      Array.from({ length: this.partitions }, (_, p) => p),
+    );
     return Array.from({ length: this.partitions }, (_, p) => starts.get(p)?.from ?? 0);
   }
 }

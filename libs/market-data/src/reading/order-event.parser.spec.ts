@@ -10,7 +10,15 @@ const t0 = Date.UTC(2026, 0, 14, 10, 0, 0);
 function session(): OrderEvent[] {
   const f = new OrderEventFactory();
   return [
-    f.book('BTCUSDT', t0, [['100', '1'], ['99', '2']], [['101', '1']]),
+    f.book(
+      'BTCUSDT',
+      t0,
+      [
+        ['100', '1'],
+        ['99', '2'],
+      ],
+      [['101', '1']],
+    ),
     f.trade('BTCUSDT', t0 + 10, '101', '0.5'),
     f.book('BTCUSDT', t0 + 10, [], [['101', '0.5']]),
     f.trade('ETHBTC', t0 + 59_990, '0.05', '2', 'SELL'),
@@ -28,10 +36,26 @@ function asV1Record(event: OrderEvent, offset: number): IncomingRecord {
   }
   if (event.type === 'TradeExecuted') {
     const p = event.payload;
-    const owners = { takerClientOrderId: 't', makerClientOrderId: 'm', takerAccountId: '2', makerAccountId: '1', takerUserId: '2', makerUserId: '1', takerSide: p.isBuyerMaker ? 'SELL' : 'BUY' };
+    const owners = {
+      takerClientOrderId: 't',
+      makerClientOrderId: 'm',
+      takerAccountId: '2',
+      makerAccountId: '1',
+      takerUserId: '2',
+      makerUserId: '1',
+      takerSide: p.isBuyerMaker ? 'SELL' : 'BUY',
+    };
     v1 = { ...event, v: 1, payload: { ...p, commandId, quoteQty: '1', ...owners, takerRemainingQuote: '0' } };
   }
-  return { topic: 'order.events', partition: 0, offset, key: event.payload.symbol, value: JSON.stringify(v1), headers: {}, timestamp: event.ts };
+  return {
+    topic: 'order.events',
+    partition: 0,
+    offset,
+    key: event.payload.symbol,
+    value: JSON.stringify(v1),
+    headers: {},
+    timestamp: event.ts,
+  };
 }
 
 function foldOf(events: readonly OrderEvent[]): MarketFold {

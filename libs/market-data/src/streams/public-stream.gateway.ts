@@ -3,7 +3,18 @@ import type { Duplex } from 'node:stream';
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { ApiError, CLOCK, type Clock, CONFIG, type Config, ErrorCode, MARKETS, Metrics, SocketGuard, UpgradeRouter } from '@exchange/platform';
+import {
+  ApiError,
+  CLOCK,
+  type Clock,
+  CONFIG,
+  type Config,
+  ErrorCode,
+  MARKETS,
+  Metrics,
+  SocketGuard,
+  UpgradeRouter,
+} from '@exchange/platform';
 import type { RawData, WebSocket } from 'ws';
 import type { Markets } from '@exchange/contracts';
 import { ContractPriceBoard } from '../domain';
@@ -47,9 +58,18 @@ export class PublicStreamGateway implements OnModuleInit, OnApplicationShutdown 
     @Inject(MARKETS) markets: Markets,
     board: ContractPriceBoard,
   ) {
-    const slow = metrics.counter('market_data_stream_slow_consumers_total', `Public stream sockets dropped because their unsent frames passed ${MAX_BUFFERED_BYTES} bytes`);
-    const abusive = metrics.counter('market_data_stream_abusive_sockets_total', 'Public stream sockets closed (1008) for sending more than WS_MAX_MESSAGES_PER_SECOND');
-    const refused = metrics.counter('market_data_stream_refused_sockets_total', 'Public stream sockets refused because their address held WS_MAX_SOCKETS_PER_IP');
+    const slow = metrics.counter(
+      'market_data_stream_slow_consumers_total',
+      `Public stream sockets dropped because their unsent frames passed ${MAX_BUFFERED_BYTES} bytes`,
+    );
+    const abusive = metrics.counter(
+      'market_data_stream_abusive_sockets_total',
+      'Public stream sockets closed (1008) for sending more than WS_MAX_MESSAGES_PER_SECOND',
+    );
+    const refused = metrics.counter(
+      'market_data_stream_refused_sockets_total',
+      'Public stream sockets refused because their address held WS_MAX_SOCKETS_PER_IP',
+    );
     this.guard = new SocketGuard(
       {
         maxBufferedBytes: MAX_BUFFERED_BYTES,
@@ -60,7 +80,9 @@ export class PublicStreamGateway implements OnModuleInit, OnApplicationShutdown 
       },
       { slowConsumer: () => slow.inc(), abusive: () => abusive.inc(), refused: () => refused.inc() },
     );
-    metrics.gauge('market_data_stream_sockets', 'Open public stream sockets', [], (g) => g.set(this.guard.clients.size));
+    metrics.gauge('market_data_stream_sockets', 'Open public stream sockets', [], (g) =>
+      g.set(this.guard.clients.size),
+    );
     const indexOf = (symbol: string) => markets.contract(symbol)?.index ?? symbol;
     this.hub = new StreamHub(reader.fold, () => clock.now(), this.guard, { board, indexOf });
     reader.onChanges((changes) => this.hub.publish(changes));
@@ -117,22 +139,29 @@ export class PublicStreamGateway implements OnModuleInit, OnApplicationShutdown 
       this.hub.forget(ws);
       return;
     }
-    if (message.event !== 'sub' && message.event !== 'cancel') throw ApiError.invalid('event', 'expected sub, cancel or cancel_all');
+    if (message.event !== 'sub' && message.event !== 'cancel')
+      throw ApiError.invalid('event', 'expected sub, cancel or cancel_all');
     if (typeof message.topic !== 'string' || message.topic === '') throw ApiError.missing('topic');
     const topic = message.topic;
     if (!isStreamTopic(topic)) {
-      if (topic.startsWith('kline_')) throw new ApiError(ErrorCode.INVALID_INTERVAL, `Invalid interval in topic '${topic.slice(0, 40)}'.`);
-      throw ApiError.invalid('topic', 'expected realtimes, trade, depth, diffDepth, kline_<interval>, or for contracts markPrice or index');
+      if (topic.startsWith('kline_'))
+        throw new ApiError(ErrorCode.INVALID_INTERVAL, `Invalid interval in topic '${topic.slice(0, 40)}'.`);
+      throw ApiError.invalid(
+        'topic',
+        'expected realtimes, trade, depth, diffDepth, kline_<interval>, or for contracts markPrice or index',
+      );
     }
     if (typeof message.symbol !== 'string' || message.symbol === '') throw ApiError.missing('symbol');
     const symbols = message.symbol.split(',').map((s) => s.trim());
     for (const symbol of symbols) {
       const market = this.reader.fold.symbols.get(symbol);
-      if (!market || (priceTopics.includes(topic) && market.kind !== 'contract')) throw new ApiError(ErrorCode.INVALID_SYMBOL, `Invalid symbol '${symbol.slice(0, 40)}' for topic ${topic}.`);
+      if (!market || (priceTopics.includes(topic) && market.kind !== 'contract'))
+        throw new ApiError(ErrorCode.INVALID_SYMBOL, `Invalid symbol '${symbol.slice(0, 40)}' for topic ${topic}.`);
     }
     for (const symbol of symbols) {
       if (message.event === 'cancel') this.hub.unsubscribe(ws, symbol, topic);
-      else if (!this.hub.subscribe(ws, symbol, topic)) throw ApiError.invalid('symbol', 'too many subscriptions on this connection');
+      else if (!this.hub.subscribe(ws, symbol, topic))
+        throw ApiError.invalid('symbol', 'too many subscriptions on this connection');
     }
   }
 
@@ -156,6 +185,7 @@ function parseMessage(data: RawData): ClientMessage {
   } catch {
     throw new ApiError(ErrorCode.ILLEGAL_CHARS, 'The message is not JSON.');
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ApiError(ErrorCode.ILLEGAL_CHARS, 'The message must be a JSON object.');
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new ApiError(ErrorCode.ILLEGAL_CHARS, 'The message must be a JSON object.');
   return parsed as ClientMessage;
 }

@@ -1,16 +1,53 @@
-import type { ContractPriceRecord, Kline, KlineInterval, MarketChange, PriceLevel, PublicTrade, SymbolMarket } from '../domain';
+import type {
+  ContractPriceRecord,
+  Kline,
+  KlineInterval,
+  MarketChange,
+  PriceLevel,
+  PublicTrade,
+  SymbolMarket,
+} from '../domain';
 import { ticker24h } from '../views/quote-json';
 
 /** The public stream topics of the family (API-DECISIONS "Public WebSocket streams"). */
-export const streamTopics = ['realtimes', 'trade', 'depth', 'diffDepth', 'markPrice', 'index', 'kline_1m', 'kline_5m', 'kline_15m', 'kline_30m', 'kline_1h', 'kline_2h', 'kline_4h', 'kline_6h', 'kline_8h', 'kline_12h', 'kline_1d', 'kline_1w', 'kline_1M'] as const;
+export const streamTopics = [
+  'realtimes',
+  'trade',
+  'depth',
+  'diffDepth',
+  'markPrice',
+  'index',
+  'kline_1m',
+  'kline_5m',
+  'kline_15m',
+  'kline_30m',
+  'kline_1h',
+  'kline_2h',
+  'kline_4h',
+  'kline_6h',
+  'kline_8h',
+  'kline_12h',
+  'kline_1d',
+  'kline_1w',
+  'kline_1M',
+] as const;
 export type StreamTopic = (typeof streamTopics)[number];
 /** The topics of contract prices (CONTRACTS.md "Public data"): contract symbols only, fed by the prices board. */
 export const priceTopics: readonly StreamTopic[] = ['markPrice', 'index'];
 
 /** A contract's prices as a topic's item: the mark (with its index) or the index alone, keyed by the index's name. */
-export function priceItem(topic: 'markPrice' | 'index', record: ContractPriceRecord, indexName: string): Record<string, unknown> | undefined {
-  if (topic === 'markPrice') return record.markPrice === undefined ? undefined : { s: record.symbol, t: record.at, p: record.markPrice, i: record.indexPrice };
-  return record.indexPrice === undefined ? undefined : { s: indexName, sn: record.symbol, t: record.at, p: record.indexPrice };
+export function priceItem(
+  topic: 'markPrice' | 'index',
+  record: ContractPriceRecord,
+  indexName: string,
+): Record<string, unknown> | undefined {
+  if (topic === 'markPrice')
+    return record.markPrice === undefined
+      ? undefined
+      : { s: record.symbol, t: record.at, p: record.markPrice, i: record.indexPrice };
+  return record.indexPrice === undefined
+    ? undefined
+    : { s: indexName, sn: record.symbol, t: record.at, p: record.indexPrice };
 }
 
 export function isStreamTopic(text: string): text is StreamTopic {
@@ -24,23 +61,56 @@ export const INITIAL_TRADES = 60;
  * One frame: `f` is true for the first frame of a subscription (the current state), false for
  * changes. Built once per change and sent as the same string to every subscriber.
  */
-export function frame(market: SymbolMarket, topic: StreamTopic, data: unknown[], first: boolean, sendTime: number): string {
+export function frame(
+  market: SymbolMarket,
+  topic: StreamTopic,
+  data: unknown[],
+  first: boolean,
+  sendTime: number,
+): string {
   return JSON.stringify({ symbol: market.symbol, symbolName: market.symbol, topic, data, f: first, sendTime });
 }
 
 export function tradeItem(market: SymbolMarket, t: PublicTrade): Record<string, unknown> {
-  return { v: String(t.tradeId), t: t.time, p: market.scale.formatPrice(t.price), q: market.scale.formatQty(t.qty), m: t.isBuyerMaker };
+  return {
+    v: String(t.tradeId),
+    t: t.time,
+    p: market.scale.formatPrice(t.price),
+    q: market.scale.formatQty(t.qty),
+    m: t.isBuyerMaker,
+  };
 }
 
 export function tickerItem(market: SymbolMarket): Record<string, unknown> {
   const t = ticker24h(market);
   const stats = market.ticker.stats();
-  return { t: t.time, s: t.symbol, sn: t.symbol, c: t.lastPrice, h: t.highPrice, l: t.lowPrice, o: t.openPrice, v: t.volume, qv: market.scale.formatQuote(stats.quoteVolume) };
+  return {
+    t: t.time,
+    s: t.symbol,
+    sn: t.symbol,
+    c: t.lastPrice,
+    h: t.highPrice,
+    l: t.lowPrice,
+    o: t.openPrice,
+    v: t.volume,
+    qv: market.scale.formatQuote(stats.quoteVolume),
+  };
 }
 
 export function klineItem(market: SymbolMarket, interval: KlineInterval, k: Kline): Record<string, unknown> {
   const { scale } = market;
-  return { t: k.openTime, s: market.symbol, sn: market.symbol, i: interval, o: scale.formatPrice(k.open), h: scale.formatPrice(k.high), l: scale.formatPrice(k.low), c: scale.formatPrice(k.close), v: scale.formatQty(k.volume), n: k.trades };
+  return {
+    t: k.openTime,
+    s: market.symbol,
+    sn: market.symbol,
+    i: interval,
+    o: scale.formatPrice(k.open),
+    h: scale.formatPrice(k.high),
+    l: scale.formatPrice(k.low),
+    c: scale.formatPrice(k.close),
+    v: scale.formatQty(k.volume),
+    n: k.trades,
+  };
 }
 
 /** The merged (300 ms cut) book: what the `depth` topic sends. */
@@ -49,7 +119,14 @@ export function depthItem(market: SymbolMarket): Record<string, unknown> {
   return { s: market.symbol, t: merged.time, v: String(merged.lastUpdateId), b: merged.bids, a: merged.asks };
 }
 
-export function diffDepthItem(symbol: string, time: number, first: number, last: number, bids: PriceLevel[], asks: PriceLevel[]): Record<string, unknown> {
+export function diffDepthItem(
+  symbol: string,
+  time: number,
+  first: number,
+  last: number,
+  bids: PriceLevel[],
+  asks: PriceLevel[],
+): Record<string, unknown> {
   return { s: symbol, t: time, U: first, u: last, b: bids, a: asks };
 }
 
@@ -82,7 +159,10 @@ export function initialData(market: SymbolMarket, topic: StreamTopic): unknown[]
  * frame, each touched candle once as it ends the batch, the ticker and the cut depth once, and
  * the book diffs merged into one diff whose first and last update ids span the batch.
  */
-export function batchFrames(changes: readonly MarketChange[], marketOf: (symbol: string) => SymbolMarket): Map<string, { market: SymbolMarket; topic: StreamTopic; data: unknown[] }> {
+export function batchFrames(
+  changes: readonly MarketChange[],
+  marketOf: (symbol: string) => SymbolMarket,
+): Map<string, { market: SymbolMarket; topic: StreamTopic; data: unknown[] }> {
   const out = new Map<string, { market: SymbolMarket; topic: StreamTopic; data: unknown[] }>();
   const entry = (symbol: string, topic: StreamTopic) => {
     const key = `${symbol}|${topic}`;
@@ -90,7 +170,10 @@ export function batchFrames(changes: readonly MarketChange[], marketOf: (symbol:
     if (!e) out.set(key, (e = { market: marketOf(symbol), topic, data: [] }));
     return e;
   };
-  const diffs = new Map<string, { time: number; first: number; last: number; bids: Map<string, PriceLevel>; asks: Map<string, PriceLevel> }>();
+  const diffs = new Map<
+    string,
+    { time: number; first: number; last: number; bids: Map<string, PriceLevel>; asks: Map<string, PriceLevel> }
+  >();
   const klines = new Map<string, { symbol: string; interval: KlineInterval; kline: Kline }>();
   for (const c of changes) {
     switch (c.kind) {
@@ -108,7 +191,11 @@ export function batchFrames(changes: readonly MarketChange[], marketOf: (symbol:
         break;
       case 'diffDepth': {
         let d = diffs.get(c.symbol);
-        if (!d) diffs.set(c.symbol, (d = { time: c.time, first: c.firstUpdateId, last: c.lastUpdateId, bids: new Map(), asks: new Map() }));
+        if (!d)
+          diffs.set(
+            c.symbol,
+            (d = { time: c.time, first: c.firstUpdateId, last: c.lastUpdateId, bids: new Map(), asks: new Map() }),
+          );
         d.time = c.time;
         d.last = c.lastUpdateId;
         for (const level of c.bids) d.bids.set(level[0], level);
@@ -124,8 +211,12 @@ export function batchFrames(changes: readonly MarketChange[], marketOf: (symbol:
     if (e.topic === 'realtimes') e.data.push(tickerItem(e.market));
     else if (e.topic === 'depth') e.data.push(depthItem(e.market));
   }
-  for (const { symbol, interval, kline } of klines.values()) entry(symbol, `kline_${interval}`).data.push(klineItem(marketOf(symbol), interval, kline));
-  for (const [symbol, d] of diffs) entry(symbol, 'diffDepth').data.push(diffDepthItem(symbol, d.time, d.first, d.last, [...d.bids.values()], [...d.asks.values()]));
+  for (const { symbol, interval, kline } of klines.values())
+    entry(symbol, `kline_${interval}`).data.push(klineItem(marketOf(symbol), interval, kline));
+  for (const [symbol, d] of diffs)
+    entry(symbol, 'diffDepth').data.push(
+      diffDepthItem(symbol, d.time, d.first, d.last, [...d.bids.values()], [...d.asks.values()]),
+    );
   return out;
 }
 

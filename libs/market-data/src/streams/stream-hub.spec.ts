@@ -6,7 +6,16 @@ import { MAX_BUFFERED_BYTES, StreamHub } from './stream-hub';
 
 const t0 = Date.UTC(2026, 0, 14, 10, 0, 0);
 const guard = (slowConsumer?: () => void): SocketGuard =>
-  new SocketGuard({ maxBufferedBytes: MAX_BUFFERED_BYTES, maxMessagesPerSecond: 20, maxSocketsPerIp: 10, maxPayloadBytes: 4096, trustedProxies: '' }, { slowConsumer });
+  new SocketGuard(
+    {
+      maxBufferedBytes: MAX_BUFFERED_BYTES,
+      maxMessagesPerSecond: 20,
+      maxSocketsPerIp: 10,
+      maxPayloadBytes: 4096,
+      trustedProxies: '',
+    },
+    { slowConsumer },
+  );
 
 /** What the hub uses of a ws socket: an open state, its unsent bytes, send and terminate. */
 class FakeSocket {
@@ -37,9 +46,14 @@ describe('the public stream hub', () => {
 
   it('drops a socket whose unsent frames pass the bound instead of buffering more, and keeps serving the others', () => {
     const dropped: number[] = [];
-    const hub = new StreamHub(fold, () => t0, guard(() => dropped.push(1)));
+    const hub = new StreamHub(
+      fold,
+      () => t0,
+      guard(() => dropped.push(1)),
+    );
     const [slow, fast] = [new FakeSocket(), new FakeSocket()];
-    for (const socket of [slow, fast]) expect(hub.subscribe(socket as unknown as WebSocket, 'BTCUSDT', 'trade')).toBe(true);
+    for (const socket of [slow, fast])
+      expect(hub.subscribe(socket as unknown as WebSocket, 'BTCUSDT', 'trade')).toBe(true);
     hub.publish(trade(1));
     expect([slow.sent.length, fast.sent.length]).toEqual([2, 2]);
 

@@ -41,7 +41,8 @@ export class StreamHub {
     set.add(socket);
     const market = this.fold.symbols.get(symbol)!;
     const record = this.prices?.board.get(symbol);
-    const data = topic === 'markPrice' || topic === 'index' ? this.priceData(topic, record) : initialData(market, topic);
+    const data =
+      topic === 'markPrice' || topic === 'index' ? this.priceData(topic, record) : initialData(market, topic);
     this.send(socket, frame(market, topic, data, true, this.now()));
     return true;
   }

@@ -35,7 +35,11 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * the board ("0" until decided). Open interest is the ledger's (the sum of LONG sizes), which
  * market data does not see: "0" until the ledger publishes it.
  */
-export function contractSummary(market: SymbolMarket, config: ContractConfig, board: ContractPriceBoard): ContractSummary {
+export function contractSummary(
+  market: SymbolMarket,
+  config: ContractConfig,
+  board: ContractPriceBoard,
+): ContractSummary {
   const t = ticker24h(market);
   const stats = market.ticker.stats();
   const prices = board.get(config.symbol);
@@ -69,7 +73,11 @@ export function contractSummary(market: SymbolMarket, config: ContractConfig, bo
  * `GET /openapi/quote/v1/contract/index`: the index prices keyed by index (the family's `index`
  * map) and the mark prices keyed by contract, of every contract or of those of one index or contract.
  */
-export function indexJson(markets: Markets, board: ContractPriceBoard, only?: readonly ContractConfig[]): { index: Record<string, string>; markPrice: Record<string, string> } {
+export function indexJson(
+  markets: Markets,
+  board: ContractPriceBoard,
+  only?: readonly ContractConfig[],
+): { index: Record<string, string>; markPrice: Record<string, string> } {
   const index: Record<string, string> = {};
   const markPrice: Record<string, string> = {};
   for (const c of only ?? markets.contracts) {
@@ -93,14 +101,31 @@ export interface FundingRateJson {
  * fix now; `past` the last interval fixed (the board keeps the last fix only). A contract not
  * priced yet, or with no fix yet for `past`, is left out.
  */
-export function fundingRatesJson(markets: Markets, board: ContractPriceBoard, state: 'current' | 'past', only?: readonly ContractConfig[]): FundingRateJson[] {
+export function fundingRatesJson(
+  markets: Markets,
+  board: ContractPriceBoard,
+  state: 'current' | 'past',
+  only?: readonly ContractConfig[],
+): FundingRateJson[] {
   const rates: FundingRateJson[] = [];
   for (const c of only ?? markets.contracts) {
     const prices = board.get(c.symbol);
     if (!prices) continue;
     const interval = c.fundingIntervalMs;
-    if (state === 'current') rates.push({ symbol: c.symbol, intervalStart: prices.nextFundingTime - interval, intervalEnd: prices.nextFundingTime, rate: prices.nextFundingRate });
-    else if (prices.fundingRate !== undefined && prices.fundingTime !== undefined) rates.push({ symbol: c.symbol, intervalStart: prices.fundingTime - interval, intervalEnd: prices.fundingTime, rate: prices.fundingRate });
+    if (state === 'current')
+      rates.push({
+        symbol: c.symbol,
+        intervalStart: prices.nextFundingTime - interval,
+        intervalEnd: prices.nextFundingTime,
+        rate: prices.nextFundingRate,
+      });
+    else if (prices.fundingRate !== undefined && prices.fundingTime !== undefined)
+      rates.push({
+        symbol: c.symbol,
+        intervalStart: prices.fundingTime - interval,
+        intervalEnd: prices.fundingTime,
+        rate: prices.fundingRate,
+      });
   }
   return rates;
 }

@@ -7,7 +7,12 @@ import { v2OrderBook, v2PairName, v2Ticker, v2Trades } from './v2-json';
 import type { Kline } from '../domain';
 
 /** Candles older than memory holds: the history store's answer by the same rules. */
-export type OlderKlines = (symbol: string, interval: KlineInterval, query: KlineQuery, before: number) => Promise<Kline[]>;
+export type OlderKlines = (
+  symbol: string,
+  interval: KlineInterval,
+  query: KlineQuery,
+  before: number,
+) => Promise<Kline[]>;
 
 /**
  * Every public market answer as JSON text, cached per symbol (and per limit) until its model
@@ -45,7 +50,9 @@ export class MarketAnswers {
 
   price(m: SymbolMarket | undefined): string {
     if (m) return this.cache.get(`price|${m.symbol}`, m.tradeVersion, () => JSON.stringify({ price: lastPrice(m) }));
-    return this.cache.get('price|*', this.fold.version, () => JSON.stringify(this.all().map((s) => ({ symbol: s.symbol, price: lastPrice(s) }))));
+    return this.cache.get('price|*', this.fold.version, () =>
+      JSON.stringify(this.all().map((s) => ({ symbol: s.symbol, price: lastPrice(s) }))),
+    );
   }
 
   bookTicker(m: SymbolMarket | undefined): string {
@@ -56,24 +63,39 @@ export class MarketAnswers {
   async klines(m: SymbolMarket, interval: KlineInterval, query: KlineQuery): Promise<string> {
     const series = m.series(interval);
     const latest = query.startTime === undefined && query.endTime === undefined;
-    if (latest) return this.cache.get(`klines|${m.symbol}|${interval}|${query.limit}`, m.tradeVersion, () => this.klineText(m, interval, series.query(query) ?? []));
+    if (latest)
+      return this.cache.get(`klines|${m.symbol}|${interval}|${query.limit}`, m.tradeVersion, () =>
+        this.klineText(m, interval, series.query(query) ?? []),
+      );
     const fromMemory = series.query(query);
-    if (fromMemory !== undefined || this.olderKlines === undefined) return this.klineText(m, interval, fromMemory ?? []);
+    if (fromMemory !== undefined || this.olderKlines === undefined)
+      return this.klineText(m, interval, fromMemory ?? []);
     const before = series.oldestOpenTime ?? Number.POSITIVE_INFINITY;
     const older = await this.olderKlines(m.symbol, interval, query, before);
-    const newer = series.query({ ...query, startTime: Math.max(query.startTime ?? before, before), limit: query.limit }) ?? [];
+    const newer =
+      series.query({ ...query, startTime: Math.max(query.startTime ?? before, before), limit: query.limit }) ?? [];
     const all = [...older, ...newer];
-    return this.klineText(m, interval, query.startTime !== undefined ? all.slice(0, query.limit) : all.slice(-query.limit));
+    return this.klineText(
+      m,
+      interval,
+      query.startTime !== undefined ? all.slice(0, query.limit) : all.slice(-query.limit),
+    );
   }
 
   v2Ticker(m: SymbolMarket | undefined): string {
-    if (m) return this.cache.get(`v2ticker|${m.symbol}`, tickerVersion(m), () => JSON.stringify(v2Ticker(this.markets, m)));
-    return this.cache.get('v2ticker|*', this.fold.version, () => JSON.stringify(this.all().map((s) => v2Ticker(this.markets, s))));
+    if (m)
+      return this.cache.get(`v2ticker|${m.symbol}`, tickerVersion(m), () => JSON.stringify(v2Ticker(this.markets, m)));
+    return this.cache.get('v2ticker|*', this.fold.version, () =>
+      JSON.stringify(this.all().map((s) => v2Ticker(this.markets, s))),
+    );
   }
 
   v2OrderBook(m: SymbolMarket | undefined): string {
-    if (m) return this.cache.get(`v2book|${m.symbol}`, m.bookVersion, () => JSON.stringify(v2OrderBook(this.markets, m)));
-    return this.cache.get('v2book|*', this.fold.version, () => JSON.stringify(this.all().map((s) => v2OrderBook(this.markets, s))));
+    if (m)
+      return this.cache.get(`v2book|${m.symbol}`, m.bookVersion, () => JSON.stringify(v2OrderBook(this.markets, m)));
+    return this.cache.get('v2book|*', this.fold.version, () =>
+      JSON.stringify(this.all().map((s) => v2OrderBook(this.markets, s))),
+    );
   }
 
   v2Trades(m: SymbolMarket | undefined): string {
@@ -86,7 +108,9 @@ export class MarketAnswers {
   /** Every contract's summary: the fold's figures and the board's prices. */
   contractSummaries(): string {
     return this.cache.get('contracts|*', `${this.fold.version}:${this.board.version}`, () =>
-      JSON.stringify(this.markets.contracts.map((c) => contractSummary(this.fold.symbols.get(c.symbol)!, c, this.board))),
+      JSON.stringify(
+        this.markets.contracts.map((c) => contractSummary(this.fold.symbols.get(c.symbol)!, c, this.board)),
+      ),
     );
   }
 
@@ -97,7 +121,9 @@ export class MarketAnswers {
 
   fundingRates(state: 'current' | 'past', only?: readonly ContractConfig[]): string {
     const key = `funding|${state}|${only?.map((c) => c.symbol).join(',') ?? '*'}`;
-    return this.cache.get(key, this.board.version, () => JSON.stringify(fundingRatesJson(this.markets, this.board, state, only)));
+    return this.cache.get(key, this.board.version, () =>
+      JSON.stringify(fundingRatesJson(this.markets, this.board, state, only)),
+    );
   }
 
   private klineText(m: SymbolMarket, interval: KlineInterval, klines: readonly Kline[]): string {

@@ -1,4 +1,11 @@
-import { type Kline, type KlineInterval, klineCloseTime, type PriceLevel, type PublicTrade, type SymbolMarket } from '../domain';
+import {
+  type Kline,
+  type KlineInterval,
+  klineCloseTime,
+  type PriceLevel,
+  type PublicTrade,
+  type SymbolMarket,
+} from '../domain';
 
 /**
  * The openapi family's quote answers as JSON text, written from the read models. Field order is
@@ -6,16 +13,34 @@ import { type Kline, type KlineInterval, klineCloseTime, type PriceLevel, type P
  */
 export function depthJson(market: SymbolMarket, limit: number): string {
   const { book } = market;
-  return JSON.stringify({ time: book.time, lastUpdateId: book.lastUpdateId, bids: book.bids.top(limit), asks: book.asks.top(limit) });
+  return JSON.stringify({
+    time: book.time,
+    lastUpdateId: book.lastUpdateId,
+    bids: book.bids.top(limit),
+    asks: book.asks.top(limit),
+  });
 }
 
 export function mergedDepthJson(market: SymbolMarket, limit: number): string {
   const { merged } = market;
-  return JSON.stringify({ time: merged.time, lastUpdateId: merged.lastUpdateId, bids: merged.bids.slice(0, limit), asks: merged.asks.slice(0, limit) });
+  return JSON.stringify({
+    time: merged.time,
+    lastUpdateId: merged.lastUpdateId,
+    bids: merged.bids.slice(0, limit),
+    asks: merged.asks.slice(0, limit),
+  });
 }
 
-export function publicTrade(market: SymbolMarket, trade: PublicTrade): { price: string; qty: string; time: number; isBuyerMaker: boolean } {
-  return { price: market.scale.formatPrice(trade.price), qty: market.scale.formatQty(trade.qty), time: trade.time, isBuyerMaker: trade.isBuyerMaker };
+export function publicTrade(
+  market: SymbolMarket,
+  trade: PublicTrade,
+): { price: string; qty: string; time: number; isBuyerMaker: boolean } {
+  return {
+    price: market.scale.formatPrice(trade.price),
+    qty: market.scale.formatQty(trade.qty),
+    time: trade.time,
+    isBuyerMaker: trade.isBuyerMaker,
+  };
 }
 
 export function tradesJson(market: SymbolMarket, limit: number): string {

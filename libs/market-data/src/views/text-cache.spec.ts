@@ -3,7 +3,8 @@ import { TextCache } from './text-cache';
 describe('TextCache', () => {
   it('holds at most its bound of characters, however many answers pass through it', () => {
     const cache = new TextCache(10_000);
-    for (let limit = 1; limit <= 1000; limit++) cache.get(`klines|BTCUSDT|1m|${limit}`, 1, () => 'x'.repeat(limit * 10));
+    for (let limit = 1; limit <= 1000; limit++)
+      cache.get(`klines|BTCUSDT|1m|${limit}`, 1, () => 'x'.repeat(limit * 10));
     expect(cache.size).toBeLessThanOrEqual(10_000);
     expect(cache.size).toBeGreaterThan(9_000);
   });

@@ -11,7 +11,10 @@ export class TextCache {
   private readonly entries: LRUCache<string, { version: string | number; text: string }>;
 
   constructor(maxChars: number) {
-    this.entries = new LRUCache({ maxSize: maxChars, sizeCalculation: (entry, key) => Math.max(1, entry.text.length + key.length) });
+    this.entries = new LRUCache({
+      maxSize: maxChars,
+      sizeCalculation: (entry, key) => Math.max(1, entry.text.length + key.length),
+    });
   }
 
   /** Characters held, keys included. */

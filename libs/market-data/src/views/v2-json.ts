@@ -23,7 +23,10 @@ export function v2Ticker(markets: Markets, market: SymbolMarket): Record<string,
   const change =
     stats.openPrice === undefined || stats.openPrice === 0n || stats.lastPrice === undefined
       ? '0.00'
-      : new Decimal((stats.lastPrice - stats.openPrice).toString()).mul(100).div(stats.openPrice.toString()).toFixed(2, Decimal.ROUND_HALF_UP);
+      : new Decimal((stats.lastPrice - stats.openPrice).toString())
+          .mul(100)
+          .div(stats.openPrice.toString())
+          .toFixed(2, Decimal.ROUND_HALF_UP);
   return {
     trading_pairs: v2PairName(markets, market.symbol),
     base_currency: config.baseAsset,

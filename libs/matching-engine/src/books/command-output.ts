@@ -39,13 +39,25 @@ export class CommandOutput {
     const v = currentVersion[type];
     // v1 events still name their command in the payload; v2 leave it to the id's prefix.
     const head = v === 1 ? { symbol: this.symbol, commandId: this.commandId } : { symbol: this.symbol };
-    const event = { type, v, id: `${this.commandId}:${this.events.length}`, ts: this.ts, payload: { ...head, ...payload } };
+    const event = {
+      type,
+      v,
+      id: `${this.commandId}:${this.events.length}`,
+      ts: this.ts,
+      payload: { ...head, ...payload },
+    };
     // TypeScript cannot relate a payload generic in T to the union member Extract<…, T> picks.
     this.events.push(event as unknown as EventOf<T>);
   }
 
   settle<T extends SettlementCommand['type']>(type: T, payload: SettlementOf<T>['payload']): void {
-    const command = { type, v: currentVersion[type], id: `${this.commandId}:s${this.settlements.length}`, ts: this.ts, payload };
+    const command = {
+      type,
+      v: currentVersion[type],
+      id: `${this.commandId}:s${this.settlements.length}`,
+      ts: this.ts,
+      payload,
+    };
     this.settlements.push(command as unknown as SettlementOf<T>);
   }
 }

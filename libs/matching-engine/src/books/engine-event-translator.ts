@@ -1,5 +1,14 @@
 import { amount, type BookLevel, type OrderOutcome, type RejectReason } from '@exchange/contracts';
-import type { BookDepthChanged, EngineEvent, BookOrderAccepted, BookOrderCanceled, BookOrderFilled, OrderType, Side, BookTradeExecuted } from '../domain';
+import type {
+  BookDepthChanged,
+  EngineEvent,
+  BookOrderAccepted,
+  BookOrderCanceled,
+  BookOrderFilled,
+  OrderType,
+  Side,
+  BookTradeExecuted,
+} from '../domain';
 import type { CommandOutput } from './command-output';
 import { addDecimals, type SymbolUnits } from './symbol-units';
 
@@ -78,7 +87,16 @@ export class EngineEventTranslator {
     const { orderId, clientOrderId, accountId, userId, side, orderType, quoteAmount } = taker;
     const [price, quantity] = [this.units.ticksToPrice(event.priceTicks), this.units.lotsToQty(event.qtyLots)];
     const terms = { ...amount('price', price), ...amount('quantity', quantity), ...amount('quoteAmount', quoteAmount) };
-    out.event('OrderAccepted', { orderId: String(orderId), clientOrderId, accountId, userId, side, orderType, timeInForce: event.timeInForce, ...terms });
+    out.event('OrderAccepted', {
+      orderId: String(orderId),
+      clientOrderId,
+      accountId,
+      userId,
+      side,
+      orderType,
+      timeInForce: event.timeInForce,
+      ...terms,
+    });
     // No ACCEPTED outcome for the ledger: it changes nothing there, and the same command always
     // ends with RESTED, FILLED or CANCELED, which the ledger does act on (one record, not two).
   }
@@ -86,7 +104,11 @@ export class EngineEventTranslator {
   private trade(event: BookTradeExecuted, taker: TakerContext, out: CommandOutput): void {
     const maker = this.refs.get(event.makerOrderId);
     if (maker === undefined) throw new Error(`engine event translator: no ref for resting order ${event.makerOrderId}`);
-    const [price, qty, quoteQty] = [this.units.ticksToPrice(event.priceTicks), this.units.lotsToQty(event.qtyLots), this.units.tradeQuote(event.priceTicks, event.qtyLots)];
+    const [price, qty, quoteQty] = [
+      this.units.ticksToPrice(event.priceTicks),
+      this.units.lotsToQty(event.qtyLots),
+      this.units.tradeQuote(event.priceTicks, event.qtyLots),
+    ];
     const tradeId = String(event.tradeId);
     const makerAccountId = String(event.makerOwnerId);
     const makerSide = event.takerSide === 'BUY' ? 'SELL' : 'BUY';
@@ -104,12 +126,33 @@ export class EngineEventTranslator {
     });
     const leg = { tradeId, symbol: out.symbol, price, qty, quoteQty };
     const [takerOrderId, makerOrderId] = [String(event.takerOrderId), String(event.makerOrderId)];
-    out.settle('SettleTradeLeg', { ...leg, orderId: takerOrderId, matchOrderId: makerOrderId, accountId: taker.accountId, userId: taker.userId, side: event.takerSide, isMaker: false });
-    out.settle('SettleTradeLeg', { ...leg, orderId: makerOrderId, matchOrderId: takerOrderId, accountId: makerAccountId, userId: maker.userId, side: makerSide, isMaker: true });
+    out.settle('SettleTradeLeg', {
+      ...leg,
+      orderId: takerOrderId,
+      matchOrderId: makerOrderId,
+      accountId: taker.accountId,
+      userId: taker.userId,
+      side: event.takerSide,
+      isMaker: false,
+    });
+    out.settle('SettleTradeLeg', {
+      ...leg,
+      orderId: makerOrderId,
+      matchOrderId: takerOrderId,
+      accountId: makerAccountId,
+      userId: maker.userId,
+      side: makerSide,
+      isMaker: true,
+    });
     if (event.makerRemainingLots === 0) {
       // A maker's last lot ends its life here; the ledger gets the same FILLED step a taker does.
       this.refs.delete(event.makerOrderId);
-      const makerContext = { orderId: event.makerOrderId, accountId: makerAccountId, userId: maker.userId, side: makerSide } as const;
+      const makerContext = {
+        orderId: event.makerOrderId,
+        accountId: makerAccountId,
+        userId: maker.userId,
+        side: makerSide,
+      } as const;
       writeOutcome(makerContext, 'FILLED', out, { remainingQty: '0', unspentQuote: '0' });
     }
   }
@@ -136,7 +179,12 @@ export class EngineEventTranslator {
     const owner = { orderId: event.orderId, accountId: String(event.ownerId), userId: ref.userId, side: event.side };
     const remainingQty = this.units.lotsToQty(event.remainingLots);
     const unspentQuote = taker === undefined ? '0' : this.unspent(event.unspentQuote, taker);
-    out.event('OrderCanceled', { orderId: String(event.orderId), reason: event.reason, remainingQty, ...amount('unspentQuote', unspentQuote) });
+    out.event('OrderCanceled', {
+      orderId: String(event.orderId),
+      reason: event.reason,
+      remainingQty,
+      ...amount('unspentQuote', unspentQuote),
+    });
     writeOutcome(owner, 'CANCELED', out, { reason: event.reason, remainingQty, unspentQuote });
   }
 
@@ -144,8 +192,14 @@ export class EngineEventTranslator {
     const levels = { BUY: new Map<number, number>(), SELL: new Map<number, number>() };
     // A level touched twice in one command reports its last total (Map keeps first-seen order).
     for (const d of depth) levels[d.side].set(d.priceTicks, d.totalLots);
-    const render = (side: Side): BookLevel[] => [...levels[side]].map(([ticks, lots]) => [this.units.ticksToPrice(ticks), this.units.lotsToQty(lots)]);
-    out.event('BookChanged', { updateIdFirst: depth[0]!.updateId, updateIdLast: depth[depth.length - 1]!.updateId, bids: render('BUY'), asks: render('SELL') });
+    const render = (side: Side): BookLevel[] =>
+      [...levels[side]].map(([ticks, lots]) => [this.units.ticksToPrice(ticks), this.units.lotsToQty(lots)]);
+    out.event('BookChanged', {
+      updateIdFirst: depth[0]!.updateId,
+      updateIdLast: depth[depth.length - 1]!.updateId,
+      bids: render('BUY'),
+      asks: render('SELL'),
+    });
   }
 
   /** What a taker has not spent: the engine's remaining units plus the dust it could never spend. */
@@ -171,7 +225,16 @@ function writeOutcome(
   const { accountId, userId, side } = order;
   const { reason, remainingQty, unspentQuote } = detail;
   const amounts = { ...amount('remainingQty', remainingQty), ...amount('unspentQuote', unspentQuote) };
-  out.settle('ApplyOrderOutcome', { symbol: out.symbol, orderId: String(order.orderId), accountId, userId, side, outcome, ...(reason === undefined ? {} : { reason }), ...amounts });
+  out.settle('ApplyOrderOutcome', {
+    symbol: out.symbol,
+    orderId: String(order.orderId),
+    accountId,
+    userId,
+    side,
+    outcome,
+    ...(reason === undefined ? {} : { reason }),
+    ...amounts,
+  });
 }
 
 function need(taker: TakerContext | undefined): TakerContext {

@@ -22,7 +22,14 @@ export const symbolBookSnapshotV1 = z.object({
     offset: count,
     marketsVersion: z.number().int(),
     /** MatchingEngine.snapshot(): validated again, and in depth, by MatchingEngine.restore. */
-    engine: z.object({ version: z.literal(1), status: symbolStatusSchema, lastTradeId: count, lastUpdateId: count, bids: z.array(orderRow), asks: z.array(orderRow) }),
+    engine: z.object({
+      version: z.literal(1),
+      status: symbolStatusSchema,
+      lastTradeId: count,
+      lastUpdateId: count,
+      bids: z.array(orderRow),
+      asks: z.array(orderRow),
+    }),
     /** [orderId, userId, clientOrderId] of each resting order, what events name and the book does not keep. */
     orders: z.array(z.tuple([count, z.string(), z.string()])),
     /** Oldest first: the dedupe window at this offset. */
@@ -32,7 +39,9 @@ export const symbolBookSnapshotV1 = z.object({
 
 export type SymbolBookSnapshot = z.infer<typeof symbolBookSnapshotV1>;
 /** What a SymbolBook restores from: the snapshot's book part and the ts of the last command it applied. */
-export type SymbolBookState = Pick<SymbolBookSnapshot['payload'], 'engine' | 'orders' | 'recentCommandIds'> & { ts: number };
+export type SymbolBookState = Pick<SymbolBookSnapshot['payload'], 'engine' | 'orders' | 'recentCommandIds'> & {
+  ts: number;
+};
 
 /** Headers that let recovery pick a snapshot without parsing every one it passes. */
 export const SnapshotHeaders = { partition: 'x-input-partition', offset: 'x-input-offset' } as const;

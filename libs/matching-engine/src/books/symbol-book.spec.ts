@@ -34,7 +34,16 @@ describe('SymbolBook: the engine at its contract boundary, as a pure fold', () =
   it('drops a repeated command id within its window and forgets ids beyond it', () => {
     const book = SymbolBook.empty(config, 2);
     const order = (id: string, orderId: string): OrderCommand =>
-      submit(id, { symbol: 'BTCUSDT', orderId, accountId: '1', userId: '1', side: 'BUY', type: 'LIMIT', price: '1', quantity: '1' });
+      submit(id, {
+        symbol: 'BTCUSDT',
+        orderId,
+        accountId: '1',
+        userId: '1',
+        side: 'BUY',
+        type: 'LIMIT',
+        price: '1',
+        quantity: '1',
+      });
     expect(book.apply(order('a', '1'))).toBeDefined();
     expect(book.apply(order('a', '1'))).toBeUndefined();
     book.apply(order('b', '2'));

@@ -28,11 +28,16 @@ export class SymbolBook {
     state?: SymbolBookState,
   ) {
     this.units = new SymbolUnits(config.tickSize, config.stepSize);
-    this.refs = new Map((state?.orders ?? []).map(([orderId, userId, clientOrderId]) => [orderId, { userId, clientOrderId }]));
+    this.refs = new Map(
+      (state?.orders ?? []).map(([orderId, userId, clientOrderId]) => [orderId, { userId, clientOrderId }]),
+    );
     this.recent = new RecentCommandIds(recentCapacity, state?.recentCommandIds);
     this.translator = new EngineEventTranslator(this.units, this.refs);
     this.lastTs = state?.ts ?? 0;
-    if (this.refs.size !== engine.orderCount) throw new Error(`symbol book ${config.symbol}: snapshot names ${this.refs.size} orders, the book holds ${engine.orderCount}`);
+    if (this.refs.size !== engine.orderCount)
+      throw new Error(
+        `symbol book ${config.symbol}: snapshot names ${this.refs.size} orders, the book holds ${engine.orderCount}`,
+      );
   }
 
   /** A fresh book in the symbol's configured initial status. */
@@ -71,7 +76,11 @@ export class SymbolBook {
   }
 
   state(): SymbolBookState {
-    const orders: [number, string, string][] = [...this.refs].map(([orderId, ref]) => [orderId, ref.userId, ref.clientOrderId]);
+    const orders: [number, string, string][] = [...this.refs].map(([orderId, ref]) => [
+      orderId,
+      ref.userId,
+      ref.clientOrderId,
+    ]);
     return { ts: this.lastTs, engine: this.engine.snapshot(), orders, recentCommandIds: this.recent.toArray() };
   }
 
@@ -101,11 +110,19 @@ export class SymbolBook {
       out.event('CancelRejected', { orderId, accountId, userId, reason: 'UNKNOWN_ORDER' });
       return;
     }
-    this.translator.translate(this.engine.execute({ kind: 'CancelOrder', orderId: id, ts: command.ts }), undefined, out);
+    this.translator.translate(
+      this.engine.execute({ kind: 'CancelOrder', orderId: id, ts: command.ts }),
+      undefined,
+      out,
+    );
   }
 
   private setStatus(command: SetSymbolStatus, out: CommandOutput): void {
-    this.translator.translate(this.engine.execute({ kind: 'SetSymbolStatus', status: command.payload.status, ts: command.ts }), undefined, out);
+    this.translator.translate(
+      this.engine.execute({ kind: 'SetSymbolStatus', status: command.payload.status, ts: command.ts }),
+      undefined,
+      out,
+    );
   }
 }
 

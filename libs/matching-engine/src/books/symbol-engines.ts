@@ -45,7 +45,12 @@ export class SymbolEngines {
   reset(symbol: string, state?: SymbolBookState): void {
     const config = this.markets.book(symbol);
     if (config === undefined) throw new Error(`symbol engines: unknown symbol ${symbol}`);
-    this.books.set(symbol, state === undefined ? SymbolBook.empty(config, this.recentCapacity) : SymbolBook.restore(config, this.recentCapacity, state));
+    this.books.set(
+      symbol,
+      state === undefined
+        ? SymbolBook.empty(config, this.recentCapacity)
+        : SymbolBook.restore(config, this.recentCapacity, state),
+    );
   }
 
   /**

@@ -3,7 +3,8 @@ import type { BookPlaceOrder } from '../domain';
 import type { TakerContext } from './engine-event-translator';
 import { plainDecimal, type SymbolUnits } from './symbol-units';
 
-export type BookPlaceOrderConversion = { ok: true; command: BookPlaceOrder; taker: TakerContext } | { ok: false; reason: RejectReason; taker: TakerContext };
+export type BookPlaceOrderConversion =
+  { ok: true; command: BookPlaceOrder; taker: TakerContext } | { ok: false; reason: RejectReason; taker: TakerContext };
 
 /** The order's own terms, in the command's decimals, for the events whatever the engine decides. */
 export function takerOf(command: SubmitOrder): TakerContext {
@@ -31,14 +32,24 @@ export function toBookPlaceOrder(command: SubmitOrder, units: SymbolUnits): Book
   const p = command.payload;
   const taker = takerOf(command);
   const ownerId = Number(p.accountId);
-  if (!Number.isSafeInteger(taker.orderId) || !Number.isSafeInteger(ownerId)) return { ok: false, reason: 'INVALID_ORDER', taker };
+  if (!Number.isSafeInteger(taker.orderId) || !Number.isSafeInteger(ownerId))
+    return { ok: false, reason: 'INVALID_ORDER', taker };
   const priceTicks = p.price === undefined ? undefined : units.priceToTicks(p.price);
   if (p.price !== undefined && priceTicks === undefined) return { ok: false, reason: 'INVALID_PRICE', taker };
   const qtyLots = p.quantity === undefined ? undefined : units.qtyToLots(p.quantity);
   if (p.quantity !== undefined && qtyLots === undefined) return { ok: false, reason: 'INVALID_QUANTITY', taker };
   const budget = p.quoteAmount === undefined ? undefined : units.quoteToNotional(p.quoteAmount);
-  if (p.quoteAmount !== undefined && (budget === undefined || budget.units === 0)) return { ok: false, reason: 'INVALID_QUOTE_AMOUNT', taker };
-  const place: BookPlaceOrder = { kind: 'PlaceOrder', orderId: taker.orderId, ownerId, side: p.side, type: p.type, timeInForce: p.timeInForce, ts: command.ts };
+  if (p.quoteAmount !== undefined && (budget === undefined || budget.units === 0))
+    return { ok: false, reason: 'INVALID_QUOTE_AMOUNT', taker };
+  const place: BookPlaceOrder = {
+    kind: 'PlaceOrder',
+    orderId: taker.orderId,
+    ownerId,
+    side: p.side,
+    type: p.type,
+    timeInForce: p.timeInForce,
+    ts: command.ts,
+  };
   if (priceTicks !== undefined) place.priceTicks = priceTicks;
   if (qtyLots !== undefined) place.qtyLots = qtyLots;
   if (budget !== undefined) place.quoteBudget = budget.units;

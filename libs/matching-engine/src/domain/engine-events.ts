@@ -61,7 +61,8 @@ export interface BookOrderFilled {
   ts: number;
 }
 
-export type BookCancelReason = 'USER' | 'IOC_REMAINDER' | 'FOK_NOT_FILLABLE' | 'MARKET_NO_LIQUIDITY' | 'SELF_TRADE_PREVENTION';
+export type BookCancelReason =
+  'USER' | 'IOC_REMAINDER' | 'FOK_NOT_FILLABLE' | 'MARKET_NO_LIQUIDITY' | 'SELF_TRADE_PREVENTION';
 
 export interface BookOrderCanceled {
   type: 'OrderCanceled';

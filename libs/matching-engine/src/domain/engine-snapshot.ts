@@ -46,6 +46,13 @@ export function loadSideOrders(book: OrderBook, side: Side, orders: readonly Sna
  * applied the same commands agree on it byte for byte.
  */
 export function snapshotHash(snapshot: EngineSnapshot): string {
-  const canonical = [snapshot.version, snapshot.status, snapshot.lastTradeId, snapshot.lastUpdateId, snapshot.bids, snapshot.asks];
+  const canonical = [
+    snapshot.version,
+    snapshot.status,
+    snapshot.lastTradeId,
+    snapshot.lastUpdateId,
+    snapshot.bids,
+    snapshot.asks,
+  ];
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
 }

@@ -1,4 +1,12 @@
-export type { BookCancelOrder, EngineCommand, OrderType, BookPlaceOrder, BookSetSymbolStatus, SymbolStatus, TimeInForce } from './engine-commands';
+export type {
+  BookCancelOrder,
+  EngineCommand,
+  OrderType,
+  BookPlaceOrder,
+  BookSetSymbolStatus,
+  SymbolStatus,
+  TimeInForce,
+} from './engine-commands';
 export type {
   BookCancelReason,
   BookCancelRejected,

@@ -41,7 +41,8 @@ export class Matcher {
   place(command: BookPlaceOrder, out: EngineEvent[]): void {
     if (this.book.find(command.orderId) !== undefined) return this.reject(command, 'DUPLICATE_ORDER_ID', out);
     this.load(command);
-    if (command.type === 'LIMIT_MAKER' && this.takesAtOnce()) return this.reject(command, 'LIMIT_MAKER_WOULD_TAKE', out);
+    if (command.type === 'LIMIT_MAKER' && this.takesAtOnce())
+      return this.reject(command, 'LIMIT_MAKER_WOULD_TAKE', out);
     out.push({
       type: 'OrderAccepted',
       orderId: command.orderId,
@@ -67,7 +68,16 @@ export class Matcher {
       return;
     }
     const { ownerId, side, priceTicks, lots } = order;
-    out.push({ type: 'OrderCanceled', orderId, ownerId, side, remainingLots: lots, unspentQuote: 0, reason: 'USER', ts });
+    out.push({
+      type: 'OrderCanceled',
+      orderId,
+      ownerId,
+      side,
+      remainingLots: lots,
+      unspentQuote: 0,
+      reason: 'USER',
+      ts,
+    });
     this.levelChanged(side, priceTicks, ts, out);
   }
 
@@ -196,26 +206,61 @@ export class Matcher {
   private rest(out: EngineEvent[]): void {
     const t = this.taker;
     this.book.add(t.orderId, t.ownerId, t.side, t.limitTicks, t.lots);
-    out.push({ type: 'OrderRested', orderId: t.orderId, ownerId: t.ownerId, side: t.side, priceTicks: t.limitTicks, restingLots: t.lots, ts: t.ts });
+    out.push({
+      type: 'OrderRested',
+      orderId: t.orderId,
+      ownerId: t.ownerId,
+      side: t.side,
+      priceTicks: t.limitTicks,
+      restingLots: t.lots,
+      ts: t.ts,
+    });
     this.levelChanged(t.side, t.limitTicks, t.ts, out);
   }
 
   private filled(out: EngineEvent[]): void {
     const t = this.taker;
-    out.push({ type: 'OrderFilled', orderId: t.orderId, ownerId: t.ownerId, side: t.side, unspentQuote: t.budget, ts: t.ts });
+    out.push({
+      type: 'OrderFilled',
+      orderId: t.orderId,
+      ownerId: t.ownerId,
+      side: t.side,
+      unspentQuote: t.budget,
+      ts: t.ts,
+    });
   }
 
   private cancelTaker(reason: BookCancelReason, out: EngineEvent[]): void {
     const t = this.taker;
-    out.push({ type: 'OrderCanceled', orderId: t.orderId, ownerId: t.ownerId, side: t.side, remainingLots: t.lots, unspentQuote: t.budget, reason, ts: t.ts });
+    out.push({
+      type: 'OrderCanceled',
+      orderId: t.orderId,
+      ownerId: t.ownerId,
+      side: t.side,
+      remainingLots: t.lots,
+      unspentQuote: t.budget,
+      reason,
+      ts: t.ts,
+    });
   }
 
-  private reject(command: BookPlaceOrder, reason: 'DUPLICATE_ORDER_ID' | 'LIMIT_MAKER_WOULD_TAKE', out: EngineEvent[]): void {
+  private reject(
+    command: BookPlaceOrder,
+    reason: 'DUPLICATE_ORDER_ID' | 'LIMIT_MAKER_WOULD_TAKE',
+    out: EngineEvent[],
+  ): void {
     out.push({ type: 'OrderRejected', orderId: command.orderId, ownerId: command.ownerId, reason, ts: command.ts });
   }
 
   private levelChanged(side: Side, priceTicks: number, ts: number, out: EngineEvent[]): void {
-    out.push({ type: 'DepthChanged', updateId: ++this.lastUpdateId, side, priceTicks, totalLots: this.book.levelLots(side, priceTicks), ts });
+    out.push({
+      type: 'DepthChanged',
+      updateId: ++this.lastUpdateId,
+      side,
+      priceTicks,
+      totalLots: this.book.levelLots(side, priceTicks),
+      ts,
+    });
   }
 }
 

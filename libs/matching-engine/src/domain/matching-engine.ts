@@ -110,7 +110,11 @@ export class MatchingEngine {
   }
 
   private place(command: BookPlaceOrder, out: EngineEvent[]): void {
-    const reason = !isWellFormedOrder(command) ? 'INVALID_ORDER' : this.status !== 'TRADING' ? 'SYMBOL_NOT_TRADING' : undefined;
+    const reason = !isWellFormedOrder(command)
+      ? 'INVALID_ORDER'
+      : this.status !== 'TRADING'
+        ? 'SYMBOL_NOT_TRADING'
+        : undefined;
     if (reason === undefined) return this.matcher.place(command, out);
     out.push({ type: 'OrderRejected', orderId: command.orderId, ownerId: command.ownerId, reason, ts: command.ts });
   }

@@ -30,11 +30,15 @@ function play(commands: readonly EngineCommand[], engine: MatchingEngine, afterE
 function expectSameEvents(actual: EngineEvent[][], expected: EngineEvent[][], offset = 0): void {
   expect(actual.length).toBe(expected.length);
   const first = actual.findIndex((events, i) => JSON.stringify(events) !== JSON.stringify(expected[i]));
-  if (first !== -1) expect({ command: first + offset, events: actual[first] }).toEqual({ command: first + offset, events: expected[first] });
+  if (first !== -1)
+    expect({ command: first + offset, events: actual[first] }).toEqual({
+      command: first + offset,
+      events: expected[first],
+    });
 }
 
 describe('matching properties over seeded random command streams', () => {
-  it('the fast book produces exactly the reference book\'s events, and neither book is ever crossed or inconsistent', () => {
+  it("the fast book produces exactly the reference book's events, and neither book is ever crossed or inconsistent", () => {
     for (const seed of SEEDS) {
       const commands = randomCommands(seed, COMMANDS);
       const books: OrderBook[] = [new ReferenceOrderBook(), new FastOrderBook()];
@@ -51,7 +55,7 @@ describe('matching properties over seeded random command streams', () => {
     }
   });
 
-  it('conserves every order\'s quantity: filled + resting + canceled = ordered, spent + unspent = budget', () => {
+  it("conserves every order's quantity: filled + resting + canceled = ordered, spent + unspent = budget", () => {
     for (const seed of SEEDS) {
       const { engine, events } = play(randomCommands(seed, COMMANDS), new MatchingEngine());
       expect({ seed, violations: conservationViolations(events, engine) }).toEqual({ seed, violations: [] });
@@ -63,7 +67,11 @@ describe('matching properties over seeded random command streams', () => {
       const { events } = play(randomCommands(seed, COMMANDS), new MatchingEngine());
       const broken = events.filter((produced) => {
         const accepted = produced.flatMap((e) => (e.type === 'OrderAccepted' ? [e.orderId] : []));
-        const closing = produced.flatMap((e) => (e.type === 'OrderRested' || e.type === 'OrderFilled' || (e.type === 'OrderCanceled' && e.reason !== 'USER') ? [e.orderId] : []));
+        const closing = produced.flatMap((e) =>
+          e.type === 'OrderRested' || e.type === 'OrderFilled' || (e.type === 'OrderCanceled' && e.reason !== 'USER')
+            ? [e.orderId]
+            : [],
+        );
         return closing.join() !== accepted.join() || (accepted.length > 0 && produced[0]?.type !== 'OrderAccepted');
       });
       expect({ seed, broken }).toEqual({ seed, broken: [] });
@@ -147,7 +155,14 @@ function conservationViolations(events: EngineEvent[][], engine: MatchingEngine)
       case 'OrderAccepted': {
         const previous = live.get(e.orderId);
         if (previous !== undefined) done.push([e.orderId, previous]);
-        live.set(e.orderId, { ordered: e.qtyLots, filled: 0, canceled: 0, budget: e.quoteBudget, spent: 0, unspent: 0 });
+        live.set(e.orderId, {
+          ordered: e.qtyLots,
+          filled: 0,
+          canceled: 0,
+          budget: e.quoteBudget,
+          spent: 0,
+          unspent: 0,
+        });
         break;
       }
       case 'TradeExecuted':
@@ -170,7 +185,8 @@ function conservationViolations(events: EngineEvent[][], engine: MatchingEngine)
   for (const [orderId, tally] of [...done, ...live.entries()]) {
     const resting = live.get(orderId) === tally ? (engine.findOrder(orderId)?.lots ?? 0) : 0;
     if (tally.budget > 0) {
-      if (tally.spent + tally.unspent !== tally.budget || tally.canceled !== 0 || resting !== 0) violations.push(`market buy ${orderId}: ${JSON.stringify(tally)}`);
+      if (tally.spent + tally.unspent !== tally.budget || tally.canceled !== 0 || resting !== 0)
+        violations.push(`market buy ${orderId}: ${JSON.stringify(tally)}`);
     } else if (tally.filled + resting + tally.canceled !== tally.ordered) {
       violations.push(`order ${orderId}: ${JSON.stringify({ ...tally, resting })}`);
     }

@@ -51,7 +51,7 @@ const placeWhileHalted = at(limit(10, 9, 'BUY', 101, 1));
 const asks = (...levels: [number, number][]): BookDepth => ({ bids: [], asks: levels });
 
 const scenarios: Record<string, Scenario> = {
-  'a LIMIT fills partly across levels at the makers\' prices and rests the rest': {
+  "a LIMIT fills partly across levels at the makers' prices and rests the rest": {
     given: [limit(1, 1, 'SELL', 101, 5), limit(2, 2, 'SELL', 102, 5), limit(3, 3, 'SELL', 103, 5)],
     when: buy12At102,
     then: [
@@ -97,7 +97,7 @@ const scenarios: Record<string, Scenario> = {
     ],
     book: { bids: [], asks: [] },
   },
-  'a FOK counts only the liquidity ahead of its owner\'s own resting order': {
+  "a FOK counts only the liquidity ahead of its owner's own resting order": {
     given: [limit(1, 1, 'SELL', 101, 5), limit(2, 9, 'SELL', 101, 5), limit(3, 3, 'SELL', 102, 5)],
     when: fok6,
     then: [accepted(fok6), canceled(10, 9, 'BUY', 6, 'FOK_NOT_FILLABLE')],
@@ -106,7 +106,12 @@ const scenarios: Record<string, Scenario> = {
   'an IOC fills what it can and cancels the remainder': {
     given: [limit(1, 1, 'SELL', 101, 5)],
     when: ioc8,
-    then: [accepted(ioc8), trade(1, taker(ioc8), [1, 1], 101, 5, { maker: 0, taker: 3 }), depthChanged(2, 'SELL', 101, 0), canceled(10, 9, 'BUY', 3, 'IOC_REMAINDER')],
+    then: [
+      accepted(ioc8),
+      trade(1, taker(ioc8), [1, 1], 101, 5, { maker: 0, taker: 3 }),
+      depthChanged(2, 'SELL', 101, 0),
+      canceled(10, 9, 'BUY', 3, 'IOC_REMAINDER'),
+    ],
     book: { bids: [], asks: [] },
   },
   'a LIMIT_MAKER that would take is rejected': {
@@ -166,7 +171,7 @@ const scenarios: Record<string, Scenario> = {
     ],
     book: { bids: [], asks: [] },
   },
-  'self-trade prevention cancels the taker at its owner\'s first resting order, which stays': {
+  "self-trade prevention cancels the taker at its owner's first resting order, which stays": {
     given: [limit(1, 1, 'SELL', 101, 2), limit(2, 9, 'SELL', 101, 3), limit(3, 3, 'SELL', 101, 4)],
     when: ownBuy,
     then: [
@@ -210,7 +215,12 @@ const scenarios: Record<string, Scenario> = {
   'back in TRADING orders match again': {
     given: [limit(1, 1, 'SELL', 101, 5), setStatus('HALT'), setStatus('TRADING')],
     when: placeWhileHalted,
-    then: [accepted(placeWhileHalted), trade(1, taker(placeWhileHalted), [1, 1], 101, 1, { maker: 4, taker: 0 }), depthChanged(2, 'SELL', 101, 4), filled(10, 9, 'BUY')],
+    then: [
+      accepted(placeWhileHalted),
+      trade(1, taker(placeWhileHalted), [1, 1], 101, 1, { maker: 4, taker: 0 }),
+      depthChanged(2, 'SELL', 101, 4),
+      filled(10, 9, 'BUY'),
+    ],
     book: asks([101, 4]),
   },
   'orders at one price fill oldest first': {
@@ -226,7 +236,12 @@ const scenarios: Record<string, Scenario> = {
     book: asks([101, 3]),
   },
   'a partly filled maker keeps its place in the queue': {
-    given: [limit(1, 1, 'SELL', 101, 2), limit(2, 2, 'SELL', 101, 2), limit(3, 3, 'SELL', 101, 2), limit(10, 9, 'BUY', 101, 3)],
+    given: [
+      limit(1, 1, 'SELL', 101, 2),
+      limit(2, 2, 'SELL', 101, 2),
+      limit(3, 3, 'SELL', 101, 2),
+      limit(10, 9, 'BUY', 101, 3),
+    ],
     when: buy2,
     then: [
       accepted(buy2),

@@ -54,7 +54,13 @@ export interface OrderBook {
 
 /** A plain copy of the public fields of a resting order (books hand out live internal objects). */
 export function copyOrder(order: RestingOrder): RestingOrder {
-  return { orderId: order.orderId, ownerId: order.ownerId, side: order.side, priceTicks: order.priceTicks, lots: order.lots };
+  return {
+    orderId: order.orderId,
+    ownerId: order.ownerId,
+    side: order.side,
+    priceTicks: order.priceTicks,
+    lots: order.lots,
+  };
 }
 
 export function oppositeSide(side: Side): Side {

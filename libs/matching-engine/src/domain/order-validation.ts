@@ -18,7 +18,11 @@ export function isWellFormedOrder(command: BookPlaceOrder): boolean {
   switch (command.type) {
     case 'LIMIT':
     case 'LIMIT_MAKER':
-      return isPositiveSafeInteger(command.priceTicks) && isPositiveSafeInteger(command.qtyLots) && command.quoteBudget === undefined;
+      return (
+        isPositiveSafeInteger(command.priceTicks) &&
+        isPositiveSafeInteger(command.qtyLots) &&
+        command.quoteBudget === undefined
+      );
     case 'MARKET':
       if (command.priceTicks !== undefined) return false;
       return command.side === 'BUY'

@@ -39,7 +39,10 @@ export class ClockTicker implements OnApplicationBootstrap, OnApplicationShutdow
     const every = this.config?.ENGINE_CLOCK_TICK_MS ?? 0;
     if (every <= 0 || !this.clock) return;
     const partitions = await this.log.partitionCount(Topics.orderEvents.name);
-    const keys = tickKeys(this.markets.symbols.map((s) => s.symbol), partitions);
+    const keys = tickKeys(
+      this.markets.symbols.map((s) => s.symbol),
+      partitions,
+    );
     // A contract's activity schedules its partition's tick too (when a spot symbol shares it).
     for (const { symbol } of this.markets.books) {
       const key = keys.find((k) => partitionForKey(k, partitions) === partitionForKey(symbol, partitions));
@@ -66,8 +69,19 @@ export class ClockTicker implements OnApplicationBootstrap, OnApplicationShutdow
     if (due.length === 0) return;
     this.sequence += 1;
     const records: OutgoingRecord[] = due.map((symbol) => {
-      const tick: ClockTicked = { type: 'ClockTicked', v: 1, id: `tick:${symbol}:${ts}:${this.nonce}:${this.sequence}`, ts, payload: { symbol } };
-      return { topic: Topics.orderEvents.name, key: symbol, value: JSON.stringify(tick), headers: { [HeaderNames.messageId]: tick.id } };
+      const tick: ClockTicked = {
+        type: 'ClockTicked',
+        v: 1,
+        id: `tick:${symbol}:${ts}:${this.nonce}:${this.sequence}`,
+        ts,
+        payload: { symbol },
+      };
+      return {
+        topic: Topics.orderEvents.name,
+        key: symbol,
+        value: JSON.stringify(tick),
+        headers: { [HeaderNames.messageId]: tick.id },
+      };
     });
     try {
       await this.log.publish(records);

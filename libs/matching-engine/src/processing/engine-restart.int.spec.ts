@@ -6,7 +6,13 @@ import type { EmbeddedEventLog } from '@exchange/messaging';
 import { waitFor } from '../../../../test/support/wait-for';
 import { SnapshotHeaders, type SymbolBookSnapshot } from '../books/symbol-book-snapshot';
 import { MATCHING_ENGINE_GROUP } from '../matching-engine.settings';
-import { allCommandsCommitted, publishCommands, readTopic, type RunningEngine, startEngine } from '../testing/engine-harness';
+import {
+  allCommandsCommitted,
+  publishCommands,
+  readTopic,
+  type RunningEngine,
+  startEngine,
+} from '../testing/engine-harness';
 import { randomOrderCommands } from '../testing/order-commands.fixtures';
 
 const symbols = ['BTCUSDT', 'ETHBTC'] as const;
@@ -35,7 +41,12 @@ async function collect(engine: RunningEngine): Promise<RunResult> {
     const key = `${r.partition}/${(JSON.parse(r.value) as { payload: { symbol: string } }).payload.symbol}`;
     settlements.set(key, [...(settlements.get(key) ?? []), r.value]);
   }
-  const hashes = Object.fromEntries(symbols.map((s) => [s, { book: engine.engines.get(s)!.stateHash(), engine: engine.engines.get(s)!.engineStateHash() }]));
+  const hashes = Object.fromEntries(
+    symbols.map((s) => [
+      s,
+      { book: engine.engines.get(s)!.stateHash(), engine: engine.engines.get(s)!.engineStateHash() },
+    ]),
+  );
   return { events, settlements, hashes };
 }
 
@@ -73,7 +84,9 @@ describe('matching engine restarts: snapshots, replay and dedupe across runs', (
     // Run 2: rebuilt from those snapshots; repeats of old command ids are dropped by the restored window.
     engine = await startEngine(dir, settings);
     const committed = await engine.log.committedOffsets(MATCHING_ENGINE_GROUP, Topics.orderCommands.name);
-    const atShutdown = (await snapshotsOf(engine.log)).filter((s) => s.payload.offset === committed[s.payload.partition]);
+    const atShutdown = (await snapshotsOf(engine.log)).filter(
+      (s) => s.payload.offset === committed[s.payload.partition],
+    );
     expect(atShutdown.map((s) => s.payload.symbol).sort()).toEqual([...symbols]);
     await publishAndDrain(engine, [...commands.slice(300, 550), commands[10]!, commands[11]!]);
     await publishAndDrain(engine, commands.slice(550, 555));
@@ -91,7 +104,9 @@ describe('matching engine restarts: snapshots, replay and dedupe across runs', (
     expect(restarted.events).toEqual(uninterrupted.events);
     expect(restarted.settlements).toEqual(uninterrupted.settlements);
     // The crash left commands after the last periodic snapshot: run 3 replayed them from it.
-    expect(replays.some((r) => (r.snapshots as number) > 0 && (r.from as number) > 0 && (r.replayed as number) > 0)).toBe(true);
+    expect(
+      replays.some((r) => (r.snapshots as number) > 0 && (r.from as number) > 0 && (r.replayed as number) > 0),
+    ).toBe(true);
   });
 
   it('snapshots every N input offsets, and a fresh engine rebuilds the same books from them', async () => {
@@ -101,7 +116,10 @@ describe('matching engine restarts: snapshots, replay and dedupe across runs', (
     const snapshots = await snapshotsOf(engine.log);
     await engine.crash();
     expect(snapshots.length).toBeGreaterThan(0);
-    for (const symbol of symbols) expect(snapshots.some((s) => s.payload.symbol === symbol && s.payload.offset >= settings.snapshotEvery)).toBe(true);
+    for (const symbol of symbols)
+      expect(snapshots.some((s) => s.payload.symbol === symbol && s.payload.offset >= settings.snapshotEvery)).toBe(
+        true,
+      );
 
     // One more command makes the restarted engine rebuild (snapshot + replay) before deciding it.
     engine = await startEngine(dir, settings);
@@ -121,17 +139,33 @@ async function plantSnapshotBeyondCommitted(engine: RunningEngine): Promise<void
     v: 1,
     id: `BTCUSDT@${partition}:${offset}`,
     ts: 0,
-    payload: { symbol: 'BTCUSDT', partition, offset, marketsVersion: 1, engine: { version: 1, status: 'TRADING', lastTradeId: 0, lastUpdateId: 0, bids: [], asks: [] }, orders: [], recentCommandIds: [] },
+    payload: {
+      symbol: 'BTCUSDT',
+      partition,
+      offset,
+      marketsVersion: 1,
+      engine: { version: 1, status: 'TRADING', lastTradeId: 0, lastUpdateId: 0, bids: [], asks: [] },
+      orders: [],
+      recentCommandIds: [],
+    },
   };
   const headers = { [SnapshotHeaders.partition]: String(partition), [SnapshotHeaders.offset]: String(offset) };
-  await engine.log.publish([{ topic: Topics.engineSnapshots.name, key: 'BTCUSDT', value: JSON.stringify(snapshot), headers }]);
+  await engine.log.publish([
+    { topic: Topics.engineSnapshots.name, key: 'BTCUSDT', value: JSON.stringify(snapshot), headers },
+  ]);
 }
 
 /** Engine state hashes after a SetSymbolStatus TRADING per symbol, which changes nothing in the books. */
 async function collectAfterOneMore(engine: RunningEngine): Promise<Record<string, string>> {
   await publishAndDrain(
     engine,
-    symbols.map((symbol) => ({ type: 'SetSymbolStatus', v: 1, id: `noop-${symbol}`, ts: 1, payload: { symbol, status: engine.engines.get(symbol)!.state().engine.status } })),
+    symbols.map((symbol) => ({
+      type: 'SetSymbolStatus',
+      v: 1,
+      id: `noop-${symbol}`,
+      ts: 1,
+      payload: { symbol, status: engine.engines.get(symbol)!.state().engine.status },
+    })),
   );
   return Object.fromEntries(symbols.map((s) => [s, engine.engines.get(s)!.engineStateHash()]));
 }

@@ -33,18 +33,32 @@ export class EngineSnapshotStore {
         ts,
         payload: { symbol: book.symbol, partition, offset, marketsVersion: this.markets.version, ...state },
       };
-      const headers = { [HeaderNames.messageId]: snapshot.id, [HeaderNames.messageType]: snapshot.type, [SnapshotHeaders.partition]: String(partition), [SnapshotHeaders.offset]: String(offset) };
+      const headers = {
+        [HeaderNames.messageId]: snapshot.id,
+        [HeaderNames.messageType]: snapshot.type,
+        [SnapshotHeaders.partition]: String(partition),
+        [SnapshotHeaders.offset]: String(offset),
+      };
       return { topic, key: book.symbol, value: JSON.stringify(snapshot), headers };
     });
   }
 
   /** The best snapshot per symbol of input `partition` with offset ≤ `maxOffset`; absent symbols start empty. */
-  async latest(symbols: readonly string[], partition: number, maxOffset: number): Promise<Map<string, SymbolBookSnapshot>> {
+  async latest(
+    symbols: readonly string[],
+    partition: number,
+    maxOffset: number,
+  ): Promise<Map<string, SymbolBookSnapshot>> {
     const wanted = new Set(symbols);
     const best = new Map<string, { offset: number; value: string }>();
     const consider = (record: IncomingRecord): void => {
       const offset = Number(record.headers[SnapshotHeaders.offset]);
-      if (!wanted.has(record.key) || record.headers[SnapshotHeaders.partition] !== String(partition) || !(offset <= maxOffset)) return;
+      if (
+        !wanted.has(record.key) ||
+        record.headers[SnapshotHeaders.partition] !== String(partition) ||
+        !(offset <= maxOffset)
+      )
+        return;
       if (offset >= (best.get(record.key)?.offset ?? -1)) best.set(record.key, { offset, value: record.value });
     };
     const count = await this.log.partitionCount(topic);
@@ -55,7 +69,11 @@ export class EngineSnapshotStore {
       const parsed = symbolBookSnapshotV1.safeParse(safeJson(value));
       // A snapshot only shortens the replay: without a readable one the book is rebuilt from offset 0.
       if (parsed.success) snapshots.set(symbol, parsed.data);
-      else this.logger.warn({ symbol, partition, issues: parsed.error.issues.slice(0, 3) }, 'matching-engine: unreadable snapshot ignored');
+      else
+        this.logger.warn(
+          { symbol, partition, issues: parsed.error.issues.slice(0, 3) },
+          'matching-engine: unreadable snapshot ignored',
+        );
     }
     return snapshots;
   }

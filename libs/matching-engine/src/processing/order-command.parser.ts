@@ -18,6 +18,7 @@ export function parseOrderCommand(record: IncomingRecord, partitionOf: (symbol: 
   const parsed = orderCommandSchema.safeParse(json);
   if (!parsed.success) return { ok: false, problem: 'not an order command', details: parsed.error.issues.slice(0, 3) };
   const expected = partitionOf(parsed.data.payload.symbol);
-  if (expected !== record.partition) return { ok: false, problem: `symbol ${parsed.data.payload.symbol} belongs to partition ${expected}` };
+  if (expected !== record.partition)
+    return { ok: false, problem: `symbol ${parsed.data.payload.symbol} belongs to partition ${expected}` };
   return { ok: true, command: parsed.data };
 }

@@ -1,9 +1,20 @@
 import { Controller, Inject, type OnApplicationShutdown } from '@nestjs/common';
 import { HeaderNames, Topics } from '@exchange/contracts';
-import { type BatchOutcome, ConsumeBatches, type EventLog, type IncomingBatch, type IncomingRecord, type OutgoingRecord } from '@exchange/messaging';
+import {
+  type BatchOutcome,
+  ConsumeBatches,
+  type EventLog,
+  type IncomingBatch,
+  type IncomingRecord,
+  type OutgoingRecord,
+} from '@exchange/messaging';
 import { EVENT_LOG, LOGGER, type Logger } from '@exchange/platform';
 import { SymbolEngines } from '../books/symbol-engines';
-import { MATCHING_ENGINE_GROUP, MATCHING_ENGINE_SETTINGS, type MatchingEngineSettings } from '../matching-engine.settings';
+import {
+  MATCHING_ENGINE_GROUP,
+  MATCHING_ENGINE_SETTINGS,
+  type MatchingEngineSettings,
+} from '../matching-engine.settings';
 import { ClockTicker } from './clock-ticker';
 import { EngineSnapshotStore } from './engine-snapshot-store';
 import { parseOrderCommand } from './order-command.parser';
@@ -42,7 +53,9 @@ export class OrderCommandProcessor implements OnApplicationShutdown {
       const emit: OutgoingRecord[] = [];
       for (const record of batch.records) emit.push(...this.decide(record));
       this.positions.set(batch.partition, batch.nextOffset);
-      if (Math.floor(batch.nextOffset / this.settings.snapshotEvery) > Math.floor(start / this.settings.snapshotEvery)) {
+      if (
+        Math.floor(batch.nextOffset / this.settings.snapshotEvery) > Math.floor(start / this.settings.snapshotEvery)
+      ) {
         emit.push(...this.snapshots.records(this.engines.booksOf(batch.partition), batch.partition, batch.nextOffset));
         this.snapshotAt.set(batch.partition, batch.nextOffset);
       }
@@ -88,12 +101,18 @@ export class OrderCommandProcessor implements OnApplicationShutdown {
   private decide(record: IncomingRecord): OutgoingRecord[] {
     const parsed = parseOrderCommand(record, (symbol) => this.engines.partitionOf(symbol));
     if (!parsed.ok) {
-      this.logger.warn({ partition: record.partition, offset: record.offset, problem: parsed.problem, details: parsed.details }, 'matching-engine: skipped a record');
+      this.logger.warn(
+        { partition: record.partition, offset: record.offset, problem: parsed.problem, details: parsed.details },
+        'matching-engine: skipped a record',
+      );
       return [];
     }
     const out = this.engines.apply(parsed.command);
     const correlationId = record.headers[HeaderNames.correlationId];
-    this.logger.debug({ correlationId, commandId: parsed.command.id, type: parsed.command.type, events: out?.events.length ?? 0 }, 'matching-engine: decided');
+    this.logger.debug(
+      { correlationId, commandId: parsed.command.id, type: parsed.command.type, events: out?.events.length ?? 0 },
+      'matching-engine: decided',
+    );
     if (out === undefined) return [];
     this.ticker.noteEvents(out.symbol, out.events);
     return outputRecords(out, correlationId);

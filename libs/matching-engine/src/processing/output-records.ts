@@ -13,9 +13,19 @@ export function outputRecords(out: CommandOutput, correlationId: string | undefi
     [HeaderNames.messageId]: id,
     ...(correlationId === undefined ? {} : { [HeaderNames.correlationId]: correlationId }),
   });
-  const records: OutgoingRecord[] = out.events.map((e) => ({ topic: Topics.orderEvents.name, key: out.symbol, value: JSON.stringify(e), headers: headers(e.id) }));
+  const records: OutgoingRecord[] = out.events.map((e) => ({
+    topic: Topics.orderEvents.name,
+    key: out.symbol,
+    value: JSON.stringify(e),
+    headers: headers(e.id),
+  }));
   for (const s of out.settlements) {
-    records.push({ topic: Topics.ledgerCommands.name, key: s.payload.userId, value: JSON.stringify(s), headers: headers(s.id) });
+    records.push({
+      topic: Topics.ledgerCommands.name,
+      key: s.payload.userId,
+      value: JSON.stringify(s),
+      headers: headers(s.id),
+    });
   }
   return records;
 }

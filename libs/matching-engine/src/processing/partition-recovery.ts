@@ -35,14 +35,22 @@ export class PartitionRecovery {
     // Symbols of one partition are snapshotted together, but each may have its own best snapshot.
     const from = Math.min(target, ...startOf.values());
     const replayed = await this.replay(partition, from, target, startOf);
-    this.logger.info({ partition, snapshots: snapshots.size, from, target, replayed }, 'matching-engine: partition rebuilt');
+    this.logger.info(
+      { partition, snapshots: snapshots.size, from, target, replayed },
+      'matching-engine: partition rebuilt',
+    );
   }
 
   /**
    * Applies the commands of [from, target) and drops their output. A symbol in `startOf` skips
    * the commands below its own snapshot's offset, which its restored state already includes.
    */
-  async replay(partition: number, from: number, target: number, startOf?: ReadonlyMap<string, number>): Promise<number> {
+  async replay(
+    partition: number,
+    from: number,
+    target: number,
+    startOf?: ReadonlyMap<string, number>,
+  ): Promise<number> {
     let replayed = 0;
     await this.log.read(
       topic,

@@ -56,7 +56,9 @@ export class TickSchedule {
     }
     // Only a tick in a later cut than the movement closes its cut: one in the same cut (the interval
     // firing right after the event) leaves the movement pending, or the cut would wait for the idle tick.
-    const cutPassed = state.movedAt !== undefined && Math.floor(now / MERGED_DEPTH_CUT_MS) > Math.floor(state.movedAt / MERGED_DEPTH_CUT_MS);
+    const cutPassed =
+      state.movedAt !== undefined &&
+      Math.floor(now / MERGED_DEPTH_CUT_MS) > Math.floor(state.movedAt / MERGED_DEPTH_CUT_MS);
     if (!cutPassed && !expired && now - state.lastTick < this.idleEveryMs) return false;
     if (cutPassed) state.movedAt = undefined;
     state.lastTick = now;
@@ -65,7 +67,11 @@ export class TickSchedule {
 
   private state(key: string): PartitionTicks {
     let state = this.partitions.get(key);
-    if (!state) this.partitions.set(key, (state = { movedAt: undefined, expiries: [], head: 0, lastTick: Number.NEGATIVE_INFINITY }));
+    if (!state)
+      this.partitions.set(
+        key,
+        (state = { movedAt: undefined, expiries: [], head: 0, lastTick: Number.NEGATIVE_INFINITY }),
+      );
     return state;
   }
 }

@@ -18,8 +18,36 @@ export const testMarkets = Markets.fromJson({
     { asset: 'USDT', precision: 8 },
   ],
   symbols: [
-    { symbol: 'BTCUSDT', baseAsset: 'BTC', quoteAsset: 'USDT', status: 'TRADING', minPrice: '0.01', maxPrice: '10000000', tickSize: '0.01', minQty: '0.00001', maxQty: '1000', stepSize: '0.00001', minNotional: '5', makerFee: '0.001', takerFee: '0.001' },
-    { symbol: 'ETHBTC', baseAsset: 'ETH', quoteAsset: 'BTC', status: 'TRADING', minPrice: '0.00001', maxPrice: '100', tickSize: '0.00001', minQty: '0.001', maxQty: '10000', stepSize: '0.001', minNotional: '0.0001', makerFee: '0.001', takerFee: '0.001' },
+    {
+      symbol: 'BTCUSDT',
+      baseAsset: 'BTC',
+      quoteAsset: 'USDT',
+      status: 'TRADING',
+      minPrice: '0.01',
+      maxPrice: '10000000',
+      tickSize: '0.01',
+      minQty: '0.00001',
+      maxQty: '1000',
+      stepSize: '0.00001',
+      minNotional: '5',
+      makerFee: '0.001',
+      takerFee: '0.001',
+    },
+    {
+      symbol: 'ETHBTC',
+      baseAsset: 'ETH',
+      quoteAsset: 'BTC',
+      status: 'TRADING',
+      minPrice: '0.00001',
+      maxPrice: '100',
+      tickSize: '0.00001',
+      minQty: '0.001',
+      maxQty: '10000',
+      stepSize: '0.001',
+      minNotional: '0.0001',
+      makerFee: '0.001',
+      takerFee: '0.001',
+    },
   ],
 });
 
@@ -40,7 +68,10 @@ export async function startEngine(dir: string, settings: Partial<MatchingEngineS
   const log = await EmbeddedEventLog.open({ dir, fsync: 'never' });
   await log.createTopics(allTopics);
   const logs: Record<string, unknown>[] = [];
-  const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
+  const logger = pino(
+    { level: 'info' },
+    { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) },
+  );
 
   @Global()
   @Module({
@@ -56,7 +87,10 @@ export async function startEngine(dir: string, settings: Partial<MatchingEngineS
   @Module({ imports: [TestPlatformModule, MatchingEngineModule.withSettings(settings)] })
   class TestRootModule {}
 
-  const app = await NestFactory.createMicroservice(TestRootModule, { strategy: new EventLogServer(log), logger: false });
+  const app = await NestFactory.createMicroservice(TestRootModule, {
+    strategy: new EventLogServer(log),
+    logger: false,
+  });
   await app.listen();
   return {
     log,
@@ -75,12 +109,17 @@ export async function startEngine(dir: string, settings: Partial<MatchingEngineS
 }
 
 export async function publishCommands(log: EmbeddedEventLog, commands: readonly OrderCommand[]): Promise<void> {
-  await log.publish(commands.map((c) => ({ topic: Topics.orderCommands.name, key: c.payload.symbol, value: JSON.stringify(c) })));
+  await log.publish(
+    commands.map((c) => ({ topic: Topics.orderCommands.name, key: c.payload.symbol, value: JSON.stringify(c) })),
+  );
 }
 
 /** True once the engine's group has committed every record of order.commands. */
 export async function allCommandsCommitted(log: EmbeddedEventLog): Promise<boolean> {
-  const [end, committed] = await Promise.all([log.endOffsets(Topics.orderCommands.name), log.committedOffsets(MATCHING_ENGINE_GROUP, Topics.orderCommands.name)]);
+  const [end, committed] = await Promise.all([
+    log.endOffsets(Topics.orderCommands.name),
+    log.committedOffsets(MATCHING_ENGINE_GROUP, Topics.orderCommands.name),
+  ]);
   return end.every((offset, p) => committed[p] === offset);
 }
 

@@ -14,7 +14,12 @@ function topic(partitions: number, config: Record<string, string> = {}): TopicDe
   return { name: `contract-${randomUUID()}`, partitions, key: 'userId', config };
 }
 
-async function values(log: EventLog, topicName: string, partition = 0, from = 0): Promise<{ offset: number; key: string; value: string }[]> {
+async function values(
+  log: EventLog,
+  topicName: string,
+  partition = 0,
+  from = 0,
+): Promise<{ offset: number; key: string; value: string }[]> {
   const out: { offset: number; key: string; value: string }[] = [];
   await log.read(topicName, partition, from, async (batch) => {
     out.push(...batch.map((r) => ({ offset: r.offset, key: r.key, value: r.value })));
@@ -22,8 +27,17 @@ async function values(log: EventLog, topicName: string, partition = 0, from = 0)
   return out;
 }
 
-function records(topicName: string, count: number, keys: number, from = 0): { topic: string; key: string; value: string }[] {
-  return Array.from({ length: count }, (_, i) => ({ topic: topicName, key: `k${(from + i) % keys}`, value: String(from + i) }));
+function records(
+  topicName: string,
+  count: number,
+  keys: number,
+  from = 0,
+): { topic: string; key: string; value: string }[] {
+  return Array.from({ length: count }, (_, i) => ({
+    topic: topicName,
+    key: `k${(from + i) % keys}`,
+    value: String(from + i),
+  }));
 }
 
 /** Collects what a group member is handed, so tests can wait on it. */
@@ -66,7 +80,11 @@ function runCrashChild(harness: EventLogHarness, env: Record<string, string>): P
  * the suite can run against a shared broker.
  */
 export function describeEventLogContract(name: string, makeHarness: () => Promise<EventLogHarness | undefined>): void {
-  const run = (title: string, test: (harness: EventLogHarness, log: EventLog) => Promise<void>, timeout = 60_000): void => {
+  const run = (
+    title: string,
+    test: (harness: EventLogHarness, log: EventLog) => Promise<void>,
+    timeout = 60_000,
+  ): void => {
     it(
       title,
       async () => {
@@ -84,7 +102,7 @@ export function describeEventLogContract(name: string, makeHarness: () => Promis
   };
 
   describe(`event log contract: ${name}`, () => {
-    run('keeps per-key order and places each key by Kafka\'s murmur2 partitioner', async (_h, log) => {
+    run("keeps per-key order and places each key by Kafka's murmur2 partitioner", async (_h, log) => {
       const t = topic(4);
       await log.createTopics([t]);
       for (let chunk = 0; chunk < 5; chunk++) await log.publish(records(t.name, 20, 7, chunk * 20));
@@ -106,7 +124,10 @@ export function describeEventLogContract(name: string, makeHarness: () => Promis
       await log.publish(records(t.name, 10, 3));
       const first: IncomingRecord[] = [];
       const consumer = await collect(log, group, t.name, first);
-      await waitFor(async () => (await log.committedOffsets(group, t.name)).reduce((a, b) => a + b, 0) === 10, 'commits of the first 10');
+      await waitFor(
+        async () => (await log.committedOffsets(group, t.name)).reduce((a, b) => a + b, 0) === 10,
+        'commits of the first 10',
+      );
       await consumer.stop();
       await log.close();
 
@@ -115,7 +136,10 @@ export function describeEventLogContract(name: string, makeHarness: () => Promis
         await reopened.publish(records(t.name, 5, 3, 10));
         const second: IncomingRecord[] = [];
         await collect(reopened, group, t.name, second);
-        await waitFor(async () => (await reopened.committedOffsets(group, t.name)).reduce((a, b) => a + b, 0) === 15, 'commits of all 15');
+        await waitFor(
+          async () => (await reopened.committedOffsets(group, t.name)).reduce((a, b) => a + b, 0) === 15,
+          'commits of all 15',
+        );
         expect(second.map((r) => Number(r.value)).sort((a, b) => a - b)).toEqual([10, 11, 12, 13, 14]);
       } finally {
         await reopened.close();
@@ -152,7 +176,9 @@ export function describeEventLogContract(name: string, makeHarness: () => Promis
       const reopened = await harness.open();
       try {
         expect(await reopened.endOffsets(t.name)).toEqual([500]);
-        expect((await values(reopened, t.name, 0, 3)).slice(0, 3)).toEqual([3, 4, 5].map((i) => ({ offset: i, key: `k${i % 7}`, value: String(i) })));
+        expect((await values(reopened, t.name, 0, 3)).slice(0, 3)).toEqual(
+          [3, 4, 5].map((i) => ({ offset: i, key: `k${i % 7}`, value: String(i) })),
+        );
         const all = await values(reopened, t.name);
         expect(all.map((r) => r.value)).toEqual(Array.from({ length: 500 }, (_, i) => String(i)));
         const seen: IncomingRecord[] = [];
@@ -218,14 +244,20 @@ export function describeEventLogContract(name: string, makeHarness: () => Promis
       expect(new Set(b.map((r) => r.value)).size).toBe(30);
     });
 
-    run('keeps an ephemeral group\'s position in the process only and leaves no trace once stopped', async (_h, log) => {
+    run("keeps an ephemeral group's position in the process only and leaves no trace once stopped", async (_h, log) => {
       const t = topic(2);
       const group = `ge-${randomUUID()}`;
       await log.createTopics([t]);
       await log.publish(records(t.name, 10, 3));
       const seen: IncomingRecord[] = [];
       const reader = (into: IncomingRecord[]): Promise<Consumer> =>
-        log.consume({ groupId: group, topics: [t.name], fromBeginning: true, ephemeral: true, eachBatch: async (batch) => void into.push(...batch.records) });
+        log.consume({
+          groupId: group,
+          topics: [t.name],
+          fromBeginning: true,
+          ephemeral: true,
+          eachBatch: async (batch) => void into.push(...batch.records),
+        });
       const consumer = await reader(seen);
       await waitFor(() => seen.length >= 10, 'the first 10');
       await log.publish(records(t.name, 5, 3, 10));
@@ -240,91 +272,118 @@ export function describeEventLogContract(name: string, makeHarness: () => Promis
       await second.stop();
     });
 
-    run('shares partitions with a late joiner and still emits every result exactly once', async (_h, log) => {
-      const input = topic(4);
-      const output = topic(4);
-      const group = `g-${randomUUID()}`;
-      await log.createTopics([input, output]);
-      const handledBy = { first: 0, late: 0 };
-      const member = (who: keyof typeof handledBy) => ({
-        groupId: group,
-        topics: [input.name],
-        fromBeginning: true,
-        maxBatchSize: 10,
-        eachBatch: async (batch: Parameters<ReturnType<typeof copyTo>>[0]) => {
-          handledBy[who] += batch.records.length;
-          return copyTo(output.name)(batch);
-        },
-      });
-      await log.consume(member('first'));
-      await log.publish(records(input.name, 100, 13));
-      await waitFor(() => handledBy.first > 0, 'the first member to start');
-      await log.consume(member('late'));
-      for (let chunk = 1; chunk < 20; chunk++) {
-        await log.publish(records(input.name, 10, 13, 90 + chunk * 10));
-        await new Promise((r) => setImmediate(r));
-      }
-      await waitFor(async () => (await log.committedOffsets(group, input.name)).reduce((x, y) => x + y, 0) === 290, 'all 290 inputs committed', 60_000);
-      const out = await readAll(log, output.name);
-      expect(out.map((r) => Number(r.value)).sort((x, y) => x - y)).toEqual(Array.from({ length: 290 }, (_, i) => i));
-      expect(handledBy.late).toBeGreaterThan(0);
-    }, 120_000);
+    run(
+      'shares partitions with a late joiner and still emits every result exactly once',
+      async (_h, log) => {
+        const input = topic(4);
+        const output = topic(4);
+        const group = `g-${randomUUID()}`;
+        await log.createTopics([input, output]);
+        const handledBy = { first: 0, late: 0 };
+        const member = (who: keyof typeof handledBy) => ({
+          groupId: group,
+          topics: [input.name],
+          fromBeginning: true,
+          maxBatchSize: 10,
+          eachBatch: async (batch: Parameters<ReturnType<typeof copyTo>>[0]) => {
+            handledBy[who] += batch.records.length;
+            return copyTo(output.name)(batch);
+          },
+        });
+        await log.consume(member('first'));
+        await log.publish(records(input.name, 100, 13));
+        await waitFor(() => handledBy.first > 0, 'the first member to start');
+        await log.consume(member('late'));
+        for (let chunk = 1; chunk < 20; chunk++) {
+          await log.publish(records(input.name, 10, 13, 90 + chunk * 10));
+          await new Promise((r) => setImmediate(r));
+        }
+        await waitFor(
+          async () => (await log.committedOffsets(group, input.name)).reduce((x, y) => x + y, 0) === 290,
+          'all 290 inputs committed',
+          60_000,
+        );
+        const out = await readAll(log, output.name);
+        expect(out.map((r) => Number(r.value)).sort((x, y) => x - y)).toEqual(Array.from({ length: 290 }, (_, i) => i));
+        expect(handledBy.late).toBeGreaterThan(0);
+      },
+      120_000,
+    );
 
-    run('backs off a failing partition on its own: the others keep flowing, and its batch is retried, not skipped', async (_h, log) => {
-      const t = topic(2);
-      await log.createTopics([t]);
-      let healed = false;
-      let failures = 0;
-      const seen: IncomingRecord[] = [];
-      await log.consume({
-        groupId: `g-${randomUUID()}`,
-        topics: [t.name],
-        fromBeginning: true,
-        eachBatch: async (batch) => {
-          if (batch.partition === 0 && !healed) {
-            failures++;
-            throw new Error('partition 0 cannot be applied yet');
-          }
-          seen.push(...batch.records);
-        },
-      });
-      await log.publish([{ topic: t.name, key: 'stuck', value: 'stuck', partition: 0 }]);
-      await waitFor(() => failures >= 2, 'partition 0 to fail twice');
-      const failuresBefore = failures;
-      // One at a time: with a back-off shared by the consumer, each of these would wait out partition 0's next back-off.
-      for (let i = 0; i < 10; i++) {
-        await log.publish([{ topic: t.name, key: 'flowing', value: `v${i}`, partition: 1 }]);
-        await waitFor(() => seen.some((r) => r.value === `v${i}`), `record v${i} of partition 1`);
-      }
-      // Partition 0 is retried on its own clock (300 ms, 1 s, 3 s, ...), not once per record of partition 1.
-      expect(failures - failuresBefore).toBeLessThan(5);
-      healed = true;
-      await waitFor(() => seen.some((r) => r.value === 'stuck'), 'the batch of partition 0, retried', 20_000);
-    });
+    run(
+      'backs off a failing partition on its own: the others keep flowing, and its batch is retried, not skipped',
+      async (_h, log) => {
+        const t = topic(2);
+        await log.createTopics([t]);
+        let healed = false;
+        let failures = 0;
+        const seen: IncomingRecord[] = [];
+        await log.consume({
+          groupId: `g-${randomUUID()}`,
+          topics: [t.name],
+          fromBeginning: true,
+          eachBatch: async (batch) => {
+            if (batch.partition === 0 && !healed) {
+              failures++;
+              throw new Error('partition 0 cannot be applied yet');
+            }
+            seen.push(...batch.records);
+          },
+        });
+        await log.publish([{ topic: t.name, key: 'stuck', value: 'stuck', partition: 0 }]);
+        await waitFor(() => failures >= 2, 'partition 0 to fail twice');
+        const failuresBefore = failures;
+        // One at a time: with a back-off shared by the consumer, each of these would wait out partition 0's next back-off.
+        for (let i = 0; i < 10; i++) {
+          await log.publish([{ topic: t.name, key: 'flowing', value: `v${i}`, partition: 1 }]);
+          await waitFor(() => seen.some((r) => r.value === `v${i}`), `record v${i} of partition 1`);
+        }
+        // Partition 0 is retried on its own clock (300 ms, 1 s, 3 s, ...), not once per record of partition 1.
+        expect(failures - failuresBefore).toBeLessThan(5);
+        healed = true;
+        await waitFor(() => seen.some((r) => r.value === 'stuck'), 'the batch of partition 0, retried', 20_000);
+      },
+    );
 
-    run('applies a step exactly once when its process is killed between emit and commit', async (harness, log) => {
-      const input = topic(2);
-      const output = topic(2);
-      const group = `g-${randomUUID()}`;
-      await log.createTopics([input, output]);
-      await log.publish(records(input.name, 50, 9));
-      if (harness.exclusiveWriter) await log.close();
-      const exit = await runCrashChild(harness, {
-        CONTRACT_IN_TOPIC: input.name,
-        CONTRACT_OUT_TOPIC: output.name,
-        CONTRACT_GROUP: group,
-        CRASH_AFTER_BATCHES: '3',
-      });
-      expect(exit).toBe('SIGKILL');
-      const after = harness.exclusiveWriter ? await harness.open() : log;
-      try {
-        await after.consume({ groupId: group, topics: [input.name], fromBeginning: true, maxBatchSize: 5, eachBatch: copyTo(output.name) });
-        await waitFor(async () => (await after.committedOffsets(group, input.name)).reduce((x, y) => x + y, 0) === 50, 'the survivor to commit all 50', 60_000);
-        const out = await readAll(after, output.name);
-        expect(out.map((r) => Number(r.value)).sort((x, y) => x - y)).toEqual(Array.from({ length: 50 }, (_, i) => i));
-      } finally {
-        if (after !== log) await after.close();
-      }
-    }, 120_000);
+    run(
+      'applies a step exactly once when its process is killed between emit and commit',
+      async (harness, log) => {
+        const input = topic(2);
+        const output = topic(2);
+        const group = `g-${randomUUID()}`;
+        await log.createTopics([input, output]);
+        await log.publish(records(input.name, 50, 9));
+        if (harness.exclusiveWriter) await log.close();
+        const exit = await runCrashChild(harness, {
+          CONTRACT_IN_TOPIC: input.name,
+          CONTRACT_OUT_TOPIC: output.name,
+          CONTRACT_GROUP: group,
+          CRASH_AFTER_BATCHES: '3',
+        });
+        expect(exit).toBe('SIGKILL');
+        const after = harness.exclusiveWriter ? await harness.open() : log;
+        try {
+          await after.consume({
+            groupId: group,
+            topics: [input.name],
+            fromBeginning: true,
+            maxBatchSize: 5,
+            eachBatch: copyTo(output.name),
+          });
+          await waitFor(
+            async () => (await after.committedOffsets(group, input.name)).reduce((x, y) => x + y, 0) === 50,
+            'the survivor to commit all 50',
+            60_000,
+          );
+          const out = await readAll(after, output.name);
+          expect(out.map((r) => Number(r.value)).sort((x, y) => x - y)).toEqual(
+            Array.from({ length: 50 }, (_, i) => i),
+          );
+        } finally {
+          if (after !== log) await after.close();
+        }
+      },
+      120_000,
+    );
   });
 }

@@ -33,9 +33,14 @@ export abstract class ConsumerGroups {
 
   /** Whether `member` still owns the batch's partition in `generation`: an ephemeral group's "commit". */
   owns(member: EmbeddedConsumer, generation: number, batch: IncomingBatch, emit?: readonly OutgoingRecord[]): boolean {
-    if (emit && emit.length > 0) throw new Error(`event log: the ephemeral group ${member.groupId} cannot emit records`);
+    if (emit && emit.length > 0)
+      throw new Error(`event log: the ephemeral group ${member.groupId} cannot emit records`);
     const group = this.groups.get(member.groupId);
-    return group !== undefined && group.generation === generation && group.owners.get(partitionKey(batch.topic, batch.partition)) === member;
+    return (
+      group !== undefined &&
+      group.generation === generation &&
+      group.owners.get(partitionKey(batch.topic, batch.partition)) === member
+    );
   }
 
   leaveGroup(member: EmbeddedConsumer): void {
@@ -69,7 +74,8 @@ export abstract class ConsumerGroups {
     for (const topic of topics) {
       const members = group.members.filter((m) => m.topics.includes(topic));
       const count = this.partitionsOf(topic);
-      for (let p = 0; p < count && members.length > 0; p++) group.owners.set(partitionKey(topic, p), members[p % members.length]!);
+      for (let p = 0; p < count && members.length > 0; p++)
+        group.owners.set(partitionKey(topic, p), members[p % members.length]!);
     }
     this.changed.notify();
   }

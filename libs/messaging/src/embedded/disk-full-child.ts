@@ -5,7 +5,12 @@ import { isEventLogUnavailable } from '../event-log-errors';
 import { EmbeddedEventLog } from './embedded-event-log';
 
 async function main(): Promise<void> {
-  const log = await EmbeddedEventLog.open({ dir: process.env.DISK_FULL_DIR ?? '', segmentBytes: 4096, walBytes: 1024 * 1024, maintenanceIntervalMs: 0 });
+  const log = await EmbeddedEventLog.open({
+    dir: process.env.DISK_FULL_DIR ?? '',
+    segmentBytes: 4096,
+    walBytes: 1024 * 1024,
+    maintenanceIntervalMs: 0,
+  });
   await log.createTopics([{ name: 'full', partitions: 1, key: 'userId', config: {} }]);
   const value = 'x'.repeat(500);
   let acked = 0;
@@ -20,11 +25,15 @@ async function main(): Promise<void> {
     }
   }
   // The refused append left no partial frame behind: the same append is refused again, not half taken.
-  const stillFull = await log.publish([{ topic: 'full', key: 'k', value: `${acked}:${value}` }]).then(() => false, isEventLogUnavailable);
+  const stillFull = await log
+    .publish([{ topic: 'full', key: 'k', value: `${acked}:${value}` }])
+    .then(() => false, isEventLogUnavailable);
   await log.maintain();
   await log.publish([{ topic: 'full', key: 'k', value: `${acked}:${value}` }]);
   await log.close();
-  console.log(JSON.stringify({ acked, refusedTyped: isEventLogUnavailable(refused), message: String(refused), stillFull }));
+  console.log(
+    JSON.stringify({ acked, refusedTyped: isEventLogUnavailable(refused), message: String(refused), stillFull }),
+  );
 }
 
 main().catch((error: unknown) => {

@@ -69,7 +69,9 @@ export class EmbeddedConsumer implements Consumer {
       const outcome = await this.options.eachBatch(batch);
       await this.options.hooks?.beforeCommit?.(batch);
       if (!this.running) return;
-      const committed = this.options.ephemeral ? this.log.owns(this, generation, batch, outcome?.emit) : await this.log.commitStep(this, generation, batch, outcome?.emit ?? undefined);
+      const committed = this.options.ephemeral
+        ? this.log.owns(this, generation, batch, outcome?.emit)
+        : await this.log.commitStep(this, generation, batch, outcome?.emit ?? undefined);
       if (committed) owned.position = batch.nextOffset;
       owned.failures = 0;
     } catch {
@@ -94,10 +96,20 @@ export class EmbeddedConsumer implements Consumer {
       if (owned.retryAt > now) continue;
       if (owned.position === undefined) owned.position = await this.startPosition(owned);
       if (!this.running) return undefined;
-      const records = this.log.slice(owned.topic, owned.partition, owned.position, this.options.maxBatchSize ?? DEFAULT_MAX_BATCH);
+      const records = this.log.slice(
+        owned.topic,
+        owned.partition,
+        owned.position,
+        this.options.maxBatchSize ?? DEFAULT_MAX_BATCH,
+      );
       if (records.length === 0) continue;
       this.cursor = (this.cursor + i + 1) % this.owned.length;
-      const batch: IncomingBatch = { topic: owned.topic, partition: owned.partition, records, nextOffset: records[records.length - 1]!.offset + 1 };
+      const batch: IncomingBatch = {
+        topic: owned.topic,
+        partition: owned.partition,
+        records,
+        nextOffset: records[records.length - 1]!.offset + 1,
+      };
       return { owned, batch };
     }
     return undefined;

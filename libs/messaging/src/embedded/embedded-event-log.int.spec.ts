@@ -1,5 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { waitFor } from '../../../../test/support/wait-for';
@@ -15,7 +25,15 @@ describeEventLogContract('embedded', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'event-log-'));
   // Small segments, index steps and cache, so every test also reads across segments and from disk.
   return {
-    open: () => EmbeddedEventLog.open({ dir, fsync: 'always', segmentBytes: 64 * 1024, indexIntervalBytes: 512, cacheBytes: 32 * 1024, maintenanceIntervalMs: 0 }),
+    open: () =>
+      EmbeddedEventLog.open({
+        dir,
+        fsync: 'always',
+        segmentBytes: 64 * 1024,
+        indexIntervalBytes: 512,
+        cacheBytes: 32 * 1024,
+        maintenanceIntervalMs: 0,
+      }),
     childEnv: { CONTRACT_LOG_KIND: 'embedded', CONTRACT_LOG_DIR: dir },
     exclusiveWriter: true,
     maintain: (log) => (log as EmbeddedEventLog).maintain(),
@@ -27,8 +45,10 @@ const definition = { name: 'recovery', partitions: 1, key: 'userId' as const, co
 const stepFrame = (entry: JournalEntry): Buffer => encodeFrame(encodeJournalEntry(entry));
 /** A frame as versions before the binary payloads wrote it: JSON, a value a string inside it. */
 const jsonFrame = (entry: unknown): Buffer => encodeFrame(Buffer.from(JSON.stringify(entry)));
-const walOf = (dir: string): string => join(dir, (JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { wal: string }).wal);
-const open = (dir: string, options: Partial<EmbeddedEventLogOptions> = {}): Promise<EmbeddedEventLog> => EmbeddedEventLog.open({ dir, maintenanceIntervalMs: 0, ...options });
+const walOf = (dir: string): string =>
+  join(dir, (JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { wal: string }).wal);
+const open = (dir: string, options: Partial<EmbeddedEventLogOptions> = {}): Promise<EmbeddedEventLog> =>
+  EmbeddedEventLog.open({ dir, maintenanceIntervalMs: 0, ...options });
 
 async function valuesOf(log: EmbeddedEventLog, topic = 'recovery'): Promise<string[]> {
   const values: string[] = [];
@@ -91,7 +111,9 @@ describe('embedded event log recovery', () => {
     const second = stepFrame({ r: [{ t: 'recovery', p: 0, k: 'a', v: 'second', ts: 0 }] });
     first.writeUInt8(first.readUInt8(first.length - 1) ^ 0xff, first.length - 1);
     appendFileSync(path, Buffer.concat([first, second]));
-    await expect(open(dir)).rejects.toThrow(new CorruptEventLogError(path, 0, `a bad frame lies before a whole one at byte ${first.length}`).message);
+    await expect(open(dir)).rejects.toThrow(
+      new CorruptEventLogError(path, 0, `a bad frame lies before a whole one at byte ${first.length}`).message,
+    );
     expect(statSync(path).size).toBe(first.length + second.length);
   });
 
@@ -103,7 +125,9 @@ describe('embedded event log recovery', () => {
     await log.maintain();
     await log.close();
     const folder = join(dir, 'segments', 'recovery-0');
-    const segments = readdirSync(folder).filter((f) => f.endsWith('.log')).sort();
+    const segments = readdirSync(folder)
+      .filter((f) => f.endsWith('.log'))
+      .sort();
     expect(segments.length).toBeGreaterThan(3);
     const middle = join(folder, segments[1]!);
     const size = statSync(middle).size;
@@ -120,7 +144,12 @@ describe('embedded event log recovery', () => {
     await log.maintain();
     await log.close();
     const folder = join(dir, 'segments', 'recovery-0');
-    const middle = join(folder, readdirSync(folder).filter((f) => f.endsWith('.log')).sort()[1]!);
+    const middle = join(
+      folder,
+      readdirSync(folder)
+        .filter((f) => f.endsWith('.log'))
+        .sort()[1]!,
+    );
     const bytes = readFileSync(middle);
     bytes.writeUInt8(bytes.readUInt8(20) ^ 0xff, 20);
     writeFileSync(middle, bytes);
@@ -133,7 +162,12 @@ describe('embedded event log recovery', () => {
     const dir = mkdtempSync(join(tmpdir(), 'event-log-retention-'));
     let now = 1_000_000;
     const log = await open(dir, { segmentBytes: 512, now: () => now });
-    const ticks = { name: 'ticks', partitions: 1, key: 'symbol' as const, config: { 'cleanup.policy': 'delete', 'retention.ms': '60000' } };
+    const ticks = {
+      name: 'ticks',
+      partitions: 1,
+      key: 'symbol' as const,
+      config: { 'cleanup.policy': 'delete', 'retention.ms': '60000' },
+    };
     await log.createTopics([ticks]);
     for (let i = 0; i < 40; i++) await log.publish([{ topic: 'ticks', key: 's', value: `old${i}` }]);
     now += 30_000;
@@ -161,7 +195,13 @@ describe('embedded event log recovery', () => {
     const log = await open(dir);
     await log.createTopics([definition]);
     const seen: string[] = [];
-    const consumer = await log.consume({ groupId: 'g', topics: ['recovery'], fromBeginning: true, maxBatchSize: 1, eachBatch: async (b) => void seen.push(...b.records.map((r) => r.value)) });
+    const consumer = await log.consume({
+      groupId: 'g',
+      topics: ['recovery'],
+      fromBeginning: true,
+      maxBatchSize: 1,
+      eachBatch: async (b) => void seen.push(...b.records.map((r) => r.value)),
+    });
     for (let i = 0; i < 200; i++) await log.publish([{ topic: 'recovery', key: 'a', value: `v${i}` }]);
     await waitFor(async () => (await log.committedOffsets('g', 'recovery'))[0] === 200, 'all 200 committed one by one');
     await consumer.stop();
@@ -192,13 +232,25 @@ describe('embedded event log recovery', () => {
     const dir = mkdtempSync(join(tmpdir(), 'event-log-json-frames-'));
     const folder = join(dir, 'segments', 'recovery-0');
     mkdirSync(folder, { recursive: true });
-    const records = [0, 1].map((o) => jsonFrame({ o, k: 'a', v: `{"n":"old${o}"}`, h: { 'x-message-id': `m${o}` }, ts: o }));
+    const records = [0, 1].map((o) =>
+      jsonFrame({ o, k: 'a', v: `{"n":"old${o}"}`, h: { 'x-message-id': `m${o}` }, ts: o }),
+    );
     const file = segmentFileName(0);
     writeFileSync(join(folder, file), Buffer.concat(records));
     writeFileSync(join(folder, indexFileName(file)), Buffer.from(new Float64Array([0, 0]).buffer));
     const wal = 'wal-0000000001.log';
     const segment = { file, base: 0, next: 2, bytes: records[0]!.length + records[1]!.length, maxTs: 1, sealed: false };
-    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ v: 1, generation: 1, wal, topics: [definition], segments: { 'recovery/0': [segment] }, commits: [] }));
+    writeFileSync(
+      join(dir, 'manifest.json'),
+      JSON.stringify({
+        v: 1,
+        generation: 1,
+        wal,
+        topics: [definition],
+        segments: { 'recovery/0': [segment] },
+        commits: [],
+      }),
+    );
     writeFileSync(join(dir, wal), jsonFrame({ r: [{ t: 'recovery', p: 0, k: 'a', v: '{"n":"old2"}', ts: 2 }] }));
     const log = await open(dir);
     await log.publish([{ topic: 'recovery', key: 'a', value: '{"n":"new3"}', headers: { 'x-message-id': 'm3' } }]);
@@ -207,7 +259,12 @@ describe('embedded event log recovery', () => {
 
     const reopened = await open(dir);
     const read: { value: string; headers: Record<string, string> }[] = [];
-    await reopened.read('recovery', 0, 0, async (batch) => void read.push(...batch.map((r) => ({ value: r.value, headers: r.headers }))));
+    await reopened.read(
+      'recovery',
+      0,
+      0,
+      async (batch) => void read.push(...batch.map((r) => ({ value: r.value, headers: r.headers }))),
+    );
     await reopened.close();
     expect(read).toEqual([
       { value: '{"n":"old0"}', headers: { 'x-message-id': 'm0' } },
@@ -220,12 +277,24 @@ describe('embedded event log recovery', () => {
   it('refuses appends with a typed error when the disk is full, loses nothing acknowledged, and takes appends again once space returns', () => {
     const dir = mkdtempSync(join(tmpdir(), 'event-log-full-'));
     // 64 KiB per file: the journal fills up long before a checkpoint would start a new one.
-    const out = execFileSync('bash', ['-c', `ulimit -f 64 && exec "${process.execPath}" scripts/run.js libs/messaging/src/embedded/disk-full-child.ts`], {
-      cwd: resolve(__dirname, '../../../..'),
-      env: { ...process.env, DISK_FULL_DIR: dir },
-      encoding: 'utf8',
-    });
-    const result = JSON.parse(out.trim().split('\n').pop()!) as { acked: number; refusedTyped: boolean; message: string; stillFull: boolean };
+    const out = execFileSync(
+      'bash',
+      [
+        '-c',
+        `ulimit -f 64 && exec "${process.execPath}" scripts/run.js libs/messaging/src/embedded/disk-full-child.ts`,
+      ],
+      {
+        cwd: resolve(__dirname, '../../../..'),
+        env: { ...process.env, DISK_FULL_DIR: dir },
+        encoding: 'utf8',
+      },
+    );
+    const result = JSON.parse(out.trim().split('\n').pop()!) as {
+      acked: number;
+      refusedTyped: boolean;
+      message: string;
+      stillFull: boolean;
+    };
     expect(result).toMatchObject({ refusedTyped: true, stillFull: true });
     expect(result.message).toContain('EFBIG');
     expect(result.acked).toBeGreaterThan(50);

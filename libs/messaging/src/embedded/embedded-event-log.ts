@@ -1,7 +1,14 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TopicDefinition } from '@exchange/contracts';
-import type { Consumer, ConsumerOptions, EventLog, IncomingBatch, IncomingRecord, OutgoingRecord } from '../event-log.port';
+import type {
+  Consumer,
+  ConsumerOptions,
+  EventLog,
+  IncomingBatch,
+  IncomingRecord,
+  OutgoingRecord,
+} from '../event-log.port';
 import { partitionForKey } from '../partitioning/murmur2-partitioner';
 import { EmbeddedConsumer } from './embedded-consumer';
 import { ConsumerGroups } from './consumer-groups';
@@ -11,7 +18,14 @@ import { LruCache } from './lru-cache';
 import { decodeJournalEntry, encodeJournalEntry } from './record-codec';
 import { type CachedValue, PartitionLog, type SegmentSettings } from './partition-log';
 import { cleanPartition, cleanupPolicyOf } from './segment-cleaner';
-import { isWalFile, LEGACY_JOURNAL_FILE, type Manifest, readManifest, walFileName, writeManifest } from './segment-manifest';
+import {
+  isWalFile,
+  LEGACY_JOURNAL_FILE,
+  type Manifest,
+  readManifest,
+  walFileName,
+  writeManifest,
+} from './segment-manifest';
 import { Signal } from './signal';
 
 interface TopicState {
@@ -46,8 +60,10 @@ const MiB = 2 ** 20;
  * moments, and a stop stays quick (the embedded default's shutdown races PostgreSQL's exit hook).
  */
 const CLOSE_CHECKPOINT_BYTES = MiB;
-const commitKey = (group: string, topic: string, partition: number): string => `${group}\u0000${topic}\u0000${partition}`;
-const partitionDir = (dir: string, topic: string, partition: number): string => join(dir, 'segments', `${encodeURIComponent(topic)}-${partition}`);
+const commitKey = (group: string, topic: string, partition: number): string =>
+  `${group}\u0000${topic}\u0000${partition}`;
+const partitionDir = (dir: string, topic: string, partition: number): string =>
+  join(dir, 'segments', `${encodeURIComponent(topic)}-${partition}`);
 
 /**
  * Kafka's semantics in one process: partitions by murmur2 of the key, order per partition, consumer
@@ -86,7 +102,10 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
     this.manifest = manifest;
     this.generation = manifest.generation;
     this.cache = new LruCache(options.cacheBytes ?? 64 * MiB);
-    this.settings = { segmentBytes: options.segmentBytes ?? 64 * MiB, indexIntervalBytes: options.indexIntervalBytes ?? 8192 };
+    this.settings = {
+      segmentBytes: options.segmentBytes ?? 64 * MiB,
+      indexIntervalBytes: options.indexIntervalBytes ?? 8192,
+    };
     this.walBytes = options.walBytes ?? 16 * MiB;
   }
 
@@ -94,7 +113,14 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
     mkdirSync(options.dir, { recursive: true });
     const stored = readManifest(options.dir);
     const legacy = !stored && existsSync(join(options.dir, LEGACY_JOURNAL_FILE));
-    const manifest: Manifest = stored ?? { v: 1, generation: 1, wal: legacy ? LEGACY_JOURNAL_FILE : walFileName(1), topics: [], segments: {}, commits: [] };
+    const manifest: Manifest = stored ?? {
+      v: 1,
+      generation: 1,
+      wal: legacy ? LEGACY_JOURNAL_FILE : walFileName(1),
+      topics: [],
+      segments: {},
+      commits: [],
+    };
     if (!stored && !legacy) writeManifest(options.dir, manifest);
     const log = new EmbeddedEventLog(options, manifest);
     log.restore();
@@ -102,13 +128,24 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
     const recovered = recoverJournal<JournalEntry>(path, decodeJournalEntry, (entry) => log.apply(entry));
     log.flushPartitions();
     if (recovered.tornBytes > 0) {
-      options.onWarning?.('event log: cut a torn frame at the end of the journal', { path, tornBytes: recovered.tornBytes });
+      options.onWarning?.('event log: cut a torn frame at the end of the journal', {
+        path,
+        tornBytes: recovered.tornBytes,
+      });
     }
     log.writer = await JournalWriter.open(path, options.fsync ?? 'always', () => log.flushPartitions());
     if (legacy || log.writer.bytes >= log.walBytes) await log.writer.exclusive(() => log.checkpoint([]));
     const every = options.maintenanceIntervalMs ?? 60_000;
     if (every > 0) {
-      log.timer = setInterval(() => void log.maintain().catch((error: unknown) => options.onWarning?.('event log: maintenance failed; it runs again later', { error: String(error) })), every);
+      log.timer = setInterval(
+        () =>
+          void log
+            .maintain()
+            .catch((error: unknown) =>
+              options.onWarning?.('event log: maintenance failed; it runs again later', { error: String(error) }),
+            ),
+        every,
+      );
       log.timer.unref();
     }
     return log;
@@ -131,7 +168,13 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
     return consumer;
   }
 
-  async read(topic: string, partition: number, fromOffset: number, onBatch: (records: IncomingRecord[]) => Promise<void>, untilOffset?: number): Promise<number> {
+  async read(
+    topic: string,
+    partition: number,
+    fromOffset: number,
+    onBatch: (records: IncomingRecord[]) => Promise<void>,
+    untilOffset?: number,
+  ): Promise<number> {
     const log = this.partition(topic, partition);
     const end = Math.min(untilOffset ?? log.end, log.end);
     let offset = fromOffset;
@@ -164,7 +207,9 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
       const generation = ++this.generation;
       for (const state of this.topics.values()) {
         const policy = cleanupPolicyOf(state.definition.config);
-        state.partitions.forEach((p, i) => obsolete.push(...cleanPartition(p, policy, now, generation, state.cleaned[i]!).map((f) => join(p.dir, f))));
+        state.partitions.forEach((p, i) =>
+          obsolete.push(...cleanPartition(p, policy, now, generation, state.cleaned[i]!).map((f) => join(p.dir, f))),
+        );
       }
       await this.checkpoint(obsolete);
     });
@@ -174,7 +219,14 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
     this.closing ??= (async () => {
       clearInterval(this.timer);
       await this.stopConsumers();
-      if (this.writer.bytes > CLOSE_CHECKPOINT_BYTES) await this.writer.exclusive(() => this.checkpoint([])).catch((error: unknown) => this.options.onWarning?.('event log: no checkpoint at close; the next start replays the journal', { error: String(error) }));
+      if (this.writer.bytes > CLOSE_CHECKPOINT_BYTES)
+        await this.writer
+          .exclusive(() => this.checkpoint([]))
+          .catch((error: unknown) =>
+            this.options.onWarning?.('event log: no checkpoint at close; the next start replays the journal', {
+              error: String(error),
+            }),
+          );
       await this.writer.close();
       for (const state of this.topics.values()) for (const p of state.partitions) p.close();
     })();
@@ -205,7 +257,12 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
    * Appends the batch's outcome and its offset commit in one frame. A member that lost the
    * partition in a rebalance is fenced here, synchronously, as Kafka fences a zombie producer.
    */
-  async commitStep(member: EmbeddedConsumer, generation: number, batch: IncomingBatch, emit: readonly OutgoingRecord[] | undefined): Promise<boolean> {
+  async commitStep(
+    member: EmbeddedConsumer,
+    generation: number,
+    batch: IncomingBatch,
+    emit: readonly OutgoingRecord[] | undefined,
+  ): Promise<boolean> {
     if (!this.owns(member, generation, batch)) return false;
     const entry: JournalEntry = { c: [{ g: member.groupId, t: batch.topic, p: batch.partition, o: batch.nextOffset }] };
     if (emit && emit.length > 0) entry.r = emit.map((r) => this.toStored(r));
@@ -223,7 +280,8 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
     const segmentsDir = join(this.options.dir, 'segments');
     mkdirSync(segmentsDir, { recursive: true });
     for (const file of readdirSync(this.options.dir)) {
-      if ((isWalFile(file) || file === LEGACY_JOURNAL_FILE) && file !== this.manifest.wal) unlinkSync(join(this.options.dir, file));
+      if ((isWalFile(file) || file === LEGACY_JOURNAL_FILE) && file !== this.manifest.wal)
+        unlinkSync(join(this.options.dir, file));
     }
     const known = new Set<string>();
     for (const definition of this.manifest.topics) {
@@ -231,12 +289,14 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
         const dir = partitionDir(this.options.dir, definition.name, p);
         known.add(dir);
         const segments = this.manifest.segments[`${definition.name}/${p}`] ?? [];
-        if (segments.length === 0) return PartitionLog.create(dir, definition.name, p, this.settingsOf(definition), this.cache);
+        if (segments.length === 0)
+          return PartitionLog.create(dir, definition.name, p, this.settingsOf(definition), this.cache);
         return PartitionLog.restore(dir, definition.name, p, segments, this.settingsOf(definition), this.cache);
       });
       this.topics.set(definition.name, { definition, partitions, cleaned: partitions.map(() => ({})) });
     }
-    for (const dir of readdirSync(segmentsDir)) if (!known.has(join(segmentsDir, dir))) rmSync(join(segmentsDir, dir), { recursive: true, force: true });
+    for (const dir of readdirSync(segmentsDir))
+      if (!known.has(join(segmentsDir, dir))) rmSync(join(segmentsDir, dir), { recursive: true, force: true });
     for (const [g, t, p, o] of this.manifest.commits) this.committed.set(commitKey(g, t, p), o);
   }
 
@@ -254,7 +314,11 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
       generation,
       wal: walFileName(generation),
       topics: [...this.topics.values()].map((s) => s.definition),
-      segments: Object.fromEntries([...this.topics.values()].flatMap((s) => s.partitions.map((p) => [`${p.topic}/${p.partition}`, p.segments.map((m) => ({ ...m }))]))),
+      segments: Object.fromEntries(
+        [...this.topics.values()].flatMap((s) =>
+          s.partitions.map((p) => [`${p.topic}/${p.partition}`, p.segments.map((m) => ({ ...m }))]),
+        ),
+      ),
       commits: [...this.committed].map(([key, o]) => {
         const [g, t, p] = key.split('\u0000') as [string, string, string];
         return [g, t, Number(p), o];
@@ -277,7 +341,15 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
   private apply(entry: JournalEntry): void {
     for (const definition of entry.d ?? []) {
       if (this.topics.has(definition.name)) continue;
-      const partitions = Array.from({ length: definition.partitions }, (_, p) => PartitionLog.create(partitionDir(this.options.dir, definition.name, p), definition.name, p, this.settingsOf(definition), this.cache));
+      const partitions = Array.from({ length: definition.partitions }, (_, p) =>
+        PartitionLog.create(
+          partitionDir(this.options.dir, definition.name, p),
+          definition.name,
+          p,
+          this.settingsOf(definition),
+          this.cache,
+        ),
+      );
       this.topics.set(definition.name, { definition, partitions, cleaned: partitions.map(() => ({})) });
     }
     for (const r of entry.r ?? []) {
@@ -288,10 +360,14 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
     for (const c of entry.c ?? []) this.committed.set(commitKey(c.g, c.t, c.p), c.o);
     if (this.writer && !this.checkpointQueued && this.writer.bytes >= this.walBytes) {
       this.checkpointQueued = true;
-      this.writer.exclusive(() => this.checkpoint([])).catch((error: unknown) => {
-        this.checkpointQueued = false;
-        this.options.onWarning?.('event log: checkpoint failed; the journal keeps growing until one succeeds', { error: String(error) });
-      });
+      this.writer
+        .exclusive(() => this.checkpoint([]))
+        .catch((error: unknown) => {
+          this.checkpointQueued = false;
+          this.options.onWarning?.('event log: checkpoint failed; the journal keeps growing until one succeeds', {
+            error: String(error),
+          });
+        });
     }
     this.changed.notify();
   }
@@ -313,7 +389,13 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
     if (!Number.isInteger(partition) || partition < 0 || partition >= count) {
       throw new Error(`event log: partition ${partition} does not exist in ${record.topic}`);
     }
-    const stored: StoredRecord = { t: record.topic, p: partition, k: record.key, v: record.value, ts: (this.options.now ?? Date.now)() };
+    const stored: StoredRecord = {
+      t: record.topic,
+      p: partition,
+      k: record.key,
+      v: record.value,
+      ts: (this.options.now ?? Date.now)(),
+    };
     if (record.headers && Object.keys(record.headers).length > 0) stored.h = record.headers;
     return stored;
   }

@@ -24,7 +24,11 @@ const CHUNK_BYTES = 8 * 1024 * 1024;
 const MAX_TORN_BYTES = 64 * 1024 * 1024;
 
 /** Reads the journal in chunks (a journal of earlier versions may be far larger than memory should hold). */
-export function recoverJournal<T>(path: string, decode: (payload: Buffer) => T, onEntry?: (entry: T) => void): RecoveredJournal<T> {
+export function recoverJournal<T>(
+  path: string,
+  decode: (payload: Buffer) => T,
+  onEntry?: (entry: T) => void,
+): RecoveredJournal<T> {
   if (!existsSync(path)) {
     mkdirSync(dirname(path), { recursive: true });
     return { entries: [], tornBytes: 0 };
@@ -45,15 +49,25 @@ export function recoverJournal<T>(path: string, decode: (payload: Buffer) => T, 
       position += end;
       pending = pending.subarray(end);
       // A whole frame that failed its checksum, or a length no tear could leave: stop reading, judge below.
-      if (pending.length > MAX_TORN_BYTES || (pending.length >= HEADER_BYTES && HEADER_BYTES + pending.readUInt32LE(0) <= pending.length)) break;
+      if (
+        pending.length > MAX_TORN_BYTES ||
+        (pending.length >= HEADER_BYTES && HEADER_BYTES + pending.readUInt32LE(0) <= pending.length)
+      )
+        break;
     }
     const tornBytes = size - position;
     if (tornBytes > 0) {
-      if (tornBytes > MAX_TORN_BYTES) throw new CorruptEventLogError(path, position, `a bad frame with ${tornBytes} bytes after it`);
+      if (tornBytes > MAX_TORN_BYTES)
+        throw new CorruptEventLogError(path, position, `a bad frame with ${tornBytes} bytes after it`);
       const rest = Buffer.allocUnsafe(tornBytes);
       readSync(fd, rest, 0, tornBytes, position);
       const damage = nextWholeFrame(rest, 1);
-      if (damage !== undefined) throw new CorruptEventLogError(path, position, `a bad frame lies before a whole one at byte ${position + damage}`);
+      if (damage !== undefined)
+        throw new CorruptEventLogError(
+          path,
+          position,
+          `a bad frame lies before a whole one at byte ${position + damage}`,
+        );
       ftruncateSync(fd, position);
     }
     return { entries, tornBytes };
@@ -63,7 +77,12 @@ export function recoverJournal<T>(path: string, decode: (payload: Buffer) => T, 
 }
 
 /** Calls `onFrame` for each whole frame of data[from, to); returns where the whole frames end. */
-export function decodeFrames(data: Buffer, from: number, to: number, onFrame: (payload: Buffer, at: number) => void): number {
+export function decodeFrames(
+  data: Buffer,
+  from: number,
+  to: number,
+  onFrame: (payload: Buffer, at: number) => void,
+): number {
   let position = from;
   while (position + HEADER_BYTES <= to) {
     const length = data.readUInt32LE(position);
@@ -205,12 +224,15 @@ export class JournalWriter {
     const bytes = batch.length === 1 ? batch[0]!.frame : Buffer.concat(batch.map((w) => w.frame));
     try {
       // A write may take only part of the bytes (a file-size limit, a disk filling up): go on until all are in or it fails.
-      for (let done = 0; done < bytes.length; ) done += (await this.handle.write(bytes, done)).bytesWritten;
+      for (let done = 0; done < bytes.length;) done += (await this.handle.write(bytes, done)).bytesWritten;
       if (this.fsync === 'always') await this.handle.datasync();
       this.size += bytes.length;
       return true;
     } catch (error) {
-      const refused = new EventLogUnavailableError(`event log: the journal cannot be written (${(error as NodeJS.ErrnoException).code ?? String(error)}); nothing of this append was acknowledged`, { cause: error });
+      const refused = new EventLogUnavailableError(
+        `event log: the journal cannot be written (${(error as NodeJS.ErrnoException).code ?? String(error)}); nothing of this append was acknowledged`,
+        { cause: error },
+      );
       try {
         await this.handle.truncate(this.size);
       } catch {

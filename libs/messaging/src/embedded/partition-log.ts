@@ -1,11 +1,31 @@
-import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readSync, unlinkSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  unlinkSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { CorruptEventLogError } from '../event-log-errors';
 import type { IncomingRecord } from '../event-log.port';
 import { decodeFrames, encodeFrame } from './journal-file';
 import type { LruCache } from './lru-cache';
 import { decodeSegmentRecord, encodeSegmentRecord } from './record-codec';
-import { fileSize, indexFileName, readIndex, type SegmentMeta, type SegmentRecord, type SegmentSettings, segmentFileName, writeAll, writeSegmentFile } from './segment-files';
+import {
+  fileSize,
+  indexFileName,
+  readIndex,
+  type SegmentMeta,
+  type SegmentRecord,
+  type SegmentSettings,
+  segmentFileName,
+  writeAll,
+  writeSegmentFile,
+} from './segment-files';
 
 export type { SegmentMeta, SegmentRecord, SegmentSettings } from './segment-files';
 export { indexFileName } from './segment-files';
@@ -48,7 +68,13 @@ export class PartitionLog {
     private readonly cache: LruCache<CachedValue>,
   ) {}
 
-  static create(dir: string, topic: string, partition: number, settings: SegmentSettings, cache: LruCache<CachedValue>): PartitionLog {
+  static create(
+    dir: string,
+    topic: string,
+    partition: number,
+    settings: SegmentSettings,
+    cache: LruCache<CachedValue>,
+  ): PartitionLog {
     mkdirSync(dir, { recursive: true });
     for (const file of readdirSync(dir)) unlinkSync(join(dir, file));
     const log = new PartitionLog(dir, topic, partition, [], settings, cache);
@@ -57,18 +83,41 @@ export class PartitionLog {
   }
 
   /** Opens what the manifest lists: sizes checked, the active segment cut back to its checkpoint, strays removed. */
-  static restore(dir: string, topic: string, partition: number, segments: SegmentMeta[], settings: SegmentSettings, cache: LruCache<CachedValue>): PartitionLog {
+  static restore(
+    dir: string,
+    topic: string,
+    partition: number,
+    segments: SegmentMeta[],
+    settings: SegmentSettings,
+    cache: LruCache<CachedValue>,
+  ): PartitionLog {
     const known = new Set(segments.flatMap((s) => [s.file, indexFileName(s.file)]));
     for (const file of existsSync(dir) ? readdirSync(dir) : []) if (!known.has(file)) unlinkSync(join(dir, file));
     for (const segment of segments) {
       const path = join(dir, segment.file);
-      if (!existsSync(path)) throw new CorruptEventLogError(path, 0, `the segment of offsets ${segment.base}..${segment.next - 1} is missing`);
+      if (!existsSync(path))
+        throw new CorruptEventLogError(
+          path,
+          0,
+          `the segment of offsets ${segment.base}..${segment.next - 1} is missing`,
+        );
       const size = fileSize(path);
       if (segment.sealed ? size !== segment.bytes : size < segment.bytes) {
-        throw new CorruptEventLogError(path, Math.min(size, segment.bytes), `it holds ${size} bytes where its checkpoint says ${segment.bytes} (offsets ${segment.base}..${segment.next - 1})`);
+        throw new CorruptEventLogError(
+          path,
+          Math.min(size, segment.bytes),
+          `it holds ${size} bytes where its checkpoint says ${segment.bytes} (offsets ${segment.base}..${segment.next - 1})`,
+        );
       }
     }
-    const log = new PartitionLog(dir, topic, partition, segments.map((s) => ({ ...s })), settings, cache);
+    const log = new PartitionLog(
+      dir,
+      topic,
+      partition,
+      segments.map((s) => ({ ...s })),
+      settings,
+      cache,
+    );
     log.reopenActive();
     return log;
   }
@@ -104,7 +153,15 @@ export class PartitionLog {
       this.activeIndex.push(offset, active.bytes);
       this.pendingIndex.push(offset, active.bytes);
     }
-    const incoming: IncomingRecord = { topic: this.topic, partition: this.partition, offset, key: record.k, value: record.v, headers: record.h ?? {}, timestamp: record.ts };
+    const incoming: IncomingRecord = {
+      topic: this.topic,
+      partition: this.partition,
+      offset,
+      key: record.k,
+      value: record.v,
+      headers: record.h ?? {},
+      timestamp: record.ts,
+    };
     this.openBlock.records.push(incoming);
     this.openBlock.bytes += frame.length;
     this.pending.push(frame);
@@ -117,7 +174,8 @@ export class PartitionLog {
   /** Writes what append() buffered; called once per journal step. */
   flush(): void {
     if (this.pending.length > 0 || this.pendingIndex.length > 0) this.dirty = true;
-    if (this.pending.length > 0) writeAll(this.activeFd, this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending));
+    if (this.pending.length > 0)
+      writeAll(this.activeFd, this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending));
     if (this.pendingIndex.length > 0) writeAll(this.indexFd, Buffer.from(new Float64Array(this.pendingIndex).buffer));
     this.pending = [];
     this.pendingIndex = [];
@@ -226,7 +284,11 @@ export class PartitionLog {
   private closeBlock(): void {
     if (!this.openBlock) return;
     const { pos, records, bytes } = this.openBlock;
-    this.cache.set(`${this.dir}/${this.active.file}@${pos}`, { records, end: this.active.next }, blockCost(bytes, records.length));
+    this.cache.set(
+      `${this.dir}/${this.active.file}@${pos}`,
+      { records, end: this.active.next },
+      blockCost(bytes, records.length),
+    );
     this.openBlock = undefined;
   }
 
@@ -264,7 +326,8 @@ export class PartitionLog {
     }
     const pos = index[lo * 2 + 1]!;
     const last = lo === entries - 1;
-    if (last && segment === this.active && this.openBlock) return { records: this.openBlock.records, end: segment.next };
+    if (last && segment === this.active && this.openBlock)
+      return { records: this.openBlock.records, end: segment.next };
     const key = `${this.dir}/${segment.file}@${pos}`;
     const cached = this.cache.get(key) as Block | undefined;
     if (cached) return cached;
@@ -291,10 +354,23 @@ export class PartitionLog {
       if (fd !== this.activeFd) closeSync(fd);
     }
     const end = decodeFrames(data, 0, data.length, (payload) => onRecord(decodeSegmentRecord(payload)));
-    if (end < data.length) throw new CorruptEventLogError(path, from + end, `a record of ${this.topic}/${this.partition} fails its length or checksum`);
+    if (end < data.length)
+      throw new CorruptEventLogError(
+        path,
+        from + end,
+        `a record of ${this.topic}/${this.partition} fails its length or checksum`,
+      );
   }
 
   private toIncoming(r: SegmentRecord): IncomingRecord {
-    return { topic: this.topic, partition: this.partition, offset: r.o, key: r.k, value: r.v, headers: r.h ?? {}, timestamp: r.ts };
+    return {
+      topic: this.topic,
+      partition: this.partition,
+      offset: r.o,
+      key: r.k,
+      value: r.v,
+      headers: r.h ?? {},
+      timestamp: r.ts,
+    };
   }
 }

@@ -6,9 +6,21 @@ const value = JSON.stringify({ type: 'OrderAccepted', note: 'quotes " and \\ and
 
 describe('record codec', () => {
   it('round-trips a segment record, with and without headers', () => {
-    const withHeaders: SegmentRecord = { o: 123_456_789, k: 'BTCUSDT', v: value, h: { 'x-message-id': 'c1:0', 'x-correlation-id': 'é' }, ts: 1_764_000_000_123 };
+    const withHeaders: SegmentRecord = {
+      o: 123_456_789,
+      k: 'BTCUSDT',
+      v: value,
+      h: { 'x-message-id': 'c1:0', 'x-correlation-id': 'é' },
+      ts: 1_764_000_000_123,
+    };
     const bare: SegmentRecord = { o: 0, k: '', v: '', ts: 0 };
-    const large: SegmentRecord = { o: Number.MAX_SAFE_INTEGER, k: 'k', v: 'v', h: { 'x-custom': 'own name', 'x-causation-id': 'c' }, ts: 2 ** 40 + 127 };
+    const large: SegmentRecord = {
+      o: Number.MAX_SAFE_INTEGER,
+      k: 'k',
+      v: 'v',
+      h: { 'x-custom': 'own name', 'x-causation-id': 'c' },
+      ts: 2 ** 40 + 127,
+    };
     expect(decodeSegmentRecord(encodeSegmentRecord(withHeaders))).toEqual(withHeaders);
     expect(decodeSegmentRecord(encodeSegmentRecord(bare))).toEqual(bare);
     expect(decodeSegmentRecord(encodeSegmentRecord(large))).toEqual(large);
@@ -28,13 +40,28 @@ describe('record codec', () => {
   });
 
   it('stores a correlation id as 16 bytes and a message id or type that the value repeats as one byte, reading back the same text', () => {
-    const envelope = JSON.stringify({ type: 'SubmitOrder', v: 1, id: '374947782283265:0', ts: 1, payload: { note: 'x' } });
-    const headers = { 'x-message-id': '374947782283265:0', 'x-message-type': 'SubmitOrder', 'x-correlation-id': 'f59811f8-dd0b-4c3a-a0f8-0bb3bb1b7b42' };
+    const envelope = JSON.stringify({
+      type: 'SubmitOrder',
+      v: 1,
+      id: '374947782283265:0',
+      ts: 1,
+      payload: { note: 'x' },
+    });
+    const headers = {
+      'x-message-id': '374947782283265:0',
+      'x-message-type': 'SubmitOrder',
+      'x-correlation-id': 'f59811f8-dd0b-4c3a-a0f8-0bb3bb1b7b42',
+    };
     const record: SegmentRecord = { o: 1, k: 'BTCUSDT', v: envelope, h: headers, ts: 2 };
-    const spelled: SegmentRecord = { ...record, v: envelope.replace('"id":"', '"ID":"').replace('"type":"', '"TYPE":"') };
+    const spelled: SegmentRecord = {
+      ...record,
+      v: envelope.replace('"id":"', '"ID":"').replace('"type":"', '"TYPE":"'),
+    };
     expect(decodeSegmentRecord(encodeSegmentRecord(record))).toEqual(record);
     expect(decodeSegmentRecord(encodeSegmentRecord(spelled))).toEqual(spelled);
-    expect(encodeSegmentRecord(spelled).length - encodeSegmentRecord(record).length).toBe('374947782283265:0'.length + 'SubmitOrder'.length + 2);
+    expect(encodeSegmentRecord(spelled).length - encodeSegmentRecord(record).length).toBe(
+      '374947782283265:0'.length + 'SubmitOrder'.length + 2,
+    );
     const step: JournalEntry = { r: [{ t: 'order.commands', p: 0, k: 'BTCUSDT', v: envelope, h: headers, ts: 2 }] };
     expect(decodeJournalEntry(encodeJournalEntry(step))).toEqual(step);
   });
@@ -54,10 +81,25 @@ describe('record codec', () => {
 
   it('reads version 2 payloads, whose header values were all plain text', () => {
     // [0x02][offset 5][timestamp 7][key "k"][1 header: x-message-id (1), "m1"][value]
-    const segment = Buffer.concat([Buffer.from([0x02, 5, 7, 1]), Buffer.from('k'), Buffer.from([1, 1, 2]), Buffer.from('m1'), Buffer.from('{"a":1}')]);
+    const segment = Buffer.concat([
+      Buffer.from([0x02, 5, 7, 1]),
+      Buffer.from('k'),
+      Buffer.from([1, 1, 2]),
+      Buffer.from('m1'),
+      Buffer.from('{"a":1}'),
+    ]);
     expect(decodeSegmentRecord(segment)).toEqual({ o: 5, k: 'k', v: '{"a":1}', h: { 'x-message-id': 'm1' }, ts: 7 });
     // [0x02][meta "{}"][1 record: topic "t", partition 0, timestamp 7, key "k", no headers, value "v"]
-    const step = Buffer.concat([Buffer.from([0x02, 2]), Buffer.from('{}'), Buffer.from([1, 1]), Buffer.from('t'), Buffer.from([0, 7, 1]), Buffer.from('k'), Buffer.from([0, 1]), Buffer.from('v')]);
+    const step = Buffer.concat([
+      Buffer.from([0x02, 2]),
+      Buffer.from('{}'),
+      Buffer.from([1, 1]),
+      Buffer.from('t'),
+      Buffer.from([0, 7, 1]),
+      Buffer.from('k'),
+      Buffer.from([0, 1]),
+      Buffer.from('v'),
+    ]);
     expect(decodeJournalEntry(step)).toEqual({ r: [{ t: 't', p: 0, k: 'k', v: 'v', ts: 7 }] });
   });
 
@@ -69,7 +111,13 @@ describe('record codec', () => {
   });
 
   it('stores a JSON value without escaping it: smaller than the JSON framing', () => {
-    const record: SegmentRecord = { o: 1000, k: 'BTCUSDT', v: value, h: { 'x-message-id': 'c1:0' }, ts: 1_764_000_000_123 };
+    const record: SegmentRecord = {
+      o: 1000,
+      k: 'BTCUSDT',
+      v: value,
+      h: { 'x-message-id': 'c1:0' },
+      ts: 1_764_000_000_123,
+    };
     const json = Buffer.byteLength(JSON.stringify(record));
     expect(encodeSegmentRecord(record).length).toBeLessThan(json - (value.match(/"/g) ?? []).length);
   });

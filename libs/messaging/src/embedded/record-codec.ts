@@ -25,13 +25,20 @@ const V2 = 0x02;
 const V3 = 0x03;
 const JSON_OPEN = 0x7b;
 /** Append only: a name's index is part of the stored format. */
-const KNOWN_HEADERS = [HeaderNames.messageId, HeaderNames.messageType, HeaderNames.correlationId, HeaderNames.causationId] as const;
+const KNOWN_HEADERS = [
+  HeaderNames.messageId,
+  HeaderNames.messageType,
+  HeaderNames.correlationId,
+  HeaderNames.causationId,
+] as const;
 const KNOWN_INDEX = new Map<string, number>(KNOWN_HEADERS.map((name, i) => [name, i + 1]));
 /** The most an unsigned varint of a safe integer takes. */
 const MAX_VARINT_BYTES = 8;
 
 export function encodeSegmentRecord(record: SegmentRecord): Buffer {
-  const writer = new Writer(1 + 2 * MAX_VARINT_BYTES + textBytes(record.k) + headersBytes(record.h) + Buffer.byteLength(record.v));
+  const writer = new Writer(
+    1 + 2 * MAX_VARINT_BYTES + textBytes(record.k) + headersBytes(record.h) + Buffer.byteLength(record.v),
+  );
   writer.u8(V3);
   writer.varint(record.o);
   writer.varint(record.ts);
@@ -58,7 +65,8 @@ export function encodeJournalEntry(entry: JournalEntry): Buffer {
   const meta = JSON.stringify({ d: entry.d, c: entry.c });
   const records = entry.r ?? [];
   let size = 1 + textBytes(meta) + MAX_VARINT_BYTES;
-  for (const r of records) size += textBytes(r.t) + 2 * MAX_VARINT_BYTES + textBytes(r.k) + headersBytes(r.h) + textBytes(r.v);
+  for (const r of records)
+    size += textBytes(r.t) + 2 * MAX_VARINT_BYTES + textBytes(r.k) + headersBytes(r.h) + textBytes(r.v);
   const writer = new Writer(size);
   writer.u8(V3);
   writer.str(meta);
@@ -226,7 +234,8 @@ class Reader {
       const headers: Record<string, string> = {};
       for (const [name, valueOf] of read) {
         const value = valueOf(recordValue);
-        if (value === undefined) throw new Error(`record codec: header ${name} names a field its record value does not hold`);
+        if (value === undefined)
+          throw new Error(`record codec: header ${name} names a field its record value does not hold`);
         headers[name] = value;
       }
       return headers;

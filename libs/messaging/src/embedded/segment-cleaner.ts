@@ -27,7 +27,13 @@ export function cleanupPolicyOf(config: Readonly<Record<string, string>>): Clean
  * when every record in it is past retention it is sealed first, so a quiet topic still expires.
  * Returns the files the new segment list no longer names, to delete once the manifest is written.
  */
-export function cleanPartition(log: PartitionLog, policy: CleanupPolicy, now: number, generation: number, state: { compactedThrough?: number }): string[] {
+export function cleanPartition(
+  log: PartitionLog,
+  policy: CleanupPolicy,
+  now: number,
+  generation: number,
+  state: { compactedThrough?: number },
+): string[] {
   const obsolete: string[] = [];
   if (policy.retentionMs >= 0 || policy.retentionBytes >= 0) obsolete.push(...expire(log, policy, now));
   if (policy.compact) obsolete.push(...compact(log, generation, state));

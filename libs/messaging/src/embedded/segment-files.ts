@@ -33,11 +33,19 @@ export interface SegmentRecord {
 }
 
 const INDEX_ENTRY_BYTES = 16;
-export const segmentFileName = (base: number, generation = 0): string => `${String(base).padStart(20, '0')}${generation > 0 ? `.c${generation}` : ''}.log`;
+export const segmentFileName = (base: number, generation = 0): string =>
+  `${String(base).padStart(20, '0')}${generation > 0 ? `.c${generation}` : ''}.log`;
 export const indexFileName = (file: string): string => file.replace(/\.log$/, '.index');
 
 /** Writes `records` as a new sealed segment of [base, next) with its index, both synced. */
-export function writeSegmentFile(dir: string, base: number, next: number, records: SegmentRecord[], generation: number, indexIntervalBytes: number): SegmentMeta {
+export function writeSegmentFile(
+  dir: string,
+  base: number,
+  next: number,
+  records: SegmentRecord[],
+  generation: number,
+  indexIntervalBytes: number,
+): SegmentMeta {
   const file = segmentFileName(base, generation);
   const frames: Buffer[] = [];
   const index: number[] = [];
@@ -60,7 +68,7 @@ export function writeSegmentFile(dir: string, base: number, next: number, record
 
 /** writeSync may take part of the bytes (a file-size limit, a disk filling up); the next call then throws. */
 export function writeAll(fd: number, data: Buffer): void {
-  for (let done = 0; done < data.length; ) done += writeSync(fd, data, done);
+  for (let done = 0; done < data.length;) done += writeSync(fd, data, done);
 }
 
 export function fileSize(path: string): number {

@@ -43,7 +43,7 @@ export function writeManifest(dir: string, manifest: Manifest): void {
   const fd = openSync(temp, 'w');
   try {
     const data = Buffer.from(JSON.stringify(manifest));
-    for (let done = 0; done < data.length; ) done += writeSync(fd, data, done);
+    for (let done = 0; done < data.length;) done += writeSync(fd, data, done);
     fsyncSync(fd);
   } finally {
     closeSync(fd);

@@ -82,7 +82,12 @@ export class OffsetFence {
         const now = Date.now();
         for (const waiter of this.waiters) {
           if (reached(committed, waiter.targets)) waiter.resolve();
-          else if (now >= waiter.deadline) waiter.reject(new FenceTimeout(`${this.options.groupId} did not reach the end of ${this.options.topic} within ${this.options.timeoutMs} ms`));
+          else if (now >= waiter.deadline)
+            waiter.reject(
+              new FenceTimeout(
+                `${this.options.groupId} did not reach the end of ${this.options.topic} within ${this.options.timeoutMs} ms`,
+              ),
+            );
           else continue;
           this.waiters.delete(waiter);
         }

@@ -14,7 +14,11 @@ export function fenceReadGate(fence: OffsetFence): ReadGate {
     try {
       await fence.passed();
     } catch (error) {
-      if (error instanceof FenceTimeout) throw new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'The exchange is busy and cannot answer this query right now; try again shortly.');
+      if (error instanceof FenceTimeout)
+        throw new ApiError(
+          ErrorCode.SERVICE_UNAVAILABLE,
+          'The exchange is busy and cannot answer this query right now; try again shortly.',
+        );
       throw error;
     }
   };
@@ -25,6 +29,7 @@ export function projectionReadGateProvider(token: symbol, groupId: string, topic
   return {
     provide: token,
     inject: [EVENT_LOG, CONFIG],
-    useFactory: (log: EventLog, config: Config) => fenceReadGate(new OffsetFence(log, { groupId, topic, timeoutMs: config.READ_AFTER_WRITE_TIMEOUT_MS })),
+    useFactory: (log: EventLog, config: Config) =>
+      fenceReadGate(new OffsetFence(log, { groupId, topic, timeoutMs: config.READ_AFTER_WRITE_TIMEOUT_MS })),
   };
 }

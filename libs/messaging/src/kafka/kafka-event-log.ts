@@ -1,7 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { type Admin, type Consumer as KafkaConsumer, type EachBatchPayload, Kafka, logLevel, type Message, type Producer } from 'kafkajs';
+import {
+  type Admin,
+  type Consumer as KafkaConsumer,
+  type EachBatchPayload,
+  Kafka,
+  logLevel,
+  type Message,
+  type Producer,
+} from 'kafkajs';
 import type { TopicDefinition } from '@exchange/contracts';
-import type { Consumer, ConsumerOptions, EventLog, IncomingBatch, IncomingRecord, OutgoingRecord } from '../event-log.port';
+import type {
+  Consumer,
+  ConsumerOptions,
+  EventLog,
+  IncomingBatch,
+  IncomingRecord,
+  OutgoingRecord,
+} from '../event-log.port';
 import { partitionForKey } from '../partitioning/murmur2-partitioner';
 import { KafkaGroupConsumer } from './kafka-group-consumer';
 
@@ -36,7 +51,8 @@ export class KafkaEventLog implements EventLog {
       brokers: options.brokers,
       // kafkajs's own errors (a consumer crash, a broker lost) reach the service's log as warnings; the rest is noise.
       logLevel: logLevel.ERROR,
-      logCreator: () => (entry) => options.onWarning?.(`kafkajs: ${entry.log.message}`, { namespace: entry.namespace, ...entry.log }),
+      logCreator: () => (entry) =>
+        options.onWarning?.(`kafkajs: ${entry.log.message}`, { namespace: entry.namespace, ...entry.log }),
       retry: { retries: 8, initialRetryTime: 100, maxRetryTime: 5000 },
     });
     this.admin = this.kafka.admin();
@@ -57,7 +73,10 @@ export class KafkaEventLog implements EventLog {
         return;
       } catch (error) {
         if (attempt >= 10 || (error as { retriable?: boolean }).retriable !== true) throw error;
-        this.options.onWarning?.('event log: topic creation not settled yet; retrying', { attempt, error: String(error) });
+        this.options.onWarning?.('event log: topic creation not settled yet; retrying', {
+          attempt,
+          error: String(error),
+        });
         await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
       }
     }
@@ -79,7 +98,8 @@ export class KafkaEventLog implements EventLog {
     }
     const metadata = await this.admin.fetchTopicMetadata({ topics: definitions.map((d) => d.name) });
     for (const topic of metadata.topics) {
-      if (topic.partitions.some((p) => p.leader < 0)) throw Object.assign(new Error(`event log: ${topic.name} has partitions without a leader`), { retriable: true });
+      if (topic.partitions.some((p) => p.leader < 0))
+        throw Object.assign(new Error(`event log: ${topic.name} has partitions without a leader`), { retriable: true });
     }
   }
 
@@ -97,20 +117,43 @@ export class KafkaEventLog implements EventLog {
       onStopped: (c) => this.consumers.delete(c),
       deleteGroup: (groupId) => this.admin.deleteGroups([groupId]).then(() => undefined),
       onBatchFailed: (groupId, batch, error) =>
-        this.options.onWarning?.('event log: a batch failed; it is delivered again', { groupId, topic: batch.topic, partition: batch.partition, offset: batch.records[0]?.offset, error: String(error) }),
+        this.options.onWarning?.('event log: a batch failed; it is delivered again', {
+          groupId,
+          topic: batch.topic,
+          partition: batch.partition,
+          offset: batch.records[0]?.offset,
+          error: String(error),
+        }),
     });
     this.consumers.add(consumer);
     await consumer.start();
     return consumer;
   }
 
-  async read(topic: string, partition: number, fromOffset: number, onBatch: (records: IncomingRecord[]) => Promise<void>, untilOffset?: number): Promise<number> {
+  async read(
+    topic: string,
+    partition: number,
+    fromOffset: number,
+    onBatch: (records: IncomingRecord[]) => Promise<void>,
+    untilOffset?: number,
+  ): Promise<number> {
     const end = untilOffset ?? (await this.endOffsets(topic))[partition] ?? 0;
     if (fromOffset >= end) return fromOffset;
     const groupId = `read.${topic}.${partition}.${randomUUID()}`;
-    const consumer = this.kafka.consumer({ groupId, maxWaitTimeInMs: this.options.maxWaitTimeInMs ?? 100, allowAutoTopicCreation: false });
+    const consumer = this.kafka.consumer({
+      groupId,
+      maxWaitTimeInMs: this.options.maxWaitTimeInMs ?? 100,
+      allowAutoTopicCreation: false,
+    });
     try {
-      return await readPartitionRange(consumer, { topic, partition, fromOffset, end, onBatch, partitionCount: await this.partitionCount(topic) });
+      return await readPartitionRange(consumer, {
+        topic,
+        partition,
+        fromOffset,
+        end,
+        onBatch,
+        partitionCount: await this.partitionCount(topic),
+      });
     } finally {
       await consumer.disconnect();
       await this.admin.deleteGroups([groupId]).catch(() => undefined);
@@ -126,7 +169,9 @@ export class KafkaEventLog implements EventLog {
   async committedOffsets(groupId: string, topic: string): Promise<number[]> {
     await this.connect();
     const [result] = await retryingRetriable(() => this.admin.fetchOffsets({ groupId, topics: [topic] }));
-    return byPartition((result?.partitions ?? []).map((p) => ({ partition: p.partition, offset: Math.max(0, Number(p.offset)) })));
+    return byPartition(
+      (result?.partitions ?? []).map((p) => ({ partition: p.partition, offset: Math.max(0, Number(p.offset)) })),
+    );
   }
 
   async partitionCount(topic: string): Promise<number> {
@@ -193,7 +238,10 @@ async function fetchTopicOffsets(admin: Admin, topic: string): ReturnType<Admin[
   try {
     return await admin.fetchTopicOffsets(topic);
   } catch (error) {
-    if (error instanceof TypeError) throw Object.assign(new Error(`kafka: no offsets answered yet for ${topic} (${error.message})`), { retriable: true });
+    if (error instanceof TypeError)
+      throw Object.assign(new Error(`kafka: no offsets answered yet for ${topic} (${error.message})`), {
+        retriable: true,
+      });
     throw error;
   }
 }
@@ -217,7 +265,9 @@ export function toIncomingRecords(payload: Pick<EachBatchPayload, 'batch'>): Inc
   }));
 }
 
-function toHeaders(headers: Record<string, Buffer | string | (Buffer | string)[] | undefined> | undefined): Record<string, string> {
+function toHeaders(
+  headers: Record<string, Buffer | string | (Buffer | string)[] | undefined> | undefined,
+): Record<string, string> {
   const out: Record<string, string> = {};
   if (!headers) return out;
   for (const name in headers) {

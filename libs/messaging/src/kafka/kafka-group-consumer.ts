@@ -51,8 +51,10 @@ export class KafkaGroupConsumer implements Consumer {
 
   async start(): Promise<void> {
     await this.consumer.connect();
-    for (const topic of this.options.topics) await this.consumer.subscribe({ topic, fromBeginning: this.options.fromBeginning ?? false });
-    if (!this.options.ephemeral) this.consumer.on(this.consumer.events.END_BATCH_PROCESS, (event) => void this.commitPastMarkers(event.payload));
+    for (const topic of this.options.topics)
+      await this.consumer.subscribe({ topic, fromBeginning: this.options.fromBeginning ?? false });
+    if (!this.options.ephemeral)
+      this.consumer.on(this.consumer.events.END_BATCH_PROCESS, (event) => void this.commitPastMarkers(event.payload));
     await this.consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
@@ -95,7 +97,12 @@ export class KafkaGroupConsumer implements Consumer {
     // The fetch may end on a commit marker after its last record: step past it too (see commitPastMarkers).
     const last = Number(batch.lastOffset());
     if (all.length > 0 && last > all[all.length - 1]!.offset) {
-      await this.commitPastMarkers({ topic: batch.topic, partition: batch.partition, firstOffset: String(all[all.length - 1]!.offset + 1), lastOffset: String(last) });
+      await this.commitPastMarkers({
+        topic: batch.topic,
+        partition: batch.partition,
+        firstOffset: String(all[all.length - 1]!.offset + 1),
+        lastOffset: String(last),
+      });
       resolveOffset(String(last));
     }
   }
@@ -109,7 +116,10 @@ export class KafkaGroupConsumer implements Consumer {
    * may not come back (seen in CI: an engine stopped consuming after one failed read). False
    * when the batch was not committed: the partition is paused, or no longer ours.
    */
-  private async handleUntilCommitted(slice: IncomingBatch, { isRunning, isStale, pause }: EachBatchPayload): Promise<boolean> {
+  private async handleUntilCommitted(
+    slice: IncomingBatch,
+    { isRunning, isStale, pause }: EachBatchPayload,
+  ): Promise<boolean> {
     const key = `${slice.topic}:${slice.partition}`;
     try {
       const outcome = await this.options.eachBatch(slice);
@@ -122,18 +132,24 @@ export class KafkaGroupConsumer implements Consumer {
       const failures = this.failures.get(key) ?? 0;
       this.failures.set(key, failures + 1);
       const resume = pause();
-      const timer = setTimeout(() => {
-        this.retryTimers.delete(timer);
-        if (!this.stopping) resume();
-      }, RETRY_BACKOFF_MS[Math.min(failures, RETRY_BACKOFF_MS.length - 1)]);
+      const timer = setTimeout(
+        () => {
+          this.retryTimers.delete(timer);
+          if (!this.stopping) resume();
+        },
+        RETRY_BACKOFF_MS[Math.min(failures, RETRY_BACKOFF_MS.length - 1)],
+      );
       this.retryTimers.add(timer);
       return false;
     }
   }
 
   private async commit(batch: IncomingBatch, emit: readonly OutgoingRecord[]): Promise<void> {
-    const offsets = { topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: String(batch.nextOffset) }] }] };
-    if (emit.length > 0 && this.options.ephemeral) throw new Error(`event log: the ephemeral group ${this.options.groupId} cannot emit records`);
+    const offsets = {
+      topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: String(batch.nextOffset) }] }],
+    };
+    if (emit.length > 0 && this.options.ephemeral)
+      throw new Error(`event log: the ephemeral group ${this.options.groupId} cannot emit records`);
     if (emit.length === 0) {
       await this.options.hooks?.beforeCommit?.(batch);
       await this.consumer.commitOffsets(offsets.topics[0]!.partitions.map((p) => ({ topic: batch.topic, ...p })));
@@ -163,13 +179,21 @@ export class KafkaGroupConsumer implements Consumer {
    * it continues from there. Called for a fetch of markers only (batchSize 0, from kafkajs's
    * END_BATCH_PROCESS) and for the markers a fetch ends on (from onBatch).
    */
-  private async commitPastMarkers(stretch: { topic: string; partition: number; batchSize?: number; firstOffset: string | null; lastOffset: string }): Promise<void> {
+  private async commitPastMarkers(stretch: {
+    topic: string;
+    partition: number;
+    batchSize?: number;
+    firstOffset: string | null;
+    lastOffset: string;
+  }): Promise<void> {
     if ((stretch.batchSize ?? 0) > 0 || this.stopping || this.options.ephemeral) return;
     const key = `${stretch.topic}:${stretch.partition}`;
     const span = this.spans.get(key);
     if (!span || span.scanned !== Number(stretch.firstOffset)) return;
     span.scanned = Number(stretch.lastOffset) + 1;
-    await this.consumer.commitOffsets([{ topic: stretch.topic, partition: stretch.partition, offset: String(span.scanned) }]).catch(() => undefined);
+    await this.consumer
+      .commitOffsets([{ topic: stretch.topic, partition: stretch.partition, offset: String(span.scanned) }])
+      .catch(() => undefined);
   }
 
   /** One per input partition: a new owner's init fences the old one's unfinished transaction. */
@@ -178,7 +202,12 @@ export class KafkaGroupConsumer implements Consumer {
     let producer = this.producers.get(transactionalId);
     if (!producer) {
       producer = (async () => {
-        const p = this.kafka.producer({ transactionalId, idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+        const p = this.kafka.producer({
+          transactionalId,
+          idempotent: true,
+          maxInFlightRequests: 1,
+          allowAutoTopicCreation: false,
+        });
         await p.connect();
         return p;
       })();

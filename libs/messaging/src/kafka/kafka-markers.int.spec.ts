@@ -33,7 +33,9 @@ const brokers = realServiceAddress('KAFKA_BROKERS', 'transaction markers on Apac
         groupId: `writer-${run}`,
         topics: [input.name],
         fromBeginning: true,
-        eachBatch: async (batch) => ({ emit: batch.records.map((r) => ({ topic: output.name, key: r.key, value: r.value })) }),
+        eachBatch: async (batch) => ({
+          emit: batch.records.map((r) => ({ topic: output.name, key: r.key, value: r.value })),
+        }),
       }),
     );
     let read = 0;

@@ -3,7 +3,12 @@ import type { ConsumerOptions, EventLog, IncomingBatch } from '../event-log.port
 import { MeteredEventLog } from './metered-event-log';
 
 /** An event log whose end and committed offsets the test sets, and whose consumer the test feeds. */
-function fakeLog(): { log: EventLog; ends: number[]; committed: number[]; deliver(batch: Omit<IncomingBatch, 'topic'>): Promise<void> } {
+function fakeLog(): {
+  log: EventLog;
+  ends: number[];
+  committed: number[];
+  deliver(batch: Omit<IncomingBatch, 'topic'>): Promise<void>;
+} {
   const state = { ends: [0, 0], committed: [0, 0], handler: undefined as ConsumerOptions['eachBatch'] | undefined };
   const log = {
     endOffsets: async () => [...state.ends],
@@ -22,7 +27,7 @@ function fakeLog(): { log: EventLog; ends: number[]; committed: number[]; delive
 }
 
 describe('the metered event log', () => {
-  it('reports a group\'s lag from what this process consumed, and from the group\'s commits once a rebalance gave the partition to another replica', async () => {
+  it("reports a group's lag from what this process consumed, and from the group's commits once a rebalance gave the partition to another replica", async () => {
     const inner = fakeLog();
     const metered = new MeteredEventLog(inner.log, new Metrics('test'));
     await metered.consume({ groupId: 'g', topics: ['t'], eachBatch: async () => undefined });

@@ -22,13 +22,32 @@ export class MeteredEventLog implements EventLog {
     private readonly inner: EventLog,
     metrics: Metrics,
   ) {
-    this.consumed = metrics.counter('event_log_consumed_records_total', 'Records handled by consumer groups of this process', ['group', 'topic']);
-    this.published = metrics.counter('event_log_published_records_total', 'Records published by this process (atomic consume-and-emit steps excluded)', ['topic']);
-    this.batchSeconds = metrics.histogram('event_log_batch_seconds', 'Time to handle and commit one consumed batch', ['group', 'topic'], [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5]);
-    metrics.gauge('event_log_consumer_lag', 'Records between a group position and the end of the partition', ['group', 'topic', 'partition'], async (gauge) => {
-      gauge.reset();
-      for (const lag of await this.lags()) gauge.set({ group: lag.group, topic: lag.topic, partition: String(lag.partition) }, lag.lag);
-    });
+    this.consumed = metrics.counter(
+      'event_log_consumed_records_total',
+      'Records handled by consumer groups of this process',
+      ['group', 'topic'],
+    );
+    this.published = metrics.counter(
+      'event_log_published_records_total',
+      'Records published by this process (atomic consume-and-emit steps excluded)',
+      ['topic'],
+    );
+    this.batchSeconds = metrics.histogram(
+      'event_log_batch_seconds',
+      'Time to handle and commit one consumed batch',
+      ['group', 'topic'],
+      [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
+    );
+    metrics.gauge(
+      'event_log_consumer_lag',
+      'Records between a group position and the end of the partition',
+      ['group', 'topic', 'partition'],
+      async (gauge) => {
+        gauge.reset();
+        for (const lag of await this.lags())
+          gauge.set({ group: lag.group, topic: lag.topic, partition: String(lag.partition) }, lag.lag);
+      },
+    );
   }
 
   /** Current lag of every group this process consumes, by partition. */
@@ -36,7 +55,10 @@ export class MeteredEventLog implements EventLog {
     const lags: { group: string; topic: string; partition: number; lag: number }[] = [];
     for (const [group, topics] of this.positions) {
       for (const [topic, positions] of topics) {
-        const [ends, committed] = await Promise.all([this.inner.endOffsets(topic), this.inner.committedOffsets(group, topic)]);
+        const [ends, committed] = await Promise.all([
+          this.inner.endOffsets(topic),
+          this.inner.committedOffsets(group, topic),
+        ]);
         ends.forEach((end, partition) => {
           // The later of the two: a partition handed to another replica in a rebalance leaves this
           // process's position behind, while the group's commits move on.
@@ -75,7 +97,13 @@ export class MeteredEventLog implements EventLog {
     });
   }
 
-  read(topic: string, partition: number, fromOffset: number, onBatch: (records: IncomingRecord[]) => Promise<void>, untilOffset?: number): Promise<number> {
+  read(
+    topic: string,
+    partition: number,
+    fromOffset: number,
+    onBatch: (records: IncomingRecord[]) => Promise<void>,
+    untilOffset?: number,
+  ): Promise<number> {
     return this.inner.read(topic, partition, fromOffset, onBatch, untilOffset);
   }
 

@@ -30,9 +30,15 @@ describe('EventLogServer: Nest handlers on the event log', () => {
     ]);
     await log.publish(Array.from({ length: 20 }, (_, i) => ({ topic: 'numbers', key: `k${i % 3}`, value: String(i) })));
 
-    const app = await NestFactory.createMicroservice(DoublingModule, { strategy: new EventLogServer(log), logger: false });
+    const app = await NestFactory.createMicroservice(DoublingModule, {
+      strategy: new EventLogServer(log),
+      logger: false,
+    });
     await app.listen();
-    await waitFor(async () => (await log.committedOffsets('doubler', 'numbers')).reduce((a, b) => a + b, 0) === 20, 'all 20 committed');
+    await waitFor(
+      async () => (await log.committedOffsets('doubler', 'numbers')).reduce((a, b) => a + b, 0) === 20,
+      'all 20 committed',
+    );
     await app.close();
 
     const out: IncomingRecord[] = [];

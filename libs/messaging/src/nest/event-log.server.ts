@@ -28,7 +28,8 @@ export class EventLogServer extends Server implements CustomTransportStrategy {
             maxBatchSize: options.maxBatchSize,
             eachBatch: async (batch: IncomingBatch) => {
               const result = await handler(batch);
-              return (await lastValueFrom(this.transformToObservable(result), { defaultValue: undefined })) as BatchOutcome | undefined;
+              return (await lastValueFrom(this.transformToObservable(result), { defaultValue: undefined })) as
+                BatchOutcome | undefined;
             },
           }),
         );

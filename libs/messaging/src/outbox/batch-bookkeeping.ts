@@ -34,7 +34,8 @@ export async function writeBookkeeping(runner: QueryRunner, schema: string, b: B
      RETURNING next_offset`,
     [b.topic, b.partition, b.expectedOffset, b.nextOffset],
   );
-  if (moved.length === 0) throw new CheckpointMoved(`${schema}: checkpoint of ${b.topic}/${b.partition} is not at ${b.expectedOffset}`);
+  if (moved.length === 0)
+    throw new CheckpointMoved(`${schema}: checkpoint of ${b.topic}/${b.partition} is not at ${b.expectedOffset}`);
   if (b.processed.length > 0) {
     await runner.query(
       `INSERT INTO ${s}.processed_commands (command_id, partition, input_offset, decided_at) SELECT c, $1, o, $4 FROM unnest($2::text[], $3::bigint[]) AS t(c, o) ON CONFLICT DO NOTHING`,
@@ -43,20 +44,34 @@ export async function writeBookkeeping(runner: QueryRunner, schema: string, b: B
   }
   // An index range: nothing to do costs one probe, and each batch removes about what one batch
   // added a window ago, so the table holds the window rather than the history.
-  await runner.query(`DELETE FROM ${s}.processed_commands WHERE partition = $1 AND decided_at < $2`, [b.partition, b.forgetProcessedBefore]);
+  await runner.query(`DELETE FROM ${s}.processed_commands WHERE partition = $1 AND decided_at < $2`, [
+    b.partition,
+    b.forgetProcessedBefore,
+  ]);
   if (b.outbox.length > 0) {
-    await runner.query(`INSERT INTO ${s}.outbox (topic, key, value, headers) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[])`, [
-      b.outbox.map((r) => r.topic),
-      b.outbox.map((r) => r.key),
-      b.outbox.map((r) => r.value),
-      b.outbox.map((r) => JSON.stringify(r.headers ?? {})),
-    ]);
+    await runner.query(
+      `INSERT INTO ${s}.outbox (topic, key, value, headers) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[])`,
+      [
+        b.outbox.map((r) => r.topic),
+        b.outbox.map((r) => r.key),
+        b.outbox.map((r) => r.value),
+        b.outbox.map((r) => JSON.stringify(r.headers ?? {})),
+      ],
+    );
   }
 }
 
 /** The input checkpoint of a partition (0 when it never committed). */
-export async function readCheckpoint(runner: { query(sql: string, params: unknown[]): Promise<{ next_offset: string }[]> }, schema: string, topic: string, partition: number): Promise<number> {
-  const [row] = await runner.query(`SELECT next_offset FROM "${schema}".checkpoints WHERE topic = $1 AND partition = $2`, [topic, partition]);
+export async function readCheckpoint(
+  runner: { query(sql: string, params: unknown[]): Promise<{ next_offset: string }[]> },
+  schema: string,
+  topic: string,
+  partition: number,
+): Promise<number> {
+  const [row] = await runner.query(
+    `SELECT next_offset FROM "${schema}".checkpoints WHERE topic = $1 AND partition = $2`,
+    [topic, partition],
+  );
   return row ? Number(row.next_offset) : 0;
 }
 
@@ -70,12 +85,16 @@ export async function addProcessedCommandTimes(runner: QueryRunner, schema: stri
   const s = `"${schema}"`;
   await runner.query(`ALTER TABLE ${s}.processed_commands ADD COLUMN decided_at bigint NOT NULL DEFAULT 0`);
   await runner.query(`CREATE INDEX processed_commands_expiry ON ${s}.processed_commands (partition, decided_at)`);
-  await runner.query(`ALTER TABLE ${s}.outbox SET (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 5000, autovacuum_vacuum_cost_limit = 2000)`);
+  await runner.query(
+    `ALTER TABLE ${s}.outbox SET (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 5000, autovacuum_vacuum_cost_limit = 2000)`,
+  );
 }
 
 export async function dropProcessedCommandTimes(runner: QueryRunner, schema: string): Promise<void> {
   const s = `"${schema}"`;
-  await runner.query(`ALTER TABLE ${s}.outbox RESET (autovacuum_vacuum_scale_factor, autovacuum_vacuum_threshold, autovacuum_vacuum_cost_limit)`);
+  await runner.query(
+    `ALTER TABLE ${s}.outbox RESET (autovacuum_vacuum_scale_factor, autovacuum_vacuum_threshold, autovacuum_vacuum_cost_limit)`,
+  );
   await runner.query(`DROP INDEX ${s}.processed_commands_expiry`);
   await runner.query(`ALTER TABLE ${s}.processed_commands DROP COLUMN decided_at`);
 }
@@ -83,7 +102,13 @@ export async function dropProcessedCommandTimes(runner: QueryRunner, schema: str
 /** The tables writeBookkeeping and OutboxRelay use, for a service's first migration. */
 export async function createBookkeepingTables(runner: QueryRunner, schema: string): Promise<void> {
   const s = `"${schema}"`;
-  await runner.query(`CREATE TABLE ${s}.processed_commands (command_id text PRIMARY KEY, partition integer NOT NULL, input_offset bigint NOT NULL)`);
-  await runner.query(`CREATE TABLE ${s}.checkpoints (topic text NOT NULL, partition integer NOT NULL, next_offset bigint NOT NULL, PRIMARY KEY (topic, partition))`);
-  await runner.query(`CREATE TABLE ${s}.outbox (id bigserial PRIMARY KEY, topic text NOT NULL, key text NOT NULL, value text NOT NULL, headers jsonb NOT NULL)`);
+  await runner.query(
+    `CREATE TABLE ${s}.processed_commands (command_id text PRIMARY KEY, partition integer NOT NULL, input_offset bigint NOT NULL)`,
+  );
+  await runner.query(
+    `CREATE TABLE ${s}.checkpoints (topic text NOT NULL, partition integer NOT NULL, next_offset bigint NOT NULL, PRIMARY KEY (topic, partition))`,
+  );
+  await runner.query(
+    `CREATE TABLE ${s}.outbox (id bigserial PRIMARY KEY, topic text NOT NULL, key text NOT NULL, value text NOT NULL, headers jsonb NOT NULL)`,
+  );
 }

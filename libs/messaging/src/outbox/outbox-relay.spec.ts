@@ -11,7 +11,9 @@ class FakeOutbox {
 
   readonly dataSource = {
     query: async (): Promise<unknown[]> => [{ n: this.rows.length }],
-    transaction: async <T>(work: (manager: { query: (sql: string, params?: unknown[]) => Promise<unknown[]> }) => Promise<T>): Promise<T> =>
+    transaction: async <T>(
+      work: (manager: { query: (sql: string, params?: unknown[]) => Promise<unknown[]> }) => Promise<T>,
+    ): Promise<T> =>
       work({
         query: async (sql: string, params?: unknown[]) => {
           if (sql.includes('pg_try_advisory_xact_lock')) return [{ locked: true }];
@@ -40,8 +42,18 @@ describe('OutboxRelay', () => {
   it('publishes a batch committed while it was reading the outbox at once, not at the next idle poll', async () => {
     const outbox = new FakeOutbox();
     const published: OutgoingRecord[] = [];
-    const log = { publish: async (records: OutgoingRecord[]) => void published.push(...records) } as unknown as EventLog;
-    const relay = new OutboxRelay({ dataSource: outbox.dataSource, schema: 's', log, logger: createLogger('test', 'silent'), metrics: new Metrics('test'), service: 'test', lockId: 1 });
+    const log = {
+      publish: async (records: OutgoingRecord[]) => void published.push(...records),
+    } as unknown as EventLog;
+    const relay = new OutboxRelay({
+      dataSource: outbox.dataSource,
+      schema: 's',
+      log,
+      logger: createLogger('test', 'silent'),
+      metrics: new Metrics('test'),
+      service: 'test',
+      lockId: 1,
+    });
     // The first pass finds nothing; in that instant a batch commits its row and wakes the relay.
     outbox.afterNextSelect = () => {
       outbox.rows.push({ id: '1', topic: 't', key: 'k', value: 'v', headers: {} });

@@ -32,9 +32,14 @@ export class OutboxRelay {
 
   constructor(private readonly options: OutboxRelayOptions) {
     const { metrics, service, dataSource, schema } = options;
-    this.published = metrics.counter(`${service}_outbox_published_total`, `${service}: records published from the outbox`);
+    this.published = metrics.counter(
+      `${service}_outbox_published_total`,
+      `${service}: records published from the outbox`,
+    );
     metrics.gauge(`${service}_outbox_backlog`, `${service}: rows waiting in the outbox`, [], async (backlog) => {
-      const [row] = await dataSource.query(`SELECT count(*)::int AS n FROM "${schema}".outbox`).catch(() => [{ n: -1 }]);
+      const [row] = await dataSource
+        .query(`SELECT count(*)::int AS n FROM "${schema}".outbox`)
+        .catch(() => [{ n: -1 }]);
       backlog.set(row?.n ?? -1);
     });
   }
@@ -83,11 +88,15 @@ export class OutboxRelay {
     return this.options.dataSource.transaction(async (manager) => {
       const [{ locked }] = await manager.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [this.options.lockId]);
       if (!locked) return 0;
-      const rows: { id: string; topic: string; key: string; value: string; headers: Record<string, string> }[] = await manager.query(
-        `SELECT id, topic, key, value, headers FROM ${s}.outbox ORDER BY id LIMIT ${RELAY_BATCH}`,
-      );
+      const rows: { id: string; topic: string; key: string; value: string; headers: Record<string, string> }[] =
+        await manager.query(`SELECT id, topic, key, value, headers FROM ${s}.outbox ORDER BY id LIMIT ${RELAY_BATCH}`);
       if (rows.length === 0) return 0;
-      const records: OutgoingRecord[] = rows.map((r) => ({ topic: r.topic, key: r.key, value: r.value, headers: r.headers }));
+      const records: OutgoingRecord[] = rows.map((r) => ({
+        topic: r.topic,
+        key: r.key,
+        value: r.value,
+        headers: r.headers,
+      }));
       await this.options.log.publish(records);
       this.published.inc(records.length);
       await manager.query(`DELETE FROM ${s}.outbox WHERE id <= $1`, [rows[rows.length - 1]!.id]);

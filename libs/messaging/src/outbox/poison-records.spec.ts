@@ -1,10 +1,24 @@
 import type { IncomingBatch, IncomingRecord } from '../event-log.port';
-import { applyIsolatingPoison, deadLetterOf, isDeterministicFailure, type PoisonHandling, PoisonRecord } from './poison-records';
+import {
+  applyIsolatingPoison,
+  deadLetterOf,
+  isDeterministicFailure,
+  type PoisonHandling,
+  PoisonRecord,
+} from './poison-records';
 
 const pgError = (code: string): Error => Object.assign(new Error(`pg ${code}`), { code });
 
 function batchOf(values: string[]): IncomingBatch {
-  const records: IncomingRecord[] = values.map((value, i) => ({ topic: 't', partition: 3, offset: 10 + i, key: 'k', value, headers: {}, timestamp: 0 }));
+  const records: IncomingRecord[] = values.map((value, i) => ({
+    topic: 't',
+    partition: 3,
+    offset: 10 + i,
+    key: 'k',
+    value,
+    headers: {},
+    timestamp: 0,
+  }));
   return { topic: 't', partition: 3, records, nextOffset: 10 + values.length };
 }
 
@@ -33,8 +47,10 @@ function consumer(failOn: (values: string[], kind: 'apply' | 'reject') => Error 
 
 describe('poison records', () => {
   it('tells data-dependent failures from transient ones', () => {
-    for (const code of ['22021', '22P05', '22003', '23505', '54000']) expect(isDeterministicFailure(pgError(code))).toBe(true);
-    for (const code of ['08006', '40001', '53300', '57P01', '42P01']) expect(isDeterministicFailure(pgError(code))).toBe(false);
+    for (const code of ['22021', '22P05', '22003', '23505', '54000'])
+      expect(isDeterministicFailure(pgError(code))).toBe(true);
+    for (const code of ['08006', '40001', '53300', '57P01', '42P01'])
+      expect(isDeterministicFailure(pgError(code))).toBe(false);
     expect(isDeterministicFailure({ driverError: { code: '22021' } })).toBe(true);
     expect(isDeterministicFailure(new PoisonRecord('not a command'))).toBe(true);
     expect(isDeterministicFailure(new Error('connect ECONNREFUSED'))).toBe(false);
@@ -48,7 +64,9 @@ describe('poison records', () => {
 
   it('isolates the bad record by halves, rejects it, and commits the others up to the batch end', async () => {
     const batch = batchOf(['a', 'bad', 'c']);
-    const { steps, handling } = consumer((values, kind) => (kind === 'apply' && values.includes('bad') ? pgError('22021') : undefined));
+    const { steps, handling } = consumer((values, kind) =>
+      kind === 'apply' && values.includes('bad') ? pgError('22021') : undefined,
+    );
     await applyIsolatingPoison(batch, batch.records, handling);
     expect(steps).toEqual(['apply a → 11', 'reject bad → 12', 'rejected: bad', 'apply c → 13']);
   });
@@ -56,7 +74,9 @@ describe('poison records', () => {
   it('needs a few steps per bad record, not one per record', async () => {
     const values = Array.from({ length: 1000 }, (_, i) => (i === 700 ? 'bad' : `r${i}`));
     const batch = batchOf(values);
-    const { steps, handling } = consumer((part, kind) => (kind === 'apply' && part.includes('bad') ? pgError('22021') : undefined));
+    const { steps, handling } = consumer((part, kind) =>
+      kind === 'apply' && part.includes('bad') ? pgError('22021') : undefined,
+    );
     await applyIsolatingPoison(batch, batch.records, handling);
     expect(steps.filter((s) => s.startsWith('apply')).length).toBeLessThanOrEqual(11);
     expect(steps).toContain('reject bad → 711');
@@ -80,16 +100,35 @@ describe('poison records', () => {
     const down = consumer(() => pgError('08006'));
     await expect(applyIsolatingPoison(batch, batch.records, down.handling)).rejects.toThrow('pg 08006');
     expect(down.steps).toEqual([]);
-    const downMidway = consumer((values) => (values.length > 1 ? pgError('22021') : values[0] === 'b' ? pgError('57P01') : undefined));
+    const downMidway = consumer((values) =>
+      values.length > 1 ? pgError('22021') : values[0] === 'b' ? pgError('57P01') : undefined,
+    );
     await expect(applyIsolatingPoison(batch, batch.records, downMidway.handling)).rejects.toThrow('pg 57P01');
     expect(downMidway.steps).toEqual(['apply a → 11']);
   });
 
   it('writes a dead letter PostgreSQL can store: value escaped in JSON, key without control characters', () => {
-    const record: IncomingRecord = { topic: 'ledger.commands', partition: 1, offset: 7, key: 'u\u00001', value: '{"a":"\u0000"}', headers: { h: 'x' }, timestamp: 0 };
+    const record: IncomingRecord = {
+      topic: 'ledger.commands',
+      partition: 1,
+      offset: 7,
+      key: 'u\u00001',
+      value: '{"a":"\u0000"}',
+      headers: { h: 'x' },
+      timestamp: 0,
+    };
     const letter = deadLetterOf('ledger', record, pgError('22021'));
     expect(letter).toMatchObject({ topic: 'operator.dead-letters', key: 'u1' });
     expect(letter.value).not.toContain('\u0000');
-    expect(JSON.parse(letter.value)).toEqual({ service: 'ledger', topic: 'ledger.commands', partition: 1, offset: 7, key: 'u\u00001', value: '{"a":"\u0000"}', headers: { h: 'x' }, error: { code: '22021', message: 'pg 22021' } });
+    expect(JSON.parse(letter.value)).toEqual({
+      service: 'ledger',
+      topic: 'ledger.commands',
+      partition: 1,
+      offset: 7,
+      key: 'u\u00001',
+      value: '{"a":"\u0000"}',
+      headers: { h: 'x' },
+      error: { code: '22021', message: 'pg 22021' },
+    });
   });
 });

@@ -63,10 +63,15 @@ export interface PoisonHandling {
  * failure (at any point) is thrown: the consumer retries the partition after its back-off, from
  * the checkpoint, and what was committed meanwhile is not applied twice.
  */
-export async function applyIsolatingPoison(batch: IncomingBatch, records: IncomingRecord[], handling: PoisonHandling): Promise<void> {
+export async function applyIsolatingPoison(
+  batch: IncomingBatch,
+  records: IncomingRecord[],
+  handling: PoisonHandling,
+): Promise<void> {
   const last = records[records.length - 1];
   // A part ending inside the batch commits through its last record; the part ending the batch through the batch's end.
-  const nextOffsetAfter = (part: IncomingRecord[]): number => (part[part.length - 1] === last ? batch.nextOffset : part[part.length - 1]!.offset + 1);
+  const nextOffsetAfter = (part: IncomingRecord[]): number =>
+    part[part.length - 1] === last ? batch.nextOffset : part[part.length - 1]!.offset + 1;
   const applyPart = async (part: IncomingRecord[]): Promise<void> => {
     let failure: unknown;
     try {
@@ -87,7 +92,12 @@ export async function applyIsolatingPoison(batch: IncomingBatch, records: Incomi
   if (records.length > 0) await applyPart(records);
 }
 
-async function decidePoison(record: IncomingRecord, nextOffset: number, failure: unknown, handling: PoisonHandling): Promise<void> {
+async function decidePoison(
+  record: IncomingRecord,
+  nextOffset: number,
+  failure: unknown,
+  handling: PoisonHandling,
+): Promise<void> {
   let rejected = false;
   try {
     rejected = await handling.reject(record, nextOffset, failure);
@@ -115,5 +125,10 @@ export function deadLetterOf(service: string, record: IncomingRecord, failure: u
     headers: record.headers,
     error: describeFailure(failure),
   };
-  return { topic: Topics.deadLetters.name, key: key || service, value: JSON.stringify(letter), headers: { 'x-dead-letter-service': service } };
+  return {
+    topic: Topics.deadLetters.name,
+    key: key || service,
+    value: JSON.stringify(letter),
+    headers: { 'x-dead-letter-service': service },
+  };
 }

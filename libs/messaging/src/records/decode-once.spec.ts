@@ -1,7 +1,15 @@
 import type { IncomingRecord } from '../event-log.port';
 import { decodeOnce } from './decode-once';
 
-const recordOf = (value: string): IncomingRecord => ({ topic: 't', partition: 0, offset: 0, key: 'k', value, headers: {}, timestamp: 1 });
+const recordOf = (value: string): IncomingRecord => ({
+  topic: 't',
+  partition: 0,
+  offset: 0,
+  key: 'k',
+  value,
+  headers: {},
+  timestamp: 1,
+});
 
 describe('decodeOnce', () => {
   it('decodes a record once per decoder and hands every consumer the same value', () => {

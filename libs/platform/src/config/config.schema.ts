@@ -19,21 +19,39 @@ export const configSchema = z.object({
   SECRET_ENCRYPTION_PREVIOUS_KEYS: z.string().optional(),
   DATABASE_URL: z.string().url().optional(),
   /** Prefix of every service's schema, so several exchanges (or test runs) can share one database. */
-  DATABASE_SCHEMA_PREFIX: z.string().regex(/^[a-z_][a-z0-9_]*$/).optional(),
+  DATABASE_SCHEMA_PREFIX: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$/)
+    .optional(),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
   REDIS_URL: z.string().url().optional(),
   KAFKA_BROKERS: z.string().min(1).optional(),
   KAFKA_CLIENT_ID: z.string().default('exchange'),
   KAFKA_REPLICATION_FACTOR: z.coerce.number().int().min(1).max(5).default(1),
   /** Prefix of every topic and consumer group (`<namespace>.<topic>`): several exchanges on one cluster. */
-  EVENT_LOG_NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]+$/).optional(),
+  EVENT_LOG_NAMESPACE: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .optional(),
   EVENT_LOG_FSYNC: z.enum(['always', 'never']).default('always'),
   /** Embedded log: a partition's segment file is sealed and a new one started past this size (a topic's segment.bytes wins). */
-  EVENT_LOG_SEGMENT_BYTES: z.coerce.number().int().min(1024).default(64 * 1024 * 1024),
+  EVENT_LOG_SEGMENT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(64 * 1024 * 1024),
   /** Embedded log: memory for records and indexes read back from segments (the tail of each partition is kept apart, one index step each). */
-  EVENT_LOG_CACHE_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
+  EVENT_LOG_CACHE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(64 * 1024 * 1024),
   /** Embedded log: a checkpoint (segments synced, manifest rewritten, journal restarted) once the journal passes this size; bounds the replay at start. */
-  EVENT_LOG_CHECKPOINT_BYTES: z.coerce.number().int().min(1024).default(16 * 1024 * 1024),
+  EVENT_LOG_CHECKPOINT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(16 * 1024 * 1024),
   /** Embedded log: how often retention and compaction run (ms; 0: never). */
   EVENT_LOG_MAINTENANCE_MS: z.coerce.number().int().min(0).default(60_000),
   MARKETS_FILE: z.string().default('config/markets.json'),
@@ -51,7 +69,11 @@ export const configSchema = z.object({
    * and the ledger and the wallet remember a processed command id this long (a redelivered command
    * is skipped). Memory and PostgreSQL hold what this window covers, not the whole history.
    */
-  RETRY_WINDOW_MS: z.coerce.number().int().min(60_000).default(10 * 60 * 1000),
+  RETRY_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .min(60_000)
+    .default(10 * 60 * 1000),
   /** ledger: a partition's hot state goes to ledger.snapshots after this many commands; a restart folds only the events after it. */
   LEDGER_SNAPSHOT_EVERY: z.coerce.number().int().positive().default(20_000),
   /** ledger: ...and at the first batch this long (ms; 0: never) after the last snapshot, if anything was decided since. */
@@ -70,7 +92,11 @@ export const configSchema = z.object({
   /** user-stream: API keys each replica remembers as live or revoked, least recently used out first. */
   USER_STREAM_API_KEY_CACHE_MAX_ENTRIES: z.coerce.number().int().min(100).default(100_000),
   /** user-stream: a socket whose unsent frames pass this many bytes is a slow consumer and is dropped. */
-  USER_STREAM_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1024).default(4 * 1024 * 1024),
+  USER_STREAM_MAX_BUFFERED_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(4 * 1024 * 1024),
   /** A connection that has not sent a request's headers this long after it began is answered 408 and closed (slowloris). */
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   /** The same for a whole request, body included (at least HTTP_HEADERS_TIMEOUT_MS). */
@@ -84,13 +110,22 @@ export const configSchema = z.object({
   /** Records the ledger and the matching engine may be behind on their inputs before new commands get 503 / -1016 (0: no bound). */
   MAX_PIPELINE_LAG: z.coerce.number().int().min(0).default(50_000),
   /** Largest request body in bytes; a larger one is refused with 413 / -1100 before it is parsed. */
-  MAX_REQUEST_BODY_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
+  MAX_REQUEST_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(10 * 1024 * 1024)
+    .default(64 * 1024),
   /** The matching engine checks this often (ms; 0: never) whether an order.events partition needs a ClockTicked (after activity, when a trade leaves the 24 h window), so 24 h tickers roll for quiet symbols. */
   ENGINE_CLOCK_TICK_MS: z.coerce.number().int().min(0).default(1000),
   /** A partition with nothing to roll still gets a ClockTicked this often (ms): it rolls windows of trades the engine did not see itself (before its start, another replica's). */
   ENGINE_CLOCK_IDLE_TICK_MS: z.coerce.number().int().positive().default(60_000),
   /** Market data: characters of serialised answers (depth, klines, tickers) kept per replica, least recently used out first (ASCII: bytes). */
-  MARKET_DATA_ANSWER_CACHE_BYTES: z.coerce.number().int().min(1024 * 1024).default(32 * 1024 * 1024),
+  MARKET_DATA_ANSWER_CACHE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024 * 1024)
+    .default(32 * 1024 * 1024),
   /**
    * Market data: stored trades older than this are deleted (ms; 0: kept forever). Each symbol keeps
    * its newest 1,000 whatever their age: a start reads only those (its 24 h window comes from the 1m candles).

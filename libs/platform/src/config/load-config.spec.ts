@@ -3,7 +3,12 @@ import { ConfigError, loadConfig } from './load-config';
 describe('loadConfig', () => {
   it('fills the embedded defaults from an empty environment', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ PORT: 8080, DATA_DIR: './data', EVENT_LOG_FSYNC: 'always', RATE_LIMIT_WEIGHT_PER_MINUTE: 1200 });
+    expect(config).toMatchObject({
+      PORT: 8080,
+      DATA_DIR: './data',
+      EVENT_LOG_FSYNC: 'always',
+      RATE_LIMIT_WEIGHT_PER_MINUTE: 1200,
+    });
     expect(config.KAFKA_BROKERS).toBeUndefined();
   });
 
@@ -23,6 +28,8 @@ describe('loadConfig', () => {
   });
 
   it('requires the shared services and secrets in the distributed mode', () => {
-    expect(() => loadConfig({ KAFKA_BROKERS: 'k:9092' }, 'distributed')).toThrow(/DATABASE_URL, REDIS_URL, ADMIN_TOKEN, SECRET_ENCRYPTION_KEY/);
+    expect(() => loadConfig({ KAFKA_BROKERS: 'k:9092' }, 'distributed')).toThrow(
+      /DATABASE_URL, REDIS_URL, ADMIN_TOKEN, SECRET_ENCRYPTION_KEY/,
+    );
   });
 });

@@ -12,7 +12,9 @@ export type RunMode = 'embedded' | 'distributed';
  * the secrets that every replica must agree on; the embedded mode invents what it lacks.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, mode: RunMode = 'embedded'): Config {
-  const defined: Record<string, string | undefined> = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const defined: Record<string, string | undefined> = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v !== ''),
+  );
   const ordinal = /-(\d{1,2})$/.exec(defined.POD_NAME ?? '')?.[1];
   if (defined.INSTANCE_ID === undefined && ordinal !== undefined && Number(ordinal) < 32) defined.INSTANCE_ID = ordinal;
   const parsed = configSchema.safeParse(defined);
@@ -22,9 +24,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, mode: RunMode =
   }
   const config = parsed.data;
   if (mode === 'distributed') {
-    const missing = (['KAFKA_BROKERS', 'DATABASE_URL', 'REDIS_URL', 'ADMIN_TOKEN', 'SECRET_ENCRYPTION_KEY'] as const).filter(
-      (name) => config[name] === undefined,
-    );
+    const missing = (
+      ['KAFKA_BROKERS', 'DATABASE_URL', 'REDIS_URL', 'ADMIN_TOKEN', 'SECRET_ENCRYPTION_KEY'] as const
+    ).filter((name) => config[name] === undefined);
     if (missing.length > 0) {
       throw new ConfigError(`The distributed mode needs ${missing.join(', ')}; see README.md, Configuration.`);
     }

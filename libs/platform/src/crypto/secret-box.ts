@@ -21,14 +21,22 @@ export class SecretBox {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.current.key, iv);
     const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return ['v1', this.current.id, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join(':');
+    return [
+      'v1',
+      this.current.id,
+      iv.toString('base64url'),
+      cipher.getAuthTag().toString('base64url'),
+      data.toString('base64url'),
+    ].join(':');
   }
 
   decrypt(ciphertext: string): string {
     const [version, keyId, iv, tag, data] = ciphertext.split(':');
-    if (version !== 'v1' || !keyId || !iv || !tag || data === undefined) throw new Error('secret box: not a v1 ciphertext');
+    if (version !== 'v1' || !keyId || !iv || !tag || data === undefined)
+      throw new Error('secret box: not a v1 ciphertext');
     const key = this.keys.get(keyId);
-    if (!key) throw new Error(`secret box: no key ${keyId} (was SECRET_ENCRYPTION_KEY rotated without listing the old one?)`);
+    if (!key)
+      throw new Error(`secret box: no key ${keyId} (was SECRET_ENCRYPTION_KEY rotated without listing the old one?)`);
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');

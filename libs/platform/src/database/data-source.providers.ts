@@ -7,10 +7,17 @@ import { Readiness } from '../health/readiness';
  * checked by the readiness probe, and destroyed when the application shuts down (after consumers
  * have stopped).
  */
-export function dataSourceProviders(token: symbol, inject: InjectionToken[], open: (...deps: never[]) => Promise<DataSource>): Provider[] {
+export function dataSourceProviders(
+  token: symbol,
+  inject: InjectionToken[],
+  open: (...deps: never[]) => Promise<DataSource>,
+): Provider[] {
   @Injectable()
   class DataSourceCloser implements OnApplicationShutdown {
-    constructor(@Inject(token) private readonly dataSource: DataSource, readiness: Readiness) {
+    constructor(
+      @Inject(token) private readonly dataSource: DataSource,
+      readiness: Readiness,
+    ) {
       readiness.register(`database:${token.description ?? 'data source'}`, () => dataSourceAnswers(dataSource));
     }
 

@@ -6,7 +6,11 @@ import { join, resolve } from 'node:path';
 const root = resolve(__dirname, '../../../..');
 
 function check(dir: string, port: number, action: 'write' | 'read'): { rows: unknown[]; user: unknown } {
-  const out = execFileSync(process.execPath, ['scripts/run.js', 'test/support/embedded-postgres-check.ts', dir, String(port), action], { cwd: root, encoding: 'utf8' });
+  const out = execFileSync(
+    process.execPath,
+    ['scripts/run.js', 'test/support/embedded-postgres-check.ts', dir, String(port), action],
+    { cwd: root, encoding: 'utf8' },
+  );
   return JSON.parse(out.trim().split('\n').pop()!);
 }
 

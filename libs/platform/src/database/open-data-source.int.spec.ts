@@ -8,7 +8,9 @@ const url = realServiceAddress('DATABASE_URL', 'TypeORM data sources on PostgreS
 class CreateNotes1700000000000 implements MigrationInterface {
   name = 'CreateNotes1700000000000';
   async up(runner: QueryRunner): Promise<void> {
-    await runner.query(`CREATE TABLE "${runner.connection.driver.schema}".notes (id serial PRIMARY KEY, body text NOT NULL)`);
+    await runner.query(
+      `CREATE TABLE "${runner.connection.driver.schema}".notes (id serial PRIMARY KEY, body text NOT NULL)`,
+    );
   }
   async down(runner: QueryRunner): Promise<void> {
     await runner.query(`DROP TABLE "${runner.connection.driver.schema}".notes`);
@@ -24,12 +26,16 @@ class CreateNotes1700000000000 implements MigrationInterface {
 
     const second = await openDataSource({ url: url!, schema, entities: [], migrations: [CreateNotes1700000000000] });
     expect(await second.query(`SELECT body FROM "${schema}".notes`)).toEqual([{ body: 'a' }]);
-    expect(await second.query(`SELECT name FROM "${schema}".migrations`)).toEqual([{ name: 'CreateNotes1700000000000' }]);
+    expect(await second.query(`SELECT name FROM "${schema}".migrations`)).toEqual([
+      { name: 'CreateNotes1700000000000' },
+    ]);
     await second.query(`DROP SCHEMA "${schema}" CASCADE`);
     await second.destroy();
   });
 
   it('refuses a schema name that is not a plain identifier', async () => {
-    await expect(openDataSource({ url: url!, schema: 'x"; DROP', entities: [], migrations: [] })).rejects.toThrow('invalid schema name');
+    await expect(openDataSource({ url: url!, schema: 'x"; DROP', entities: [], migrations: [] })).rejects.toThrow(
+      'invalid schema name',
+    );
   });
 });

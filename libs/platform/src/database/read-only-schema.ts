@@ -40,8 +40,18 @@ export function readOnlySchemaProviders(token: symbol, service: string): Provide
   const source = Symbol(token.description);
   return [
     ...dataSourceProviders(source, [DATABASE, CONFIG], (database: RunningDatabase, config: Config) =>
-      openDataSource({ url: database.url, schema: schemaName(config, service), entities: [], migrations: [], readOnly: true }),
+      openDataSource({
+        url: database.url,
+        schema: schemaName(config, service),
+        entities: [],
+        migrations: [],
+        readOnly: true,
+      }),
     ),
-    { provide: token, inject: [source, CONFIG], useFactory: (dataSource: DataSource, config: Config) => schemaQueries(dataSource, schemaName(config, service)) },
+    {
+      provide: token,
+      inject: [source, CONFIG],
+      useFactory: (dataSource: DataSource, config: Config) => schemaQueries(dataSource, schemaName(config, service)),
+    },
   ];
 }

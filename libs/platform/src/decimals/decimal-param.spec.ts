@@ -17,7 +17,21 @@ describe('DECIMAL parameters', () => {
     expect(parseDecimalParam('amount', '0.00000001', 8).toFixed()).toBe('0.00000001');
   });
 
-  it.each([['-1'], ['+1'], ['1e3'], ['1E-3'], ['0x10'], ['1.'], ['.5'], ['1,5'], [' 1'], ['1e309'], ['Infinity'], ['NaN'], ['9'.repeat(400)]])('refuses %p with -1100', (text) => {
+  it.each([
+    ['-1'],
+    ['+1'],
+    ['1e3'],
+    ['1E-3'],
+    ['0x10'],
+    ['1.'],
+    ['.5'],
+    ['1,5'],
+    [' 1'],
+    ['1e309'],
+    ['Infinity'],
+    ['NaN'],
+    ['9'.repeat(400)],
+  ])('refuses %p with -1100', (text) => {
     expect(code(text)).toBe(-1100);
   });
 

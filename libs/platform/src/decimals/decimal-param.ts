@@ -11,7 +11,10 @@ const MAX_LENGTH = 40;
  */
 export function parseDecimalParam(name: string, text: string, maxDecimals: number): Decimal {
   if (text.length > MAX_LENGTH || !PLAIN_DECIMAL.test(text)) {
-    throw new ApiError(ErrorCode.ILLEGAL_CHARS, `Illegal characters found in parameter '${name}'; a plain decimal number is expected.`);
+    throw new ApiError(
+      ErrorCode.ILLEGAL_CHARS,
+      `Illegal characters found in parameter '${name}'; a plain decimal number is expected.`,
+    );
   }
   const value = new Decimal(text);
   if (value.lte(0)) throw ApiError.invalid(name, 'must be greater than zero');
@@ -29,7 +32,8 @@ export function formatDecimal(value: Decimal.Value, decimals: number): string {
     const point = value.indexOf('.');
     const whole = point < 0 ? value : value.slice(0, point);
     const fraction = point < 0 ? '' : value.slice(point + 1);
-    const places = fraction.length >= decimals ? fraction.slice(0, decimals) : fraction + '0'.repeat(decimals - fraction.length);
+    const places =
+      fraction.length >= decimals ? fraction.slice(0, decimals) : fraction + '0'.repeat(decimals - fraction.length);
     const text = decimals === 0 ? whole : `${whole}.${places}`;
     return text.startsWith('-') && /^-0(\.0*)?$/.test(text) ? text.slice(1) : text;
   }

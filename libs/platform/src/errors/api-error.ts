@@ -24,7 +24,10 @@ export class ApiError extends Error {
   }
 
   static missing(param: string): ApiError {
-    return new ApiError(ErrorCode.MANDATORY_PARAM_MISSING, `Mandatory parameter '${param}' was not sent, was empty/null, or malformed.`);
+    return new ApiError(
+      ErrorCode.MANDATORY_PARAM_MISSING,
+      `Mandatory parameter '${param}' was not sent, was empty/null, or malformed.`,
+    );
   }
 
   static invalid(param: string, why: string): ApiError {

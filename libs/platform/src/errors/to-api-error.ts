@@ -24,13 +24,18 @@ export function toApiError(error: unknown, method: string, path: string): ApiErr
     return new ApiError(ErrorCode.ILLEGAL_CHARS, 'The request body is too large.', 413);
   }
   if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || status === 415) {
-    return new ApiError(ErrorCode.ILLEGAL_CHARS, 'Unsupported Content-Type; send application/x-www-form-urlencoded or application/json.', 415);
+    return new ApiError(
+      ErrorCode.ILLEGAL_CHARS,
+      'Unsupported Content-Type; send application/x-www-form-urlencoded or application/json.',
+      415,
+    );
   }
   if (typeof e.code === 'string' && e.code.startsWith('FST_ERR_CTP')) {
     return new ApiError(ErrorCode.ILLEGAL_CHARS, 'The request body could not be parsed.');
   }
   if (status === 400) return new ApiError(ErrorCode.ILLEGAL_CHARS, 'The request could not be parsed.');
   if (status === 405) return ApiError.unknownPath(method, path);
-  if (isDependencyUnavailable(error)) return new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'The exchange is unavailable right now; try again shortly.');
+  if (isDependencyUnavailable(error))
+    return new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'The exchange is unavailable right now; try again shortly.');
   return ApiError.internal();
 }

@@ -22,6 +22,8 @@ export class HealthController {
   @ApiResponse({ status: 503, description: 'Not ready yet; the body names the failing checks.' })
   async ready(@Res() reply: FastifyReply): Promise<void> {
     const report = await this.readiness.report();
-    void reply.status(report.ready ? 200 : 503).send({ status: report.ready ? 'ready' : 'starting', checks: report.checks });
+    void reply
+      .status(report.ready ? 200 : 503)
+      .send({ status: report.ready ? 'ready' : 'starting', checks: report.checks });
   }
 }

@@ -2,7 +2,10 @@ import type { IncomingMessage } from 'node:http';
 import { ClientIpResolver } from './client-ip';
 
 const request = (remoteAddress: string, forwardedFor?: string): IncomingMessage =>
-  ({ socket: { remoteAddress }, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } }) as unknown as IncomingMessage;
+  ({
+    socket: { remoteAddress },
+    headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor },
+  }) as unknown as IncomingMessage;
 
 describe('the client address of an upgrade', () => {
   const resolver = new ClientIpResolver('127.0.0.0/8,::1/128,10.0.0.0/8');

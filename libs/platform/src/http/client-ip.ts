@@ -11,7 +11,10 @@ export class ClientIpResolver {
 
   /** `trustedProxies`: comma-separated addresses or CIDRs (TRUSTED_PROXIES). */
   constructor(trustedProxies: string) {
-    for (const entry of trustedProxies.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+    for (const entry of trustedProxies
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== '')) {
       const [address = '', prefix] = entry.split('/');
       const type = isIPv6(address) ? 'ipv6' : 'ipv4';
       if (prefix === undefined) this.trusted.addAddress(address, type);
@@ -21,7 +24,10 @@ export class ClientIpResolver {
 
   clientIp(request: IncomingMessage): string {
     let address = plain(request.socket.remoteAddress ?? '');
-    const forwarded = (request.headers['x-forwarded-for'] ?? '').toString().split(',').map((a) => plain(a.trim()));
+    const forwarded = (request.headers['x-forwarded-for'] ?? '')
+      .toString()
+      .split(',')
+      .map((a) => plain(a.trim()));
     while (this.isTrusted(address) && forwarded.length > 0) {
       const hop = forwarded.pop()!;
       if (hop === '') break;

@@ -95,7 +95,11 @@ function answerWhileClosing(adapter: FastifyAdapter): void {
   fastify.addHook('onRequest', (_request, reply, done) => {
     if (!closing) return done();
     const answer = new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'The server is shutting down; try again.');
-    void reply.status(answer.httpStatus).header('connection', 'close').type('application/json').send(JSON.stringify(answer.toBody()));
+    void reply
+      .status(answer.httpStatus)
+      .header('connection', 'close')
+      .type('application/json')
+      .send(JSON.stringify(answer.toBody()));
   });
 }
 
@@ -114,7 +118,16 @@ function traceRequests(adapter: FastifyAdapter, logger: Logger): void {
   fastify.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     if (route.startsWith('/health/')) return;
-    logger.info({ correlationId: request.id, method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+    logger.info(
+      {
+        correlationId: request.id,
+        method: request.method,
+        route,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+      },
+      'request',
+    );
   });
 }
 
@@ -123,6 +136,9 @@ function recordRequestDurations(adapter: FastifyAdapter, metrics: Metrics): void
   const fastify = adapter.getInstance();
   fastify.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    metrics.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    metrics.httpDuration.observe(
+      { method: request.method, route, status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
   });
 }

@@ -37,11 +37,14 @@ function clientErrorAnswer(code: string | undefined): ApiError {
  * connection is destroyed; a reset connection is only destroyed.
  */
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  const headersSent = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+  const headersSent =
+    (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
   if (error.code !== 'ECONNRESET' && socket.writable && !headersSent) {
     const answer = clientErrorAnswer(error.code);
     const body = JSON.stringify(answer.toBody());
-    socket.write(`HTTP/1.1 ${answer.httpStatus} ${STATUS_CODES[answer.httpStatus]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${answer.httpStatus} ${STATUS_CODES[answer.httpStatus]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   }
   socket.destroy();
 }

@@ -13,7 +13,8 @@ const STRING_TOKEN = /"(?:[^"\\]|\\.)*"(\s*:)?/g;
 export function assertNoDuplicateKeys(text: string, parsed: unknown): void {
   let keysInText = 0;
   for (const match of text.matchAll(STRING_TOKEN)) if (match[1] !== undefined) keysInText++;
-  if (keysInText !== countKeys(parsed)) throw new ApiError(ErrorCode.DUPLICATE_PARAM, 'Duplicate key in the JSON body.');
+  if (keysInText !== countKeys(parsed))
+    throw new ApiError(ErrorCode.DUPLICATE_PARAM, 'Duplicate key in the JSON body.');
 }
 
 function countKeys(value: unknown): number {

@@ -19,7 +19,11 @@ export function hasForbiddenCharacters(value: string): boolean {
 
 /** -1100 naming the parameter when `value` holds a control character; -1130 when longer than `maxLength`. */
 export function assertPlainText(name: string, value: string, maxLength = MAX_PARAM_LENGTH): void {
-  if (hasForbiddenCharacters(value)) throw new ApiError(ErrorCode.ILLEGAL_CHARS, `Illegal characters found in parameter '${printable(name)}': control characters are not accepted.`);
+  if (hasForbiddenCharacters(value))
+    throw new ApiError(
+      ErrorCode.ILLEGAL_CHARS,
+      `Illegal characters found in parameter '${printable(name)}': control characters are not accepted.`,
+    );
   if (value.length > maxLength) throw ApiError.invalid(printable(name), `at most ${maxLength} characters`);
 }
 

@@ -11,7 +11,12 @@ import { refuseUpgrade } from './upgrade-router';
 export function refuseConnectRequests(server: Server): void {
   server.on('connect', (request: IncomingMessage, socket: Duplex) => {
     socket.on('error', () => socket.destroy());
-    refuseUpgrade(socket, 404, ErrorCode.UNSUPPORTED_OPERATION, `Unsupported operation: CONNECT ${(request.url ?? '').slice(0, 100)} does not exist.`);
+    refuseUpgrade(
+      socket,
+      404,
+      ErrorCode.UNSUPPORTED_OPERATION,
+      `Unsupported operation: CONNECT ${(request.url ?? '').slice(0, 100)} does not exist.`,
+    );
   });
 }
 
@@ -23,7 +28,12 @@ export function refuseConnectRequests(server: Server): void {
 export function answerHandshakeErrors(server: WebSocketServer): void {
   server.on('wsClientError', (error: Error, socket: Duplex) => {
     if (error.message === 'Invalid HTTP method') {
-      refuseUpgrade(socket, 405, ErrorCode.UNSUPPORTED_OPERATION, 'Unsupported operation: a WebSocket upgrade must be a GET.');
+      refuseUpgrade(
+        socket,
+        405,
+        ErrorCode.UNSUPPORTED_OPERATION,
+        'Unsupported operation: a WebSocket upgrade must be a GET.',
+      );
       return;
     }
     refuseUpgrade(socket, 400, ErrorCode.ILLEGAL_CHARS, `Malformed WebSocket handshake: ${error.message}.`);

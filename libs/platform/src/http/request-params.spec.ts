@@ -12,7 +12,11 @@ function codeOf(fn: () => unknown): number | undefined {
 
 describe('RequestParams', () => {
   it('merges query and form body, the query winning', () => {
-    const params = RequestParams.fromRaw('symbol=BTCUSDT&side=BUY', 'side=SELL&quantity=1.5', 'application/x-www-form-urlencoded');
+    const params = RequestParams.fromRaw(
+      'symbol=BTCUSDT&side=BUY',
+      'side=SELL&quantity=1.5',
+      'application/x-www-form-urlencoded',
+    );
     expect(params.required('symbol')).toBe('BTCUSDT');
     expect(params.required('side')).toBe('BUY');
     expect(params.required('quantity')).toBe('1.5');
@@ -40,11 +44,14 @@ describe('RequestParams', () => {
     expect(codeOf(() => params.required('symbol'))).toBe(-1102);
   });
 
-  it.each(['1e3', '-5', '5.0', '', ' 5', '0x10', '99999999999999999999'])('refuses %p as an integer in range', (raw) => {
-    const params = RequestParams.fromRaw(`limit=${encodeURIComponent(raw)}`, undefined, undefined);
-    if (raw === '') expect(params.optionalInt('limit', 1, 1000)).toBeUndefined();
-    else expect(codeOf(() => params.optionalInt('limit', 1, 1000))).toBe(-1130);
-  });
+  it.each(['1e3', '-5', '5.0', '', ' 5', '0x10', '99999999999999999999'])(
+    'refuses %p as an integer in range',
+    (raw) => {
+      const params = RequestParams.fromRaw(`limit=${encodeURIComponent(raw)}`, undefined, undefined);
+      if (raw === '') expect(params.optionalInt('limit', 1, 1000)).toBeUndefined();
+      else expect(codeOf(() => params.optionalInt('limit', 1, 1000))).toBe(-1130);
+    },
+  );
 
   it('refuses bad percent-encoding and malformed JSON with -1100', () => {
     expect(codeOf(() => RequestParams.fromRaw('a=%E0%A4%A', undefined, undefined))).toBe(-1100);
@@ -64,14 +71,19 @@ describe('RequestParams', () => {
 });
 
 describe('RequestParams text rule', () => {
-  it.each(['%00', 'a%09b', 'a%0Ab', '%7F', '%C2%85', '%ED%A0%80'])('refuses the value %p in any parameter with -1100', (encoded) => {
-    expect(codeOf(() => RequestParams.fromRaw(`unknown=${encoded}`, undefined, undefined))).toBe(-1100);
-  });
+  it.each(['%00', 'a%09b', 'a%0Ab', '%7F', '%C2%85', '%ED%A0%80'])(
+    'refuses the value %p in any parameter with -1100',
+    (encoded) => {
+      expect(codeOf(() => RequestParams.fromRaw(`unknown=${encoded}`, undefined, undefined))).toBe(-1100);
+    },
+  );
 
   it('refuses a control character in a name and in a JSON body, and values past 1024 characters with -1130', () => {
     expect(codeOf(() => RequestParams.fromRaw('a%00=1', undefined, undefined))).toBe(-1100);
     expect(codeOf(() => RequestParams.fromRaw('', '{"clientOrderId":"\\u0000"}', 'application/json'))).toBe(-1100);
     expect(codeOf(() => RequestParams.fromRaw(`a=${'x'.repeat(1025)}`, undefined, undefined))).toBe(-1130);
-    expect(RequestParams.fromRaw(`a=${'x'.repeat(1024)}&b=caf%C3%A9%20%F0%9F%98%80`, undefined, undefined).required('b')).toBe('café 😀');
+    expect(
+      RequestParams.fromRaw(`a=${'x'.repeat(1024)}&b=caf%C3%A9%20%F0%9F%98%80`, undefined, undefined).required('b'),
+    ).toBe('café 😀');
   });
 });

@@ -52,15 +52,23 @@ export class RequestParams {
     if (raw === undefined) return undefined;
     if (!/^-?\d{1,16}$/.test(raw)) throw ApiError.invalid(name, 'expected a plain integer');
     const n = Number(raw);
-    if (!Number.isSafeInteger(n) || n < min || n > max) throw ApiError.invalid(name, `expected an integer from ${min} to ${max}`);
+    if (!Number.isSafeInteger(n) || n < min || n > max)
+      throw ApiError.invalid(name, `expected an integer from ${min} to ${max}`);
     return n;
   }
 
-  optionalEnum<T extends string>(name: string, allowed: readonly T[], code: number = ErrorCode.INVALID_PARAM_VALUE): T | undefined {
+  optionalEnum<T extends string>(
+    name: string,
+    allowed: readonly T[],
+    code: number = ErrorCode.INVALID_PARAM_VALUE,
+  ): T | undefined {
     const raw = this.optional(name);
     if (raw === undefined) return undefined;
     if (!(allowed as readonly string[]).includes(raw)) {
-      throw new ApiError(code as never, `Invalid value for parameter '${name}': expected one of ${allowed.join(', ')}.`);
+      throw new ApiError(
+        code as never,
+        `Invalid value for parameter '${name}': expected one of ${allowed.join(', ')}.`,
+      );
     }
     return raw as T;
   }

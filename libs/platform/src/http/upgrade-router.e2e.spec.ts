@@ -5,7 +5,8 @@ import { parseRawAnswer, RawConnection } from '../../../../test/support/raw-conn
 import { waitFor } from '../../../../test/support/wait-for';
 import { UpgradeRouter } from './upgrade-router';
 
-const upgrade = (path: string, protocol = 'h2c'): string => `GET ${path} HTTP/1.1\r\nHost: x\r\nUpgrade: ${protocol}\r\nConnection: Upgrade\r\n\r\n`;
+const upgrade = (path: string, protocol = 'h2c'): string =>
+  `GET ${path} HTTP/1.1\r\nHost: x\r\nUpgrade: ${protocol}\r\nConnection: Upgrade\r\n\r\n`;
 
 /** A bare Node HTTP server with the router on it: what every app's server has under Fastify. */
 describe('the upgrade router of an HTTP server', () => {
@@ -34,12 +35,15 @@ describe('the upgrade router of an HTTP server', () => {
     expect(server.listenerCount('upgrade')).toBe(1);
   });
 
-  it.each(['h2c', 'websocket'])('answers an %s upgrade on a path nobody owns with 404 and {code, msg}, and closes it', async (protocol) => {
-    const answer = parseRawAnswer(await RawConnection.exchange(base, upgrade('/nope?x=<script>', protocol)));
-    expect(answer.status).toBe(404);
-    expect(answer.body).toEqual({ code: -1020, msg: expect.any(String) });
-    expect(JSON.stringify(answer.body)).not.toContain('script');
-  });
+  it.each(['h2c', 'websocket'])(
+    'answers an %s upgrade on a path nobody owns with 404 and {code, msg}, and closes it',
+    async (protocol) => {
+      const answer = parseRawAnswer(await RawConnection.exchange(base, upgrade('/nope?x=<script>', protocol)));
+      expect(answer.status).toBe(404);
+      expect(answer.body).toEqual({ code: -1020, msg: expect.any(String) });
+      expect(JSON.stringify(answer.body)).not.toContain('script');
+    },
+  );
 
   it('survives a reset of a socket a handler holds, and keeps serving', async () => {
     const before = held.length;

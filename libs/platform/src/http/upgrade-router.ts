@@ -49,14 +49,24 @@ export class UpgradeRouter {
     const path = (request.url ?? '').split('?')[0] ?? '';
     const route = this.routes.find((r) => r.owns(path));
     if (!route) {
-      refuseUpgrade(socket, 404, ErrorCode.UNSUPPORTED_OPERATION, 'Unsupported operation: no stream is served at this path.');
+      refuseUpgrade(
+        socket,
+        404,
+        ErrorCode.UNSUPPORTED_OPERATION,
+        'Unsupported operation: no stream is served at this path.',
+      );
       return;
     }
     try {
       route.handler(request, socket, head);
     } catch (error) {
       this.logger?.error({ err: error }, 'upgrade: handler failed');
-      refuseUpgrade(socket, 500, ErrorCode.INTERNAL, 'Internal error; unable to process your request. Please try again.');
+      refuseUpgrade(
+        socket,
+        500,
+        ErrorCode.INTERNAL,
+        'Internal error; unable to process your request. Please try again.',
+      );
     }
   };
 }
@@ -67,5 +77,7 @@ export function refuseUpgrade(socket: Duplex, status: number, code: number, msg:
   const body = JSON.stringify({ code, msg });
   // The http server's sockets are half-open: without the destroy a client that never closes keeps it.
   socket.once('finish', () => socket.destroy());
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

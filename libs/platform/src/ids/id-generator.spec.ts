@@ -19,6 +19,8 @@ describe('IdGenerator', () => {
   });
 
   it('stays below 2^53 for decades', () => {
-    expect(Number(new IdGenerator(31, new ManualClock(1_704_067_200_000 + 60 * 365 * 86_400_000)).next())).toBeLessThan(2 ** 53);
+    expect(Number(new IdGenerator(31, new ManualClock(1_704_067_200_000 + 60 * 365 * 86_400_000)).next())).toBeLessThan(
+      2 ** 53,
+    );
   });
 });

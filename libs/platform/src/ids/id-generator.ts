@@ -21,7 +21,8 @@ export class IdGenerator {
     private readonly instance: number,
     private readonly clock: Clock,
   ) {
-    if (!Number.isInteger(instance) || instance < 0 || instance >= INSTANCE_LIMIT) throw new Error(`IdGenerator: instance must be 0..${INSTANCE_LIMIT - 1}`);
+    if (!Number.isInteger(instance) || instance < 0 || instance >= INSTANCE_LIMIT)
+      throw new Error(`IdGenerator: instance must be 0..${INSTANCE_LIMIT - 1}`);
   }
 
   next(): string {

@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { realServiceAddress } from '../../../../test/support/real-services';
 import { waitFor } from '../../../../test/support/wait-for';
 import { ManualClock } from '../time/clock';
-import { InMemoryListenKeyStore, LISTEN_KEY_FORMAT, LISTEN_KEY_VALIDITY_MS, type ListenKeyStore } from './listen-key-store';
+import {
+  InMemoryListenKeyStore,
+  LISTEN_KEY_FORMAT,
+  LISTEN_KEY_VALIDITY_MS,
+  type ListenKeyStore,
+} from './listen-key-store';
 import { RedisListenKeyStore } from './redis-listen-key-store';
 
 const redisUrl = realServiceAddress('REDIS_URL', 'listenKey store on Redis');
@@ -31,7 +36,11 @@ function describeStore(name: string, available: boolean, make: (clock: ManualClo
     it('opens a 60-character key valid 60 minutes, and returns the same live key to the same API key with its expiry moved', async () => {
       const o = owner();
       const first = await pair.store.open(o);
-      expect(first).toEqual({ listenKey: expect.stringMatching(LISTEN_KEY_FORMAT), ...o, expiresAt: clock.now() + LISTEN_KEY_VALIDITY_MS });
+      expect(first).toEqual({
+        listenKey: expect.stringMatching(LISTEN_KEY_FORMAT),
+        ...o,
+        expiresAt: clock.now() + LISTEN_KEY_VALIDITY_MS,
+      });
       clock.advance(10 * MINUTE);
       const again = await pair.store.open(o);
       expect(again).toEqual({ ...first, expiresAt: clock.now() + LISTEN_KEY_VALIDITY_MS });
@@ -55,7 +64,10 @@ function describeStore(name: string, available: boolean, make: (clock: ManualClo
     it('extends a live key by 60 minutes from now, and never an unknown one', async () => {
       const record = await pair.store.open(owner());
       clock.advance(50 * MINUTE);
-      expect(await pair.store.extend(record.listenKey)).toEqual({ ...record, expiresAt: clock.now() + LISTEN_KEY_VALIDITY_MS });
+      expect(await pair.store.extend(record.listenKey)).toEqual({
+        ...record,
+        expiresAt: clock.now() + LISTEN_KEY_VALIDITY_MS,
+      });
       clock.advance(50 * MINUTE);
       expect(await pair.peer.find(record.listenKey)).toBeDefined();
       expect(await pair.store.extend('x'.repeat(60))).toBeUndefined();
@@ -90,5 +102,8 @@ describeStore('memory', true, (clock) => {
 });
 describeStore('redis', redisUrl !== undefined, (clock) => {
   const prefix = `test-${randomUUID()}:lk`;
-  return { store: new RedisListenKeyStore(redisUrl!, clock, prefix), peer: new RedisListenKeyStore(redisUrl!, clock, prefix) };
+  return {
+    store: new RedisListenKeyStore(redisUrl!, clock, prefix),
+    peer: new RedisListenKeyStore(redisUrl!, clock, prefix),
+  };
 });

@@ -65,7 +65,13 @@ export class InMemoryListenKeyStore implements ListenKeyStore {
       current.expiresAt = now + this.validityMs;
       return { ...current };
     }
-    const record: ListenKeyRecord = { listenKey: newListenKey(), apiKey: owner.apiKey, accountId: owner.accountId, userId: owner.userId, expiresAt: now + this.validityMs };
+    const record: ListenKeyRecord = {
+      listenKey: newListenKey(),
+      apiKey: owner.apiKey,
+      accountId: owner.accountId,
+      userId: owner.userId,
+      expiresAt: now + this.validityMs,
+    };
     this.records.set(record.listenKey, record);
     this.byApiKey.set(owner.apiKey, record.listenKey);
     return { ...record };

@@ -1,6 +1,12 @@
 import Redis from 'ioredis';
 import type { Clock } from '../time/clock';
-import { LISTEN_KEY_VALIDITY_MS, type ListenKeyOwner, type ListenKeyRecord, type ListenKeyStore, newListenKey } from './listen-key-store';
+import {
+  LISTEN_KEY_VALIDITY_MS,
+  type ListenKeyOwner,
+  type ListenKeyRecord,
+  type ListenKeyStore,
+  newListenKey,
+} from './listen-key-store';
 
 /** Redis forgets a key this long after it expired by the store's clock: the TTL only collects the garbage. */
 const GARBAGE_GRACE_MS = 60_000;
@@ -88,7 +94,13 @@ export class RedisListenKeyStore implements ListenKeyStore {
   }
 
   async find(listenKey: string): Promise<ListenKeyRecord | undefined> {
-    const [apiKey, accountId, userId, expiresAt] = await this.redis.hmget(this.recordKey(listenKey), 'apiKey', 'accountId', 'userId', 'expiresAt');
+    const [apiKey, accountId, userId, expiresAt] = await this.redis.hmget(
+      this.recordKey(listenKey),
+      'apiKey',
+      'accountId',
+      'userId',
+      'expiresAt',
+    );
     if (!apiKey || !accountId || !userId || !expiresAt || Number(expiresAt) <= this.clock.now()) return undefined;
     return { listenKey, apiKey, accountId, userId, expiresAt: Number(expiresAt) };
   }
@@ -96,14 +108,30 @@ export class RedisListenKeyStore implements ListenKeyStore {
   async extend(listenKey: string): Promise<ListenKeyRecord | undefined> {
     const now = this.clock.now();
     const expiresAt = now + this.validityMs;
-    const fields = (await this.redis.eval(EXTEND, 1, this.recordKey(listenKey), now, expiresAt, this.validityMs + GARBAGE_GRACE_MS, this.apiKeyPointer(''))) as [string, string, string] | null;
+    const fields = (await this.redis.eval(
+      EXTEND,
+      1,
+      this.recordKey(listenKey),
+      now,
+      expiresAt,
+      this.validityMs + GARBAGE_GRACE_MS,
+      this.apiKeyPointer(''),
+    )) as [string, string, string] | null;
     if (!fields) return undefined;
     const [apiKey, accountId, userId] = fields;
     return { listenKey, apiKey, accountId, userId, expiresAt };
   }
 
   async remove(listenKey: string): Promise<boolean> {
-    const removed = await this.redis.eval(REMOVE, 1, this.recordKey(listenKey), this.clock.now(), this.apiKeyPointer(''), this.channel, listenKey);
+    const removed = await this.redis.eval(
+      REMOVE,
+      1,
+      this.recordKey(listenKey),
+      this.clock.now(),
+      this.apiKeyPointer(''),
+      this.channel,
+      listenKey,
+    );
     return removed === 1;
   }
 

@@ -9,7 +9,14 @@ export function createLogger(service: string, level: string = 'info'): Logger {
     base: { service },
     timestamp: pino.stdTimeFunctions.epochTime,
     redact: {
-      paths: ['secretKey', '*.secretKey', 'headers["x-service-key"]', 'req.headers.authorization', 'signature', '*.signature'],
+      paths: [
+        'secretKey',
+        '*.secretKey',
+        'headers["x-service-key"]',
+        'req.headers.authorization',
+        'signature',
+        '*.signature',
+      ],
       censor: '[redacted]',
     },
   });

@@ -26,7 +26,10 @@ export async function startMetricsServer(metrics: Metrics, port: number, host: s
       );
       return;
     }
-    respond(response, new ApiError(ErrorCode.UNSUPPORTED_OPERATION, 'Unsupported operation: this port serves GET /metrics only.'));
+    respond(
+      response,
+      new ApiError(ErrorCode.UNSUPPORTED_OPERATION, 'Unsupported operation: this port serves GET /metrics only.'),
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -36,10 +36,15 @@ export class RateLimiter {
     const used = await this.store.increment(`w:${subject}`, weight, MINUTE, now);
     const headers = { [RateLimitHeaders.usedWeight]: String(used) };
     if (used > this.limits.weightPerMinute) {
-      throw new ApiError(ErrorCode.TOO_MUCH_WEIGHT, `Too much request weight used; current limit is ${this.limits.weightPerMinute} request weight per 1 MINUTE.`, 429, {
-        ...headers,
-        'Retry-After': String(Math.ceil((MINUTE - (now % MINUTE)) / 1000)),
-      });
+      throw new ApiError(
+        ErrorCode.TOO_MUCH_WEIGHT,
+        `Too much request weight used; current limit is ${this.limits.weightPerMinute} request weight per 1 MINUTE.`,
+        429,
+        {
+          ...headers,
+          'Retry-After': String(Math.ceil((MINUTE - (now % MINUTE)) / 1000)),
+        },
+      );
     }
     return headers;
   }
@@ -47,14 +52,22 @@ export class RateLimiter {
   /** Counts one new order of `account` against the per-second and per-day limits. */
   async chargeOrder(account: string): Promise<Record<string, string>> {
     const now = this.clock.now();
-    const [second, day] = await Promise.all([this.store.increment(`o:${account}`, 1, SECOND, now), this.store.increment(`o:${account}`, 1, DAY, now)]);
-    const headers = { [RateLimitHeaders.orderCountSecond]: String(second), [RateLimitHeaders.orderCountDay]: String(day) };
+    const [second, day] = await Promise.all([
+      this.store.increment(`o:${account}`, 1, SECOND, now),
+      this.store.increment(`o:${account}`, 1, DAY, now),
+    ]);
+    const headers = {
+      [RateLimitHeaders.orderCountSecond]: String(second),
+      [RateLimitHeaders.orderCountDay]: String(day),
+    };
     if (second > this.limits.ordersPerSecond || day > this.limits.ordersPerDay) {
       const perSecond = second > this.limits.ordersPerSecond;
       const retry = perSecond ? 1 : Math.ceil((DAY - (now % DAY)) / 1000);
       throw new ApiError(
         ErrorCode.TOO_MANY_ORDERS,
-        perSecond ? `Too many new orders; current limit is ${this.limits.ordersPerSecond} orders per SECOND.` : `Too many new orders; current limit is ${this.limits.ordersPerDay} orders per DAY.`,
+        perSecond
+          ? `Too many new orders; current limit is ${this.limits.ordersPerSecond} orders per SECOND.`
+          : `Too many new orders; current limit is ${this.limits.ordersPerDay} orders per DAY.`,
         429,
         { ...headers, 'Retry-After': String(retry) },
       );

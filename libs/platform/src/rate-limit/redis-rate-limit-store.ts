@@ -5,14 +5,21 @@ import type { RateLimitStore } from './rate-limit-store';
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly redis: Redis;
 
-  constructor(url: string, private readonly prefix = 'rl') {
+  constructor(
+    url: string,
+    private readonly prefix = 'rl',
+  ) {
     this.redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
   }
 
   async increment(key: string, amount: number, windowMs: number, now: number): Promise<number> {
     const window = Math.floor(now / windowMs);
     const id = `${this.prefix}:${key}:${windowMs}:${window}`;
-    const result = await this.redis.multi().incrby(id, amount).pexpire(id, windowMs * 2).exec();
+    const result = await this.redis
+      .multi()
+      .incrby(id, amount)
+      .pexpire(id, windowMs * 2)
+      .exec();
     const [error, count] = result?.[0] ?? [new Error('redis: empty transaction result'), 0];
     if (error) throw error;
     return Number(count);

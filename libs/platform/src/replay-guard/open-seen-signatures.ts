@@ -6,5 +6,7 @@ import { InMemorySeenSignatures, type SeenSignatures } from './seen-signatures';
 export function openSeenSignatures(config: Config): SeenSignatures | undefined {
   if (config.REPLAY_GUARD === 'off') return undefined;
   // The schema prefix also namespaces Redis keys, as it does for rate limits and listenKeys.
-  return config.REDIS_URL ? new RedisSeenSignatures(config.REDIS_URL, `${config.DATABASE_SCHEMA_PREFIX ?? ''}sig`) : new InMemorySeenSignatures(config.REPLAY_GUARD_MAX_ENTRIES);
+  return config.REDIS_URL
+    ? new RedisSeenSignatures(config.REDIS_URL, `${config.DATABASE_SCHEMA_PREFIX ?? ''}sig`)
+    : new InMemorySeenSignatures(config.REPLAY_GUARD_MAX_ENTRIES);
 }

@@ -34,7 +34,10 @@ describeStore('redis', redisUrl !== undefined, () => new RedisSeenSignatures(red
 (redisUrl ? describe : describe.skip)('seen signatures shared by two gateway replicas through Redis', () => {
   it('refuses on one replica the signature the other accepted, and forgets it after its time', async () => {
     const prefix = `test-${randomUUID()}`;
-    const [a, b]: [SeenSignatures, SeenSignatures] = [new RedisSeenSignatures(redisUrl!, prefix), new RedisSeenSignatures(redisUrl!, prefix)];
+    const [a, b]: [SeenSignatures, SeenSignatures] = [
+      new RedisSeenSignatures(redisUrl!, prefix),
+      new RedisSeenSignatures(redisUrl!, prefix),
+    ];
     try {
       const key = `k:${randomUUID()}`;
       expect(await a.firstUse(key, 300, Date.now())).toBe(true);

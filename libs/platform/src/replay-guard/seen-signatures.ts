@@ -33,7 +33,8 @@ export class InMemorySeenSignatures implements SeenSignatures {
     if (expiresAt !== undefined && expiresAt > now) return false;
     this.dropExpiredFront(now);
     if (this.expiries.size >= this.maxEntries && now >= this.sweepNotBefore) this.sweep(now);
-    if (this.expiries.size >= this.maxEntries) throw new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'The exchange is overloaded; try again shortly.');
+    if (this.expiries.size >= this.maxEntries)
+      throw new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'The exchange is overloaded; try again shortly.');
     this.expiries.delete(key);
     this.expiries.set(key, now + ttlMs);
     return true;
@@ -64,4 +65,3 @@ export class InMemorySeenSignatures implements SeenSignatures {
     this.sweepNotBefore = earliest;
   }
 }
-

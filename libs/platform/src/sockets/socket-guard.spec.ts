@@ -33,7 +33,11 @@ class FakeSocket extends EventEmitter {
 describe('the socket guard', () => {
   let now = 0;
   const guard = (events = {}): SocketGuard =>
-    new SocketGuard({ maxBufferedBytes: 100, maxMessagesPerSecond: 3, maxSocketsPerIp: 2, maxPayloadBytes: 64, trustedProxies: '' }, events, () => now);
+    new SocketGuard(
+      { maxBufferedBytes: 100, maxMessagesPerSecond: 3, maxSocketsPerIp: 2, maxPayloadBytes: 64, trustedProxies: '' },
+      events,
+      () => now,
+    );
 
   it('passes messages up to the rate, then closes with 1008, stops reading and handles no more', () => {
     let abusive = 0;
@@ -45,7 +49,11 @@ describe('the socket guard', () => {
     now += 1000;
     for (const m of ['d', 'e', 'f', 'g', 'h']) ws.emit('message', Buffer.from(m), false);
     expect(handled).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
-    expect({ closedWith: ws.closedWith, paused: ws.paused, abusive }).toEqual({ closedWith: 1008, paused: true, abusive: 1 });
+    expect({ closedWith: ws.closedWith, paused: ws.paused, abusive }).toEqual({
+      closedWith: 1008,
+      paused: true,
+      abusive: 1,
+    });
   });
 
   it('drops a socket past the unsent-bytes cap on any write, pings and replies alike', () => {

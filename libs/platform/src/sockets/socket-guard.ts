@@ -67,7 +67,12 @@ export class SocketGuard {
     const open = this.socketsByIp.get(ip) ?? 0;
     if (open >= this.settings.maxSocketsPerIp) {
       this.events.refused?.();
-      refuseUpgrade(socket, 429, ErrorCode.TOO_MUCH_WEIGHT, `Too many open sockets from this address; at most ${this.settings.maxSocketsPerIp}.`);
+      refuseUpgrade(
+        socket,
+        429,
+        ErrorCode.TOO_MUCH_WEIGHT,
+        `Too many open sockets from this address; at most ${this.settings.maxSocketsPerIp}.`,
+      );
       return false;
     }
     this.socketsByIp.set(ip, open + 1);

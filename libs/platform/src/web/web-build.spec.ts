@@ -42,6 +42,14 @@ describe('ensureWebBuild', () => {
     const rebuilt = await ensureWebBuild({ root });
     expect(rebuilt.inputHash).not.toBe(first.inputHash);
     expect(rebuilt.pages[0]!.firstLoad).not.toEqual(first.pages[0]!.firstLoad);
-    expect(readFileSync(join(rebuilt.dir, rebuilt.pages[0]!.firstLoad.find((f) => f.endsWith('.css'))!), 'utf8')).toContain('letter-spacing');
+    expect(
+      readFileSync(
+        join(
+          rebuilt.dir,
+          rebuilt.pages[0]!.firstLoad.find((f) => f.endsWith('.css'))!,
+        ),
+        'utf8',
+      ),
+    ).toContain('letter-spacing');
   });
 });

@@ -26,15 +26,19 @@ const BUNDLED_PACKAGES = ['preact', 'lightweight-charts', 'esbuild'];
 const STAMP = 'web-build.json';
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)],
+  );
 }
 
 /** A hash of everything the bundle is made of, so a start rebuilds exactly when something changed. */
 function inputHash(root: string): string {
   const hash = createHash('sha256');
   const sources = join(root, 'apps/web/src');
-  for (const file of filesUnder(sources).sort()) hash.update(relative(sources, file)).update('\0').update(readFileSync(file));
-  for (const name of BUNDLED_PACKAGES) hash.update(name).update(readFileSync(join(root, 'node_modules', name, 'package.json')));
+  for (const file of filesUnder(sources).sort())
+    hash.update(relative(sources, file)).update('\0').update(readFileSync(file));
+  for (const name of BUNDLED_PACKAGES)
+    hash.update(name).update(readFileSync(join(root, 'node_modules', name, 'package.json')));
   hash.update(readFileSync(__filename));
   return hash.digest('hex').slice(0, 16);
 }
@@ -106,12 +110,19 @@ export async function ensureWebBuild(options: WebBuildOptions): Promise<WebBuild
   const staticImports = (file: string, seen = new Set<string>()): string[] => {
     if (seen.has(file)) return [];
     seen.add(file);
-    return [file, ...(outputs[file]?.imports ?? []).filter((i) => i.kind === 'import-statement').flatMap((i) => staticImports(i.path, seen))];
+    return [
+      file,
+      ...(outputs[file]?.imports ?? [])
+        .filter((i) => i.kind === 'import-statement')
+        .flatMap((i) => staticImports(i.path, seen)),
+    ];
   };
   const pages: WebBuild['pages'] = [];
   const eager = new Set<string>();
   for (const page of PAGES) {
-    const [entryFile, meta] = Object.entries(outputs).find(([, o]) => o.entryPoint === join('apps/web/src', page.entry))!;
+    const [entryFile, meta] = Object.entries(outputs).find(
+      ([, o]) => o.entryPoint === join('apps/web/src', page.entry),
+    )!;
     const scripts = staticImports(entryFile);
     const styles = meta.cssBundle ? [meta.cssBundle] : [];
     scripts.forEach((s) => eager.add(s));

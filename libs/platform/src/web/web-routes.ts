@@ -5,7 +5,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebBuild } from './web-build';
 
 /** Same origin only: the pages load nothing from elsewhere and talk only to this host (ws included). */
-export const WEB_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+export const WEB_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -32,10 +33,18 @@ export function registerWebRoutes(fastify: FastifyInstance, build: WebBuild): vo
   const files = new Map<string, Served>();
   const load = (file: string, cache: string): Served => {
     const body = readFileSync(join(build.dir, file));
-    return { body, gzip: gzipSync(body, { level: 9 }), type: TYPES[extname(file)] ?? 'application/octet-stream', cache };
+    return {
+      body,
+      gzip: gzipSync(body, { level: 9 }),
+      type: TYPES[extname(file)] ?? 'application/octet-stream',
+      cache,
+    };
   };
   for (const page of build.pages) files.set(page.path, load(page.file, 'no-cache'));
-  for (const file of new Set([...build.pages.flatMap((p) => p.firstLoad.filter((f) => f.startsWith('assets/'))), ...build.lazy])) {
+  for (const file of new Set([
+    ...build.pages.flatMap((p) => p.firstLoad.filter((f) => f.startsWith('assets/'))),
+    ...build.lazy,
+  ])) {
     files.set(`/${file}`, load(file, 'public, max-age=31536000, immutable'));
   }
 
@@ -51,9 +60,11 @@ export function registerWebRoutes(fastify: FastifyInstance, build: WebBuild): vo
     if (gzip) void reply.header('content-encoding', 'gzip');
     return reply.send(gzip ? served.gzip : served.body);
   };
-  const notFound = (reply: FastifyReply) => reply.code(404).send({ code: -1020, msg: 'Unsupported operation: this path does not exist.' });
+  const notFound = (reply: FastifyReply) =>
+    reply.code(404).send({ code: -1020, msg: 'Unsupported operation: this path does not exist.' });
 
-  for (const page of build.pages) fastify.get(page.path, (request, reply) => send(request, reply, files.get(page.path)!));
+  for (const page of build.pages)
+    fastify.get(page.path, (request, reply) => send(request, reply, files.get(page.path)!));
   fastify.get('/admin', (_request, reply) => reply.redirect('/admin/', 301));
   fastify.get('/assets/*', (request, reply) => {
     const served = files.get(request.url.split('?')[0] ?? '');

@@ -3,7 +3,12 @@ import { type AccountStreamState, nextEventTime, streamLedgerEvent } from './acc
 import { rejectCodeOf } from './execution-report';
 
 const precisionOf = (asset: string): number => (asset === 'USDT' ? 6 : 8);
-const start: AccountStreamState = { accountId: '100', flags: { canTrade: true, canWithdraw: true, canDeposit: true }, lastSeq: 10, lastE: 0 };
+const start: AccountStreamState = {
+  accountId: '100',
+  flags: { canTrade: true, canWithdraw: true, canDeposit: true },
+  lastSeq: 10,
+  lastE: 0,
+};
 
 const order = (over: Partial<LedgerOrderRecord> = {}): LedgerOrderRecord => ({
   orderId: '5001',
@@ -32,22 +37,62 @@ const order = (over: Partial<LedgerOrderRecord> = {}): LedgerOrderRecord => ({
 
 let nextSeq = 11;
 function event(type: string, payload: Record<string, unknown>, ts = 5000, seq = nextSeq++): LedgerJournalEvent {
-  return { type, v: 1, id: `cmd-${seq}:0`, ts, payload: { userId: '7', seq, commandId: `cmd-${seq}`, ...payload } } as unknown as LedgerJournalEvent;
+  return {
+    type,
+    v: 1,
+    id: `cmd-${seq}:0`,
+    ts,
+    payload: { userId: '7', seq, commandId: `cmd-${seq}`, ...payload },
+  } as unknown as LedgerJournalEvent;
 }
 /** The event as the feed reads it (these fixtures are v1: the whole record), with its order as SpotOrderMemory gives it. */
 function streamed(state: AccountStreamState, e: LedgerJournalEvent) {
   const order = (e.payload as { order?: LedgerOrderRecord }).order;
   return streamLedgerEvent(state, currentLedgerEvent(e), precisionOf, undefined, order);
 }
-const trade = (qty: string) => ({ tradeId: '900', orderId: '5001', accountId: '100', symbol: 'BTCUSDT', price: '60000', qty, quoteQty: '0', commission: '0.001', commissionAsset: 'BTC', time: 4999, isBuyer: true, isMaker: false });
+const trade = (qty: string) => ({
+  tradeId: '900',
+  orderId: '5001',
+  accountId: '100',
+  symbol: 'BTCUSDT',
+  price: '60000',
+  qty,
+  quoteQty: '0',
+  commission: '0.001',
+  commissionAsset: 'BTC',
+  time: 4999,
+  isBuyer: true,
+  isMaker: false,
+});
 const usdt = (free: string, locked: string, accountId = '100') => ({ accountId, asset: 'USDT', free, locked });
 
 describe('one ledger event on one account stream', () => {
   it('reports an order placed as NEW, then the reservation, under one E', () => {
-    const step = streamed(start, event('OrderPlaced', { order: order(), flows: [], balances: [usdt('40000', '60000')] }));
+    const step = streamed(
+      start,
+      event('OrderPlaced', { order: order(), flows: [], balances: [usdt('40000', '60000')] }),
+    );
     expect(step.frames.map((f) => f.e)).toEqual(['executionReport', 'outboundAccountInfo']);
-    expect(step.frames[0]).toMatchObject({ E: 5000, x: 'NEW', X: 'NEW', i: '5001', c: 'c1', z: '0', t: '-1', r: 0, C: '', N: null });
-    expect(step.frames[1]).toEqual({ e: 'outboundAccountInfo', E: 5000, T: true, W: true, D: true, B: [{ a: 'USDT', f: '40000.000000', l: '60000.000000' }] });
+    expect(step.frames[0]).toMatchObject({
+      E: 5000,
+      x: 'NEW',
+      X: 'NEW',
+      i: '5001',
+      c: 'c1',
+      z: '0',
+      t: '-1',
+      r: 0,
+      C: '',
+      N: null,
+    });
+    expect(step.frames[1]).toEqual({
+      e: 'outboundAccountInfo',
+      E: 5000,
+      T: true,
+      W: true,
+      D: true,
+      B: [{ a: 'USDT', f: '40000.000000', l: '60000.000000' }],
+    });
     expect(step.state).toMatchObject({ lastE: 5000, lastSeq: nextSeq - 1 });
   });
 
@@ -67,14 +112,51 @@ describe('one ledger event on one account stream', () => {
 
   it('reports the trade that fills an order as FILLED and nothing more for the FILLED outcome after it, but its released funds', () => {
     const filled = order({ executedQty: '1', cummulativeQuoteQty: '60000', status: 'PARTIALLY_FILLED' });
-    const t = streamed(start, event('TradeSettled', { trade: trade('1'), order: filled, feeAccountId: '1', flows: [], balances: [usdt('40000', '0')] }));
-    expect(t.frames[0]).toMatchObject({ x: 'FILLED', X: 'FILLED', l: '1', L: '60000', z: '1', Z: '60000', n: '0.001', N: 'BTC', t: '900', T: 4999, m: false });
-    const outcome = streamed(t.state, event('OrderOutcomeApplied', { outcome: 'FILLED', order: { ...filled, status: 'FILLED' }, balances: [usdt('40100', '0')] }));
+    const t = streamed(
+      start,
+      event('TradeSettled', {
+        trade: trade('1'),
+        order: filled,
+        feeAccountId: '1',
+        flows: [],
+        balances: [usdt('40000', '0')],
+      }),
+    );
+    expect(t.frames[0]).toMatchObject({
+      x: 'FILLED',
+      X: 'FILLED',
+      l: '1',
+      L: '60000',
+      z: '1',
+      Z: '60000',
+      n: '0.001',
+      N: 'BTC',
+      t: '900',
+      T: 4999,
+      m: false,
+    });
+    const outcome = streamed(
+      t.state,
+      event('OrderOutcomeApplied', {
+        outcome: 'FILLED',
+        order: { ...filled, status: 'FILLED' },
+        balances: [usdt('40100', '0')],
+      }),
+    );
     expect(outcome.frames.map((f) => f.e)).toEqual(['outboundAccountInfo']);
   });
 
   it('reports a partial fill with X from the record (a pending cancel stays pending)', () => {
-    const step = streamed(start, event('TradeSettled', { trade: trade('0.4'), order: order({ executedQty: '0.4', status: 'PENDING_CANCEL' }), feeAccountId: '1', flows: [], balances: [] }));
+    const step = streamed(
+      start,
+      event('TradeSettled', {
+        trade: trade('0.4'),
+        order: order({ executedQty: '0.4', status: 'PENDING_CANCEL' }),
+        feeAccountId: '1',
+        flows: [],
+        balances: [],
+      }),
+    );
     expect(step.frames[0]).toMatchObject({ x: 'PARTIALLY_FILLED', X: 'PENDING_CANCEL', z: '0.4' });
   });
 
@@ -85,28 +167,70 @@ describe('one ledger event on one account stream', () => {
   });
 
   it('reports cancels with C and rejections with their code; a resting order or a cancel request is no report', () => {
-    const canceled = streamed(start, event('OrderOutcomeApplied', { outcome: 'CANCELED', reason: 'USER', order: order({ status: 'CANCELED' }), balances: [] }));
+    const canceled = streamed(
+      start,
+      event('OrderOutcomeApplied', {
+        outcome: 'CANCELED',
+        reason: 'USER',
+        order: order({ status: 'CANCELED' }),
+        balances: [],
+      }),
+    );
     expect(canceled.frames[0]).toMatchObject({ x: 'CANCELED', C: 'c1', r: 0 });
-    const rejected = streamed(start, event('OrderOutcomeApplied', { outcome: 'REJECTED', reason: 'LIMIT_MAKER_WOULD_TAKE', order: order({ status: 'REJECTED' }), balances: [] }));
+    const rejected = streamed(
+      start,
+      event('OrderOutcomeApplied', {
+        outcome: 'REJECTED',
+        reason: 'LIMIT_MAKER_WOULD_TAKE',
+        order: order({ status: 'REJECTED' }),
+        balances: [],
+      }),
+    );
     expect(rejected.frames[0]).toMatchObject({ x: 'REJECTED', r: -2010, C: '' });
-    expect(streamed(start, event('OrderOutcomeApplied', { outcome: 'RESTED', order: order({ isWorking: true }), balances: [] })).frames).toEqual([]);
-    expect(streamed(start, event('OrderCancelRequested', { order: order({ status: 'PENDING_CANCEL' }) })).frames).toEqual([]);
-    expect([rejectCodeOf('SYMBOL_NOT_TRADING'), rejectCodeOf('UNKNOWN_SYMBOL'), rejectCodeOf(undefined)]).toEqual([-1151, -1121, -2010]);
+    expect(
+      streamed(
+        start,
+        event('OrderOutcomeApplied', { outcome: 'RESTED', order: order({ isWorking: true }), balances: [] }),
+      ).frames,
+    ).toEqual([]);
+    expect(
+      streamed(start, event('OrderCancelRequested', { order: order({ status: 'PENDING_CANCEL' }) })).frames,
+    ).toEqual([]);
+    expect([rejectCodeOf('SYMBOL_NOT_TRADING'), rejectCodeOf('UNKNOWN_SYMBOL'), rejectCodeOf(undefined)]).toEqual([
+      -1151, -1121, -2010,
+    ]);
   });
 
   it('streams only this account: another account of the user, the fee account, and a rejected command give nothing', () => {
     const other = streamed(start, event('FundsTransferred', { balances: [usdt('5', '0', '101')] }));
     expect(other.frames).toEqual([]);
     expect(other.state.lastSeq).toBe(nextSeq - 1);
-    const theirOrder = streamed(start, event('OrderPlaced', { order: order({ accountId: '101' }), flows: [], balances: [usdt('1', '1', '101')] }));
+    const theirOrder = streamed(
+      start,
+      event('OrderPlaced', { order: order({ accountId: '101' }), flows: [], balances: [usdt('1', '1', '101')] }),
+    );
     expect(theirOrder.frames).toEqual([]);
-    expect(streamed(start, event('CommandRejected', { commandType: 'PlaceOrder', code: -1131, msg: 'no' })).frames).toEqual([]);
+    expect(
+      streamed(start, event('CommandRejected', { commandType: 'PlaceOrder', code: -1131, msg: 'no' })).frames,
+    ).toEqual([]);
   });
 
   it('sends the new flags with no balances when the operator changes them, and renders any future event that carries balances', () => {
-    const flags = streamed(start, event('AccountFlagsSet', { accountId: '100', canTrade: false, canWithdraw: true, canDeposit: true }));
+    const flags = streamed(
+      start,
+      event('AccountFlagsSet', { accountId: '100', canTrade: false, canWithdraw: true, canDeposit: true }),
+    );
     expect(flags.frames).toEqual([{ e: 'outboundAccountInfo', E: 5000, T: false, W: true, D: true, B: [] }]);
     const hold = streamed(flags.state, event('WithdrawalHeld', { balances: [usdt('1.5', '2')] }, 9000));
-    expect(hold.frames).toEqual([{ e: 'outboundAccountInfo', E: 9000, T: false, W: true, D: true, B: [{ a: 'USDT', f: '1.500000', l: '2.000000' }] }]);
+    expect(hold.frames).toEqual([
+      {
+        e: 'outboundAccountInfo',
+        E: 9000,
+        T: false,
+        W: true,
+        D: true,
+        B: [{ a: 'USDT', f: '1.500000', l: '2.000000' }],
+      },
+    ]);
   });
 });

@@ -1,4 +1,11 @@
-import { type AccountFlags, type BalanceAfter, type ContractJournalEvent, isContractJournalEvent, type LedgerJournalEvent, type LedgerOrderRecord } from '@exchange/contracts';
+import {
+  type AccountFlags,
+  type BalanceAfter,
+  type ContractJournalEvent,
+  isContractJournalEvent,
+  type LedgerJournalEvent,
+  type LedgerOrderRecord,
+} from '@exchange/contracts';
 import type { ContractOrderView } from './contract-orders-seen';
 import { contractFlagsOf, contractFramesOf, type StreamedContracts } from './contract-stream';
 import { executionReport, transitionOf } from './execution-report';
@@ -46,10 +53,12 @@ export function streamLedgerEvent(
 ): StreamStep {
   if (event.payload.seq <= state.lastSeq) return { state, frames: [] };
   const passed = { ...state, lastSeq: event.payload.seq };
-  if (isContractJournalEvent(event)) return withEventTime(passed, event.ts, contractFramesOf(state, event, contractOrder, precisionOf('USDT')));
+  if (isContractJournalEvent(event))
+    return withEventTime(passed, event.ts, contractFramesOf(state, event, contractOrder, precisionOf('USDT')));
   if (event.type === 'AccountFlagsSet') {
     const contractFlags = contractFlagsOf(state, event);
-    if (contractFlags) return withEventTime({ ...passed, contracts: contractFlags.contracts }, event.ts, contractFlags.frames);
+    if (contractFlags)
+      return withEventTime({ ...passed, contracts: contractFlags.contracts }, event.ts, contractFlags.frames);
   }
   return streamAccountEvent(state, passed, event, precisionOf, spotOrder);
 }
@@ -62,27 +71,46 @@ function streamAccountEvent(
   spotOrder: LedgerOrderRecord | undefined,
 ): StreamStep {
   const flagsSet = event.type === 'AccountFlagsSet' && event.payload.accountId === state.accountId;
-  const flags = flagsSet ? { canTrade: event.payload.canTrade, canWithdraw: event.payload.canWithdraw, canDeposit: event.payload.canDeposit } : state.flags;
+  const flags = flagsSet
+    ? { canTrade: event.payload.canTrade, canWithdraw: event.payload.canWithdraw, canDeposit: event.payload.canDeposit }
+    : state.flags;
   const order = spotOrder?.accountId === state.accountId ? spotOrder : undefined;
   const transition = order && transitionOf(event, order);
-  const balances = 'balances' in event.payload ? changedBalances(event.payload.balances, state.accountId, precisionOf) : [];
+  const balances =
+    'balances' in event.payload ? changedBalances(event.payload.balances, state.accountId, precisionOf) : [];
   if (!transition && balances.length === 0 && !flagsSet) return { state: { ...passed, flags }, frames: [] };
   return withEventTime({ ...passed, flags }, event.ts, (E) => {
     const frames: StreamFrame[] = [];
     if (order && transition) frames.push(executionReport(order, transition, E));
-    if (balances.length > 0 || flagsSet) frames.push({ e: 'outboundAccountInfo', E, T: flags.canTrade, W: flags.canWithdraw, D: flags.canDeposit, B: balances });
+    if (balances.length > 0 || flagsSet)
+      frames.push({
+        e: 'outboundAccountInfo',
+        E,
+        T: flags.canTrade,
+        W: flags.canWithdraw,
+        D: flags.canDeposit,
+        B: balances,
+      });
     return frames;
   });
 }
 
 /** The step of an event that gives frames (all under one E, the next after the last sent) or none. */
-function withEventTime(state: AccountStreamState, ts: number, frames: ((E: number) => StreamFrame[]) | undefined): StreamStep {
+function withEventTime(
+  state: AccountStreamState,
+  ts: number,
+  frames: ((E: number) => StreamFrame[]) | undefined,
+): StreamStep {
   if (!frames) return { state, frames: [] };
   const E = nextEventTime(state.lastE, ts);
   return { state: { ...state, lastE: E }, frames: frames(E) };
 }
 
-function changedBalances(balances: readonly BalanceAfter[], accountId: string, precisionOf: (asset: string) => number): BalanceChange[] {
+function changedBalances(
+  balances: readonly BalanceAfter[],
+  accountId: string,
+  precisionOf: (asset: string) => number,
+): BalanceChange[] {
   const changes: BalanceChange[] = [];
   for (const b of balances) {
     if (b.accountId !== accountId) continue;
@@ -95,6 +123,11 @@ function changedBalances(balances: readonly BalanceAfter[], accountId: string, p
  * A contracts event of another user (a ledger partition's system user) that names this stream's
  * contracts account: its frames, whatever this user's sequence (the event is not in it).
  */
-export function streamNamedContractEvent(state: AccountStreamState, event: ContractJournalEvent, precisionOf: (asset: string) => number, contractOrder?: ContractOrderView): StreamStep {
+export function streamNamedContractEvent(
+  state: AccountStreamState,
+  event: ContractJournalEvent,
+  precisionOf: (asset: string) => number,
+  contractOrder?: ContractOrderView,
+): StreamStep {
   return withEventTime(state, event.ts, contractFramesOf(state, event, contractOrder, precisionOf('USDT')));
 }

@@ -68,7 +68,8 @@ export class ContractOrderMemory {
     if ((this.applied.get(userId) ?? 0) > seq) return;
     this.applied.set(userId, seq);
     for (const { record, value } of orders) {
-      if (!this.open.has(record.orderId)) this.open.set(record.orderId, { ...record, cumQuote: value, reportedLeverage: record.leverage });
+      if (!this.open.has(record.orderId))
+        this.open.set(record.orderId, { ...record, cumQuote: value, reportedLeverage: record.leverage });
     }
   }
 
@@ -80,17 +81,30 @@ export class ContractOrderMemory {
     switch (event.type) {
       case 'ContractOrderPlaced': {
         const { order, position } = event.payload;
-        return { ...order, cumQuote: '0', reportedLeverage: isCloseSide(order.side) ? position.leverage : order.leverage };
+        return {
+          ...order,
+          cumQuote: '0',
+          reportedLeverage: isCloseSide(order.side) ? position.leverage : order.leverage,
+        };
       }
       case 'ContractStopTriggered': {
         const { order } = event.payload;
         const known = this.open.get(order.orderId);
-        return { ...order, cumQuote: known?.cumQuote ?? '0', reportedLeverage: known?.reportedLeverage ?? order.leverage };
+        return {
+          ...order,
+          cumQuote: known?.cumQuote ?? '0',
+          reportedLeverage: known?.reportedLeverage ?? order.leverage,
+        };
       }
       case 'ContractOrderFilled': {
         const p = event.payload;
         const known = this.known(event.payload.userId, p, p.order);
-        return { ...known, ...p.order, cumQuote: new Decimal(known.cumQuote).plus(new Decimal(p.price).times(p.quantity)).toFixed(), reportedLeverage: leverageOf(known, p.position) };
+        return {
+          ...known,
+          ...p.order,
+          cumQuote: new Decimal(known.cumQuote).plus(new Decimal(p.price).times(p.quantity)).toFixed(),
+          reportedLeverage: leverageOf(known, p.position),
+        };
       }
       case 'ContractOrderEnded': {
         const p = event.payload;
@@ -103,7 +117,11 @@ export class ContractOrderMemory {
   }
 
   /** The order as seen so far, or what an event of an order placed before this replica started (and its stream) tells of it. */
-  private known(userId: string, p: { accountId: string; symbol: string; side: ContractSide; position: { leverage: string } }, change: ContractOrderChange): ContractOrderView {
+  private known(
+    userId: string,
+    p: { accountId: string; symbol: string; side: ContractSide; position: { leverage: string } },
+    change: ContractOrderChange,
+  ): ContractOrderView {
     const seen = this.open.get(change.orderId);
     if (seen) return seen;
     return {

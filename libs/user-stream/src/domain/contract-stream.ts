@@ -1,5 +1,11 @@
 import Decimal from 'decimal.js';
-import type { AccountFlags, AccountFlagsSet, ContractBalanceAfter, ContractJournalEvent, PositionAfter } from '@exchange/contracts';
+import type {
+  AccountFlags,
+  AccountFlagsSet,
+  ContractBalanceAfter,
+  ContractJournalEvent,
+  PositionAfter,
+} from '@exchange/contracts';
 import type { AccountStreamState } from './account-stream';
 import { type ContractOrderView, isCloseSide } from './contract-orders-seen';
 import { streamedBalance } from './streamed-balance';
@@ -25,10 +31,16 @@ export type ContractFrames = (E: number) => StreamFrame[];
  * outboundContractPositionInfo per position of the account whose reported keys it changed, then
  * the account's USDT when it moved. In that order, under one E, as spot's frames are.
  */
-export function contractFramesOf(state: AccountStreamState, event: ContractJournalEvent, order: ContractOrderView | undefined, places: number): ContractFrames | undefined {
+export function contractFramesOf(
+  state: AccountStreamState,
+  event: ContractJournalEvent,
+  order: ContractOrderView | undefined,
+  places: number,
+): ContractFrames | undefined {
   const contracts = state.contracts;
   if (!contracts) return undefined;
-  const mine = <T extends { accountId: string }>(items: readonly T[]) => items.filter((item) => item.accountId === contracts.accountId);
+  const mine = <T extends { accountId: string }>(items: readonly T[]) =>
+    items.filter((item) => item.accountId === contracts.accountId);
   const reported = order && order.accountId === contracts.accountId ? order : undefined;
   const positions = lastPerPosition(mine(positionsChangedBy(event)));
   const balance = mine(balancesChangedBy(event)).at(-1);
@@ -43,16 +55,27 @@ export function contractFramesOf(state: AccountStreamState, event: ContractJourn
 }
 
 /** The operator changed the flags of a main account's contracts account: its balance frame says so with no balances, as spot's does. */
-export function contractFlagsOf(state: AccountStreamState, event: AccountFlagsSet): { contracts: StreamedContracts; frames: ContractFrames } | undefined {
+export function contractFlagsOf(
+  state: AccountStreamState,
+  event: AccountFlagsSet,
+): { contracts: StreamedContracts; frames: ContractFrames } | undefined {
   const contracts = state.contracts;
-  if (!contracts || contracts.accountId === state.accountId || event.payload.accountId !== contracts.accountId) return undefined;
+  if (!contracts || contracts.accountId === state.accountId || event.payload.accountId !== contracts.accountId)
+    return undefined;
   const { canTrade, canWithdraw, canDeposit } = event.payload;
   const changed = { ...contracts, flags: { canTrade, canWithdraw, canDeposit } };
-  return { contracts: changed, frames: (E) => [{ e: 'outboundContractAccountInfo', E, T: canTrade, W: canWithdraw, D: canDeposit, B: [] }] };
+  return {
+    contracts: changed,
+    frames: (E) => [{ e: 'outboundContractAccountInfo', E, T: canTrade, W: canWithdraw, D: canDeposit, B: [] }],
+  };
 }
 
 /** Every key of spec 6.3; l, L, n and m describe the fill when the event is one. */
-export function contractExecutionReport(order: ContractOrderView, event: ContractJournalEvent, E: number): ContractExecutionReport {
+export function contractExecutionReport(
+  order: ContractOrderView,
+  event: ContractJournalEvent,
+  E: number,
+): ContractExecutionReport {
   const fill = event.type === 'ContractOrderFilled' ? event.payload : undefined;
   return {
     e: 'contractExecutionReport',
@@ -105,9 +128,28 @@ export function contractPositionInfo(position: PositionAfter, E: number): Contra
  * account's own stream; on a main account's stream, whose outboundAccountInfo is the token
  * account's, the family's outboundContractAccountInfo.
  */
-function contractBalanceFrame(state: AccountStreamState, contracts: StreamedContracts, balance: ContractBalanceAfter, places: number, E: number): StreamFrame {
-  const B = [streamedBalance({ asset: 'USDT', free: balance.free, locked: new Decimal(balance.locked).plus(balance.positionMargin).toFixed() }, places)];
-  if (contracts.accountId === state.accountId) return { e: 'outboundAccountInfo', E, T: state.flags.canTrade, W: state.flags.canWithdraw, D: state.flags.canDeposit, B };
+function contractBalanceFrame(
+  state: AccountStreamState,
+  contracts: StreamedContracts,
+  balance: ContractBalanceAfter,
+  places: number,
+  E: number,
+): StreamFrame {
+  const B = [
+    streamedBalance(
+      { asset: 'USDT', free: balance.free, locked: new Decimal(balance.locked).plus(balance.positionMargin).toFixed() },
+      places,
+    ),
+  ];
+  if (contracts.accountId === state.accountId)
+    return {
+      e: 'outboundAccountInfo',
+      E,
+      T: state.flags.canTrade,
+      W: state.flags.canWithdraw,
+      D: state.flags.canDeposit,
+      B,
+    };
   const { canTrade, canWithdraw, canDeposit } = contracts.flags;
   return { e: 'outboundContractAccountInfo', E, T: canTrade, W: canWithdraw, D: canDeposit, B };
 }

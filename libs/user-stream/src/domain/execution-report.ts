@@ -41,7 +41,11 @@ export function transitionOf(event: LedgerJournalEvent, order: LedgerOrderRecord
       return { x: 'NEW', X: 'NEW' };
     case 'TradeSettled': {
       const filled = isCompletelyFilled(order);
-      return { x: filled ? 'FILLED' : 'PARTIALLY_FILLED', X: filled ? 'FILLED' : order.status, trade: event.payload.trade };
+      return {
+        x: filled ? 'FILLED' : 'PARTIALLY_FILLED',
+        X: filled ? 'FILLED' : order.status,
+        trade: event.payload.trade,
+      };
     }
     case 'OrderOutcomeApplied':
       switch (event.payload.outcome) {

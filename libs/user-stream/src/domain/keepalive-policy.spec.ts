@@ -18,6 +18,11 @@ describe('keep-alive of a socket', () => {
   });
 
   it('retires every socket at 24 hours', () => {
-    expect(keepaliveAction({ ...fresh, lastSeen: MAX_CONNECTION_MS - 1, lastPingAt: MAX_CONNECTION_MS - 1 }, MAX_CONNECTION_MS)).toBe('retire');
+    expect(
+      keepaliveAction(
+        { ...fresh, lastSeen: MAX_CONNECTION_MS - 1, lastPingAt: MAX_CONNECTION_MS - 1 },
+        MAX_CONNECTION_MS,
+      ),
+    ).toBe('retire');
   });
 });

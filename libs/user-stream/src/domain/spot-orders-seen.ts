@@ -1,4 +1,10 @@
-import { changedOrder, isFinalOrderStatus, type LedgerJournalEvent, type LedgerOrderRecord, placedOrder } from '@exchange/contracts';
+import {
+  changedOrder,
+  isFinalOrderStatus,
+  type LedgerJournalEvent,
+  type LedgerOrderRecord,
+  placedOrder,
+} from '@exchange/contracts';
 
 /**
  * The open spot orders of every user, as this replica has seen them since it started: the ledger's
@@ -23,11 +29,21 @@ export class SpotOrderMemory {
 
   /** The order the event changes, as it stands after the event; undefined for other events, redeliveries and unknown orders. */
   observe(event: LedgerJournalEvent): LedgerOrderRecord | undefined {
-    if (event.type !== 'OrderPlaced' && event.type !== 'OrderCancelRequested' && event.type !== 'TradeSettled' && event.type !== 'OrderOutcomeApplied') return undefined;
+    if (
+      event.type !== 'OrderPlaced' &&
+      event.type !== 'OrderCancelRequested' &&
+      event.type !== 'TradeSettled' &&
+      event.type !== 'OrderOutcomeApplied'
+    )
+      return undefined;
     const { userId, seq } = event.payload;
     if (seq <= (this.applied.get(userId) ?? 0)) return undefined;
     this.applied.set(userId, seq);
-    if ((event.type === 'TradeSettled' || event.type === 'OrderOutcomeApplied') && isFinalOrderStatus(event.payload.order.status)) this.remember(event.payload.order.orderId);
+    if (
+      (event.type === 'TradeSettled' || event.type === 'OrderOutcomeApplied') &&
+      isFinalOrderStatus(event.payload.order.status)
+    )
+      this.remember(event.payload.order.orderId);
     const order = this.orderAfter(event);
     if (!order) return undefined;
     if (isFinalOrderStatus(order.status)) this.open.delete(order.orderId);
@@ -38,7 +54,8 @@ export class SpotOrderMemory {
   /** Orders open as of the user's sequence `seq` (read from the ledger's tables when a stream begins): those not seen yet, nor seen to end. */
   seed(userId: string, seq: number, orders: readonly LedgerOrderRecord[]): void {
     if (seq > (this.applied.get(userId) ?? 0)) this.applied.set(userId, seq);
-    for (const order of orders) if (!this.open.has(order.orderId) && !this.ended.has(order.orderId)) this.open.set(order.orderId, order);
+    for (const order of orders)
+      if (!this.open.has(order.orderId) && !this.ended.has(order.orderId)) this.open.set(order.orderId, order);
   }
 
   get size(): number {
@@ -50,7 +67,12 @@ export class SpotOrderMemory {
     if (this.ended.size > ENDED_KEPT) this.ended.delete(this.ended.values().next().value!);
   }
 
-  private orderAfter(event: Extract<LedgerJournalEvent, { type: 'OrderPlaced' | 'OrderCancelRequested' | 'TradeSettled' | 'OrderOutcomeApplied' }>): LedgerOrderRecord | undefined {
+  private orderAfter(
+    event: Extract<
+      LedgerJournalEvent,
+      { type: 'OrderPlaced' | 'OrderCancelRequested' | 'TradeSettled' | 'OrderOutcomeApplied' }
+    >,
+  ): LedgerOrderRecord | undefined {
     switch (event.type) {
       case 'OrderPlaced':
         return placedOrder(event);

@@ -102,4 +102,10 @@ export interface OutboundContractAccountInfo {
   B: BalanceChange[];
 }
 
-export type StreamFrame = ExecutionReport | OutboundAccountInfo | ListenKeyExpired | ContractExecutionReport | ContractPositionInfo | OutboundContractAccountInfo;
+export type StreamFrame =
+  | ExecutionReport
+  | OutboundAccountInfo
+  | ListenKeyExpired
+  | ContractExecutionReport
+  | ContractPositionInfo
+  | OutboundContractAccountInfo;

@@ -26,6 +26,8 @@ export function streamStateHash(accounts: Iterable<StreamedAccount>): string {
 /** The account's part of the digest: equal lines, equal streams. */
 export function streamedAccountLine(account: StreamedAccount): string {
   const { canTrade, canWithdraw, canDeposit } = account.flags;
-  const balances = [...account.balances].sort((x, y) => (x.a < y.a ? -1 : x.a > y.a ? 1 : 0)).map((b) => `${b.a}:${b.f}:${b.l}`);
+  const balances = [...account.balances]
+    .sort((x, y) => (x.a < y.a ? -1 : x.a > y.a ? 1 : 0))
+    .map((b) => `${b.a}:${b.f}:${b.l}`);
   return `${account.accountId}|${account.userId}|${account.seq}|${canTrade}|${canWithdraw}|${canDeposit}|${balances.join(',')}\n`;
 }

@@ -5,7 +5,16 @@ import type { AccountStream } from '../streaming/account-streams';
 import { StreamConnection } from './stream-connection';
 
 const guard = (slowConsumer?: () => void): SocketGuard =>
-  new SocketGuard({ maxBufferedBytes: 1024, maxMessagesPerSecond: 20, maxSocketsPerIp: 10, maxPayloadBytes: 1024, trustedProxies: '' }, { slowConsumer });
+  new SocketGuard(
+    {
+      maxBufferedBytes: 1024,
+      maxMessagesPerSecond: 20,
+      maxSocketsPerIp: 10,
+      maxPayloadBytes: 1024,
+      trustedProxies: '',
+    },
+    { slowConsumer },
+  );
 
 /** The parts of a ws socket a connection touches, with a real cork count on a fake TCP socket. */
 class FakeSocket extends EventEmitter {
@@ -50,7 +59,13 @@ describe('a stream connection', () => {
   it('drops a client whose unsent frames passed the bound, instead of buffering more', async () => {
     const ws = new FakeSocket();
     let slow = 0;
-    const connection = new StreamConnection(ws as unknown as WebSocket, 'k', stream, 0, guard(() => slow++));
+    const connection = new StreamConnection(
+      ws as unknown as WebSocket,
+      'k',
+      stream,
+      0,
+      guard(() => slow++),
+    );
     ws.bufferedAmount = 1025;
     connection.deliver(Buffer.from('{}'));
     expect(ws).toMatchObject({ terminated: true, sent: [] });

@@ -1,7 +1,19 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
-import { type Clock, ErrorCode, LISTEN_KEY_FORMAT, type ListenKeyRecord, type ListenKeyStore, type Logger, refuseUpgrade, SocketGuard, type SocketGuardEvents, type SocketGuardSettings, UpgradeRouter } from '@exchange/platform';
+import {
+  type Clock,
+  ErrorCode,
+  LISTEN_KEY_FORMAT,
+  type ListenKeyRecord,
+  type ListenKeyStore,
+  type Logger,
+  refuseUpgrade,
+  SocketGuard,
+  type SocketGuardEvents,
+  type SocketGuardSettings,
+  UpgradeRouter,
+} from '@exchange/platform';
 import { keepaliveAction } from '../domain/keepalive-policy';
 import type { StreamStartReader } from '@exchange/ledger-query';
 import type { AccountStream, AccountStreams } from '../streaming/account-streams';
@@ -78,7 +90,8 @@ export class UserStreamSocketServer {
   revokeApiKey(apiKey: string): void {
     this.apiKeys.revoke(apiKey);
     for (const key of this.keys.values()) {
-      if (key.record.apiKey === apiKey) for (const connection of key.connections) connection.close(1000, 'API key revoked');
+      if (key.record.apiKey === apiKey)
+        for (const connection of key.connections) connection.close(1000, 'API key revoked');
     }
   }
 
@@ -93,17 +106,31 @@ export class UserStreamSocketServer {
     const path = (request.url ?? '').split('?')[0] ?? '';
     this.accept(request, socket, head, path.slice(USER_STREAM_PATH.length)).catch((error: unknown) => {
       this.logger.error({ err: error }, 'user-stream: accepting a socket failed');
-      refuseUpgrade(socket, 503, ErrorCode.SERVICE_UNAVAILABLE, 'The user data stream is unavailable; try again shortly.');
+      refuseUpgrade(
+        socket,
+        503,
+        ErrorCode.SERVICE_UNAVAILABLE,
+        'The user data stream is unavailable; try again shortly.',
+      );
     });
   };
 
   private async accept(request: IncomingMessage, socket: Duplex, head: Buffer, listenKey: string): Promise<void> {
-    if (this.closing) return refuseUpgrade(socket, 503, ErrorCode.SERVICE_UNAVAILABLE, 'The server is shutting down; connect again.');
-    if (listenKey === '' || listenKey.includes('/')) return refuseUpgrade(socket, 404, ErrorCode.UNSUPPORTED_OPERATION, 'Unsupported operation: the stream is at /openapi/ws/<listenKey>.');
-    if (!LISTEN_KEY_FORMAT.test(listenKey)) return refuseUpgrade(socket, 400, ErrorCode.INVALID_LISTEN_KEY, 'This listenKey does not exist.');
+    if (this.closing)
+      return refuseUpgrade(socket, 503, ErrorCode.SERVICE_UNAVAILABLE, 'The server is shutting down; connect again.');
+    if (listenKey === '' || listenKey.includes('/'))
+      return refuseUpgrade(
+        socket,
+        404,
+        ErrorCode.UNSUPPORTED_OPERATION,
+        'Unsupported operation: the stream is at /openapi/ws/<listenKey>.',
+      );
+    if (!LISTEN_KEY_FORMAT.test(listenKey))
+      return refuseUpgrade(socket, 400, ErrorCode.INVALID_LISTEN_KEY, 'This listenKey does not exist.');
     const record = await this.store.find(listenKey);
     if (!record) return refuseUpgrade(socket, 400, ErrorCode.INVALID_LISTEN_KEY, 'This listenKey does not exist.');
-    if (!(await this.apiKeys.isLive(record.apiKey, () => this.reader.isApiKeyLive(record.apiKey)))) return refuseUpgrade(socket, 401, ErrorCode.REJECTED_API_KEY, 'The API key of this listenKey was revoked.');
+    if (!(await this.apiKeys.isLive(record.apiKey, () => this.reader.isApiKeyLive(record.apiKey))))
+      return refuseUpgrade(socket, 401, ErrorCode.REJECTED_API_KEY, 'The API key of this listenKey was revoked.');
     const stream = await this.streams.prepare(record.accountId);
     if (!stream) return refuseUpgrade(socket, 400, ErrorCode.INVALID_LISTEN_KEY, 'This listenKey does not exist.');
     if (this.closing) {
@@ -122,7 +149,8 @@ export class UserStreamSocketServer {
     const connection = new StreamConnection(ws, record.listenKey, prepared, now, this.guard);
     connection.stream = this.streams.join(prepared, connection);
     let key = this.keys.get(record.listenKey);
-    if (!key) this.keys.set(record.listenKey, (key = { record, checking: false, checkedAt: now, connections: new Set() }));
+    if (!key)
+      this.keys.set(record.listenKey, (key = { record, checking: false, checkedAt: now, connections: new Set() }));
     key.connections.add(connection);
     ws.on('pong', () => connection.alive(this.clock.now()));
     this.guard.onMessage(ws, (data, isBinary) => this.onMessage(connection, data, isBinary));
@@ -145,7 +173,8 @@ export class UserStreamSocketServer {
     } catch {
       return;
     }
-    if (message !== null && typeof message === 'object' && 'ping' in message) connection.deliver(Buffer.from(JSON.stringify({ pong: (message as { ping: unknown }).ping })));
+    if (message !== null && typeof message === 'object' && 'ping' in message)
+      connection.deliver(Buffer.from(JSON.stringify({ pong: (message as { ping: unknown }).ping })));
   }
 
   private forget(connection: StreamConnection): void {
@@ -197,7 +226,9 @@ export class UserStreamSocketServer {
         else if (answeredAt >= key.record.expiresAt) this.expire(key, answeredAt);
         else this.closeKey(key.record.listenKey, 1000, 'listenKey closed');
       })
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'user-stream: checking a listenKey failed; retrying at the next sweep'))
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error }, 'user-stream: checking a listenKey failed; retrying at the next sweep'),
+      )
       .finally(() => {
         key.checking = false;
       });

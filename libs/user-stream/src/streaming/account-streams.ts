@@ -1,6 +1,16 @@
-import { type ContractJournalEvent, isContractJournalEvent, type LedgerJournalEvent, type Markets } from '@exchange/contracts';
+import {
+  type ContractJournalEvent,
+  isContractJournalEvent,
+  type LedgerJournalEvent,
+  type Markets,
+} from '@exchange/contracts';
 import type { StreamStartReader } from '@exchange/ledger-query';
-import { type AccountStreamState, nextEventTime, streamLedgerEvent, streamNamedContractEvent } from '../domain/account-stream';
+import {
+  type AccountStreamState,
+  nextEventTime,
+  streamLedgerEvent,
+  streamNamedContractEvent,
+} from '../domain/account-stream';
 import { ContractOrderMemory, type ContractOrderView, namedAccountsOf } from '../domain/contract-orders-seen';
 import { SpotOrderMemory } from '../domain/spot-orders-seen';
 import type { StreamFrame } from '../domain/stream-frames';
@@ -9,7 +19,8 @@ import type { StreamFrame } from '../domain/stream-frames';
  * Where an account's stream starts: the ledger's tables for a replica (with the open spot and
  * contract orders it may report fills of), the journal's account openings for a replay (which sees every order placed).
  */
-export type StreamStarts = Pick<StreamStartReader, 'start'> & Partial<Pick<StreamStartReader, 'openContractOrders' | 'openOrders'>>;
+export type StreamStarts = Pick<StreamStartReader, 'start'> &
+  Partial<Pick<StreamStartReader, 'openContractOrders' | 'openOrders'>>;
 
 /** Where an account's frames go: one per socket. */
 export interface FrameSink {
@@ -96,7 +107,9 @@ export class AccountStreams {
    */
   private applyNamed(event: ContractJournalEvent, contractOrder: ContractOrderView | undefined): void {
     const { userId, seq } = event.payload;
-    const targets = namedAccountsOf(event).flatMap((accountId) => [...(this.byContracts.get(accountId) ?? [])].filter((s) => s.userId !== userId));
+    const targets = namedAccountsOf(event).flatMap((accountId) =>
+      [...(this.byContracts.get(accountId) ?? [])].filter((s) => s.userId !== userId),
+    );
     if (targets.length === 0 || seq <= (this.namedSeq.get(userId) ?? 0)) return;
     this.namedSeq.set(userId, seq);
     for (const stream of new Set(targets)) {
@@ -153,7 +166,13 @@ export class AccountStreams {
     }
     const current = this.accounts.get(accountId);
     if (current) return current;
-    const state: AccountStreamState = { accountId, flags: start.flags, lastSeq: start.seq, lastE: 0, ...(start.contracts ? { contracts: start.contracts } : {}) };
+    const state: AccountStreamState = {
+      accountId,
+      flags: start.flags,
+      lastSeq: start.seq,
+      lastE: 0,
+      ...(start.contracts ? { contracts: start.contracts } : {}),
+    };
     return this.track({ userId: start.userId, state, sinks: new Set() });
   }
 

@@ -20,7 +20,17 @@ const record = (userId: string, seq: number) => ({
     v: 1,
     id: `c${userId}-${seq}:0`,
     ts: seq,
-    payload: { userId, seq, commandId: `c${userId}-${seq}`, depositId: String(seq), accountId: `${userId}01`, asset: 'BTC', amount: '1', flows: [], balances: [] },
+    payload: {
+      userId,
+      seq,
+      commandId: `c${userId}-${seq}`,
+      depositId: String(seq),
+      accountId: `${userId}01`,
+      asset: 'BTC',
+      amount: '1',
+      flows: [],
+      balances: [],
+    },
   }),
 });
 
@@ -33,7 +43,7 @@ function describeFeed(name: string, available: boolean, open: () => Promise<Even
     });
     afterAll(async () => log.close());
 
-    it('delivers every event published after its start once, in each user\'s order, and none from before', async () => {
+    it("delivers every event published after its start once, in each user's order, and none from before", async () => {
       await log.publish([record('1', 1), record('2', 1)]);
       const seen: LedgerJournalEvent[] = [];
       const feed = new LedgerEventFeed(log, createLogger('test', 'silent'), (event) => seen.push(event));
@@ -43,12 +53,24 @@ function describeFeed(name: string, available: boolean, open: () => Promise<Even
       await waitFor(() => seen.length >= 87, 'all 87 events', 30_000);
       await feed.stop();
       for (const user of ['1', '2', '3']) {
-        expect(seen.filter((e) => e.payload.userId === user).map((e) => e.payload.seq)).toEqual(Array.from({ length: 29 }, (_, i) => i + 2));
+        expect(seen.filter((e) => e.payload.userId === user).map((e) => e.payload.seq)).toEqual(
+          Array.from({ length: 29 }, (_, i) => i + 2),
+        );
       }
       expect(seen).toHaveLength(87);
     }, 60_000);
   });
 }
 
-describeFeed('embedded', true, async () => EmbeddedEventLog.open({ dir: mkdtempSync(join(tmpdir(), 'user-stream-feed-')), fsync: 'never' }));
-describeFeed('kafka', brokers !== undefined, async () => new NamespacedEventLog(new KafkaEventLog({ brokers: brokers!.split(','), clientId: 'user-stream-feed-test' }), `t${randomBytes(5).toString('hex')}`));
+describeFeed('embedded', true, async () =>
+  EmbeddedEventLog.open({ dir: mkdtempSync(join(tmpdir(), 'user-stream-feed-')), fsync: 'never' }),
+);
+describeFeed(
+  'kafka',
+  brokers !== undefined,
+  async () =>
+    new NamespacedEventLog(
+      new KafkaEventLog({ brokers: brokers!.split(','), clientId: 'user-stream-feed-test' }),
+      `t${randomBytes(5).toString('hex')}`,
+    ),
+);

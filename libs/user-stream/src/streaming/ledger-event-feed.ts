@@ -32,7 +32,14 @@ export class LedgerEventFeed {
       eachBatch: async (batch) => {
         const first = batch.records[0];
         const expected = next[batch.partition] ?? 0;
-        if (first && first.offset > expected) await this.log.read(this.topic, batch.partition, expected, async (records) => this.deliver(records, next), first.offset);
+        if (first && first.offset > expected)
+          await this.log.read(
+            this.topic,
+            batch.partition,
+            expected,
+            async (records) => this.deliver(records, next),
+            first.offset,
+          );
         this.deliver(batch.records, next);
       },
     });
@@ -49,14 +56,20 @@ export class LedgerEventFeed {
       next[record.partition] = record.offset + 1;
       const event = decodeOnce(record, parseLedgerEvent);
       if (!event) {
-        this.logger.warn({ partition: record.partition, offset: record.offset }, 'user-stream: a record that is not a ledger event was skipped');
+        this.logger.warn(
+          { partition: record.partition, offset: record.offset },
+          'user-stream: a record that is not a ledger event was skipped',
+        );
         continue;
       }
       try {
         this.handle(event);
       } catch (error) {
         // A frame that cannot be rendered must not stop every other account's stream.
-        this.logger.error({ err: error, partition: record.partition, offset: record.offset }, 'user-stream: rendering a ledger event failed');
+        this.logger.error(
+          { err: error, partition: record.partition, offset: record.offset },
+          'user-stream: rendering a ledger event failed',
+        );
       }
     }
   }

@@ -18,6 +18,9 @@ export class SimulatedChain implements ChainAdapter {
   async broadcast(withdrawal: WithdrawalRecord): Promise<void> {
     if (this.broadcasted.has(withdrawal.withdrawalId)) return;
     this.broadcasted.set(withdrawal.withdrawalId, true);
-    this.logger.info({ withdrawalId: withdrawal.withdrawalId, asset: withdrawal.asset, quantity: withdrawal.quantity }, 'simulated chain: withdrawal broadcast, waiting for the operator to confirm or fail it');
+    this.logger.info(
+      { withdrawalId: withdrawal.withdrawalId, asset: withdrawal.asset, quantity: withdrawal.quantity },
+      'simulated chain: withdrawal broadcast, waiting for the operator to confirm or fail it',
+    );
   }
 }

@@ -32,24 +32,49 @@ export function reportDeposit(command: ReportDeposit, state: WalletState, ctx: W
     time: ctx.now,
   };
   const credited = p.confirmations >= base.requiredConfirmations;
-  const deposit: DepositRecord = { ...base, confirmations: p.confirmations, ...(credited ? { status: 'CREDITED', creditTime: ctx.now } : {}) };
+  const deposit: DepositRecord = {
+    ...base,
+    confirmations: p.confirmations,
+    ...(credited ? { status: 'CREDITED', creditTime: ctx.now } : {}),
+  };
   return { type: 'DepositReported', payload: { deposit, credited, repeated: false } };
 }
 
 /** An address the account may withdraw to; the same address twice is refused, naming the entry. */
-export function addWithdrawalAddress(command: AddWithdrawalAddress, state: WalletState, ctx: WalletContext): WalletDraft {
+export function addWithdrawalAddress(
+  command: AddWithdrawalAddress,
+  state: WalletState,
+  ctx: WalletContext,
+): WalletDraft {
   const { userId, accountId, entryId, tokenId, chainType, address, addressExt } = command.payload;
-  if (state.addresses.has(entryId)) throw new WalletRejection(WalletRejectCode.INVALID_VALUE, `Address-book entry ${entryId} already exists.`);
+  if (state.addresses.has(entryId))
+    throw new WalletRejection(WalletRejectCode.INVALID_VALUE, `Address-book entry ${entryId} already exists.`);
   for (const e of state.addresses.values()) {
-    if (e.accountId === accountId && e.tokenId === tokenId && e.chainType === chainType && e.address === address && e.addressExt === addressExt) {
-      throw new WalletRejection(WalletRejectCode.INVALID_VALUE, `Invalid value for parameter 'address': it is already in the address book as entry ${e.id}.`);
+    if (
+      e.accountId === accountId &&
+      e.tokenId === tokenId &&
+      e.chainType === chainType &&
+      e.address === address &&
+      e.addressExt === addressExt
+    ) {
+      throw new WalletRejection(
+        WalletRejectCode.INVALID_VALUE,
+        `Invalid value for parameter 'address': it is already in the address book as entry ${e.id}.`,
+      );
     }
   }
-  return { type: 'WithdrawalAddressAdded', payload: { entry: { id: entryId, userId, accountId, tokenId, chainType, address, addressExt, created: ctx.now } } };
+  return {
+    type: 'WithdrawalAddressAdded',
+    payload: { entry: { id: entryId, userId, accountId, tokenId, chainType, address, addressExt, created: ctx.now } },
+  };
 }
 
 export function removeWithdrawalAddress(command: RemoveWithdrawalAddress, state: WalletState): WalletDraft {
   const entry = state.addresses.get(command.payload.entryId);
-  if (!entry || entry.userId !== command.payload.userId) throw new WalletRejection(WalletRejectCode.INVALID_VALUE, `Address-book entry ${command.payload.entryId} does not exist.`);
+  if (!entry || entry.userId !== command.payload.userId)
+    throw new WalletRejection(
+      WalletRejectCode.INVALID_VALUE,
+      `Address-book entry ${command.payload.entryId} does not exist.`,
+    );
   return { type: 'WithdrawalAddressRemoved', payload: { entry } };
 }

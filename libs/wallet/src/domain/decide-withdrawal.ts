@@ -21,7 +21,8 @@ import type { WalletState } from './wallet-state';
  */
 export function trackWithdrawal(command: TrackWithdrawal, state: WalletState, ctx: WalletContext): WalletDraft {
   const { heldAt, ...request } = command.payload;
-  if (state.withdrawals.has(request.withdrawalId)) throw new WalletRejection(WalletRejectCode.INVALID_VALUE, `Withdrawal ${request.withdrawalId} is already tracked.`);
+  if (state.withdrawals.has(request.withdrawalId))
+    throw new WalletRejection(WalletRejectCode.INVALID_VALUE, `Withdrawal ${request.withdrawalId} is already tracked.`);
   const settings = ctx.settings(request.asset);
   const created: WithdrawalRecord = {
     ...request,
@@ -70,11 +71,24 @@ export function reportWithdrawal(command: ReportWithdrawal, state: WalletState, 
     return advanced(move(w, [S.FAILURE], ctx.now, { reason: p.reason }));
   }
   const confirmed = p.confirmations >= w.requiredConfirmations;
-  if (w.status === S.PROCESSING) return advanced(move(w, confirmed ? [S.BLOCK_MINING, S.SUCCESS] : [S.BLOCK_MINING], ctx.now, { txid: p.txid, confirmations: p.confirmations }));
+  if (w.status === S.PROCESSING)
+    return advanced(
+      move(w, confirmed ? [S.BLOCK_MINING, S.SUCCESS] : [S.BLOCK_MINING], ctx.now, {
+        txid: p.txid,
+        confirmations: p.confirmations,
+      }),
+    );
   if (w.status !== S.BLOCK_MINING) throw notAt(w, 'on the chain');
-  if (p.confirmations <= w.confirmations) throw new WalletRejection(WalletRejectCode.INVALID_VALUE, `Withdrawal ${w.withdrawalId} already has ${w.confirmations} confirmations.`);
+  if (p.confirmations <= w.confirmations)
+    throw new WalletRejection(
+      WalletRejectCode.INVALID_VALUE,
+      `Withdrawal ${w.withdrawalId} already has ${w.confirmations} confirmations.`,
+    );
   if (confirmed) return advanced(move(w, [S.SUCCESS], ctx.now, { confirmations: p.confirmations }));
-  return { type: 'WithdrawalConfirmationsUpdated', payload: { withdrawal: { ...w, confirmations: p.confirmations, updateTime: ctx.now } } };
+  return {
+    type: 'WithdrawalConfirmationsUpdated',
+    payload: { withdrawal: { ...w, confirmations: p.confirmations, updateTime: ctx.now } },
+  };
 }
 
 /** Processing (5), then at once success (6) for an internal transfer: it needs no chain. */
@@ -88,10 +102,14 @@ function advanced(moved: ReturnType<typeof move>): WalletDraft {
 
 function withdrawalOf(state: WalletState, p: { userId: string; withdrawalId: string }): WithdrawalRecord {
   const w = state.withdrawals.get(p.withdrawalId);
-  if (!w || w.userId !== p.userId) throw new WalletRejection(WalletRejectCode.NO_SUCH_ORDER, `Withdrawal ${p.withdrawalId} does not exist.`);
+  if (!w || w.userId !== p.userId)
+    throw new WalletRejection(WalletRejectCode.NO_SUCH_ORDER, `Withdrawal ${p.withdrawalId} does not exist.`);
   return w;
 }
 
 function notAt(w: WithdrawalRecord, what: string): WalletRejection {
-  return new WalletRejection(WalletRejectCode.INVALID_VALUE, `Withdrawal ${w.withdrawalId} is ${withdrawalStatusNames[w.status]}, not ${what}.`);
+  return new WalletRejection(
+    WalletRejectCode.INVALID_VALUE,
+    `Withdrawal ${w.withdrawalId} is ${withdrawalStatusNames[w.status]}, not ${what}.`,
+  );
 }

@@ -17,7 +17,10 @@ export function decide(command: WalletCommand, state: WalletState, ctx: WalletCo
     draft = decideDraft(command, state, ctx);
   } catch (error) {
     if (!(error instanceof WalletRejection)) throw error;
-    draft = { type: 'WalletCommandRejected', payload: { commandType: command.type, code: error.code, msg: error.message } };
+    draft = {
+      type: 'WalletCommandRejected',
+      payload: { commandType: command.type, code: error.code, msg: error.message },
+    };
   }
   return journaled(command, ctx.now, draft);
 }
@@ -31,7 +34,13 @@ export function rejectionOf(command: WalletCommand, now: number, code: number, m
 }
 
 function journaled(command: WalletCommand, now: number, draft: WalletDraft): WalletEvent {
-  return { type: draft.type, v: 1, id: `${command.id}:0`, ts: now, payload: { ...draft.payload, userId: command.payload.userId, commandId: command.id } } as WalletEvent;
+  return {
+    type: draft.type,
+    v: 1,
+    id: `${command.id}:0`,
+    ts: now,
+    payload: { ...draft.payload, userId: command.payload.userId, commandId: command.id },
+  } as WalletEvent;
 }
 
 function decideDraft(command: WalletCommand, state: WalletState, ctx: WalletContext): WalletDraft {

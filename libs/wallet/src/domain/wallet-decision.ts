@@ -10,5 +10,8 @@ export interface WalletContext {
 
 /** An event before the envelope fields decide() adds: id, ts, userId, commandId. */
 export type WalletDraft = {
-  [K in WalletEvent['type']]: { type: K; payload: Omit<Extract<WalletEvent, { type: K }>['payload'], 'userId' | 'commandId'> };
+  [K in WalletEvent['type']]: {
+    type: K;
+    payload: Omit<Extract<WalletEvent, { type: K }>['payload'], 'userId' | 'commandId'>;
+  };
 }[WalletEvent['type']];

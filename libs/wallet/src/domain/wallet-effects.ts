@@ -1,4 +1,12 @@
-import { type CreditDeposit, type ReleaseWithdrawal, type ReportDeposit, type SettleWithdrawal, type WalletEvent, type WithdrawalRecord, WithdrawalStatus as S } from '@exchange/contracts';
+import {
+  type CreditDeposit,
+  type ReleaseWithdrawal,
+  type ReportDeposit,
+  type SettleWithdrawal,
+  type WalletEvent,
+  type WithdrawalRecord,
+  WithdrawalStatus as S,
+} from '@exchange/contracts';
 
 /**
  * What a wallet event asks of others, derived from the event alone so the processor writes it to
@@ -20,7 +28,13 @@ export function effectsOf(event: WalletEvent): WalletEffects {
   const effects: WalletEffects = { ledger: [], wallet: [], broadcast: [] };
   if (event.type === 'DepositReported' && event.payload.credited) {
     const d = event.payload.deposit;
-    effects.ledger.push({ type: 'CreditDeposit', v: 1, id: `${event.id}/credit`, ts: event.ts, payload: { userId: d.userId, accountId: d.accountId, depositId: d.depositId, asset: d.asset, amount: d.quantity } });
+    effects.ledger.push({
+      type: 'CreditDeposit',
+      v: 1,
+      id: `${event.id}/credit`,
+      ts: event.ts,
+      payload: { userId: d.userId, accountId: d.accountId, depositId: d.depositId, asset: d.asset, amount: d.quantity },
+    });
   }
   if (event.type !== 'WithdrawalTracked' && event.type !== 'WithdrawalAdvanced') return effects;
   const w = event.payload.withdrawal;
@@ -37,7 +51,12 @@ export function effectsOf(event: WalletEvent): WalletEffects {
 }
 
 /** The receiving side of an internal transfer: a deposit report with all its confirmations, deduplicated by its txid. */
-function internalDeposit(eventId: string, ts: number, w: WithdrawalRecord, to: { userId: string; accountId: string }): ReportDeposit {
+function internalDeposit(
+  eventId: string,
+  ts: number,
+  w: WithdrawalRecord,
+  to: { userId: string; accountId: string },
+): ReportDeposit {
   return {
     type: 'ReportDeposit',
     v: 1,

@@ -2,11 +2,25 @@ import type { DepositRecord, WithdrawalAddressEntry, WithdrawalRecord } from '@e
 import { walletStateHash } from './wallet-state-hash';
 import { initialWalletState, type WalletState } from './wallet-state';
 
-const withdrawal = (id: string, status: number): WithdrawalRecord => ({ withdrawalId: id, accountId: '1001', asset: 'ETH', quantity: '0.5', status, time: 1 }) as unknown as WithdrawalRecord;
-const deposit = (id: string): DepositRecord => ({ depositId: id, asset: 'ETH', txid: `t${id}`, quantity: '1' }) as unknown as DepositRecord;
-const address = (id: string): WithdrawalAddressEntry => ({ id, accountId: '1001', tokenId: 'ETH', address: '0xabc' }) as unknown as WithdrawalAddressEntry;
+const withdrawal = (id: string, status: number): WithdrawalRecord =>
+  ({
+    withdrawalId: id,
+    accountId: '1001',
+    asset: 'ETH',
+    quantity: '0.5',
+    status,
+    time: 1,
+  }) as unknown as WithdrawalRecord;
+const deposit = (id: string): DepositRecord =>
+  ({ depositId: id, asset: 'ETH', txid: `t${id}`, quantity: '1' }) as unknown as DepositRecord;
+const address = (id: string): WithdrawalAddressEntry =>
+  ({ id, accountId: '1001', tokenId: 'ETH', address: '0xabc' }) as unknown as WithdrawalAddressEntry;
 
-function stateOf(withdrawals: WithdrawalRecord[], deposits: DepositRecord[], addresses: WithdrawalAddressEntry[]): WalletState {
+function stateOf(
+  withdrawals: WithdrawalRecord[],
+  deposits: DepositRecord[],
+  addresses: WithdrawalAddressEntry[],
+): WalletState {
   const state = initialWalletState();
   for (const w of withdrawals) state.withdrawals.set(w.withdrawalId, w);
   for (const d of deposits) state.deposits.set(d.depositId, d);
@@ -15,7 +29,7 @@ function stateOf(withdrawals: WithdrawalRecord[], deposits: DepositRecord[], add
 }
 
 describe('walletStateHash', () => {
-  it('hashes the same records alike whatever order the maps and the records\' keys were filled in (jsonb reorders keys)', () => {
+  it("hashes the same records alike whatever order the maps and the records' keys were filled in (jsonb reorders keys)", () => {
     const a = stateOf([withdrawal('1', 4), withdrawal('2', 6)], [deposit('9')], [address('5')]);
     const reordered = Object.fromEntries(Object.entries(withdrawal('2', 6)).reverse()) as unknown as WithdrawalRecord;
     const b = stateOf([reordered, withdrawal('1', 4)], [deposit('9')], [address('5')]);
@@ -31,6 +45,8 @@ describe('walletStateHash', () => {
   });
 
   it('does not let a record of one kind pass for another', () => {
-    expect(walletStateHash(stateOf([], [deposit('1')], []))).not.toBe(walletStateHash(stateOf([], [], [{ ...deposit('1'), id: '1' } as unknown as WithdrawalAddressEntry])));
+    expect(walletStateHash(stateOf([], [deposit('1')], []))).not.toBe(
+      walletStateHash(stateOf([], [], [{ ...deposit('1'), id: '1' } as unknown as WithdrawalAddressEntry])),
+    );
   });
 });

@@ -1,4 +1,9 @@
-import { type WithdrawalRecord, WithdrawalStatus as S, type WithdrawalStatusCode, type WithdrawalTransition } from '@exchange/contracts';
+import {
+  type WithdrawalRecord,
+  WithdrawalStatus as S,
+  type WithdrawalStatusCode,
+  type WithdrawalTransition,
+} from '@exchange/contracts';
 
 /**
  * The withdrawal state machine (API-DECISIONS.md): these moves and no others. Broker audit (1)
@@ -29,13 +34,22 @@ export class ForbiddenTransition extends Error {
 }
 
 /** The record after the moves, each one checked and recorded in its history. */
-export function move(record: WithdrawalRecord, path: readonly WithdrawalStatusCode[], now: number, changes: Partial<WithdrawalRecord> = {}): { withdrawal: WithdrawalRecord; transitions: WithdrawalTransition[] } {
+export function move(
+  record: WithdrawalRecord,
+  path: readonly WithdrawalStatusCode[],
+  now: number,
+  changes: Partial<WithdrawalRecord> = {},
+): { withdrawal: WithdrawalRecord; transitions: WithdrawalTransition[] } {
   let status = record.status;
   const transitions: WithdrawalTransition[] = [];
   for (const to of path) {
-    if (!canMove(status, to, record.internalTo !== undefined)) throw new ForbiddenTransition(`withdrawal ${record.withdrawalId}: ${status} → ${to} is not a transition`);
+    if (!canMove(status, to, record.internalTo !== undefined))
+      throw new ForbiddenTransition(`withdrawal ${record.withdrawalId}: ${status} → ${to} is not a transition`);
     transitions.push({ from: status, to, time: now });
     status = to;
   }
-  return { withdrawal: { ...record, ...changes, status, updateTime: now, history: [...record.history, ...transitions] }, transitions };
+  return {
+    withdrawal: { ...record, ...changes, status, updateTime: now, history: [...record.history, ...transitions] },
+    transitions,
+  };
 }

@@ -27,6 +27,14 @@ export class CreateWalletTables1767484800000 implements MigrationInterface {
 
   async down(runner: QueryRunner): Promise<void> {
     const s = `"${runner.connection.driver.schema}"`;
-    for (const table of ['outbox', 'checkpoints', 'processed_commands', 'withdrawal_addresses', 'deposits', 'withdrawals']) await runner.query(`DROP TABLE ${s}.${table}`);
+    for (const table of [
+      'outbox',
+      'checkpoints',
+      'processed_commands',
+      'withdrawal_addresses',
+      'deposits',
+      'withdrawals',
+    ])
+      await runner.query(`DROP TABLE ${s}.${table}`);
   }
 }

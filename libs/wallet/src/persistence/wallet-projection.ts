@@ -1,4 +1,10 @@
-import type { DepositRecord, WalletCommand, WalletEvent, WithdrawalAddressEntry, WithdrawalRecord } from '@exchange/contracts';
+import type {
+  DepositRecord,
+  WalletCommand,
+  WalletEvent,
+  WithdrawalAddressEntry,
+  WithdrawalRecord,
+} from '@exchange/contracts';
 import type { QueryRunner } from 'typeorm';
 import { depositKey, initialWalletState, type WalletState } from '../domain/wallet-state';
 
@@ -18,30 +24,44 @@ export async function loadStateFor(db: Db, schema: string, commands: readonly Wa
   const accounts = commands.flatMap((c) => (c.type === 'AddWithdrawalAddress' ? [c.payload.accountId] : []));
   const entryIds = commands.flatMap((c) => (c.type === 'RemoveWithdrawalAddress' ? [c.payload.entryId] : []));
   if (withdrawalIds.length > 0) {
-    const rows: { record: WithdrawalRecord }[] = await db.query(`SELECT record FROM ${s}.withdrawals WHERE withdrawal_id = ANY($1::bigint[])`, [withdrawalIds]);
+    const rows: { record: WithdrawalRecord }[] = await db.query(
+      `SELECT record FROM ${s}.withdrawals WHERE withdrawal_id = ANY($1::bigint[])`,
+      [withdrawalIds],
+    );
     for (const { record } of rows) state.withdrawals.set(record.withdrawalId, record);
   }
   if (depositKeys.length > 0) {
-    const rows: { record: DepositRecord }[] = await db.query(`SELECT record FROM ${s}.deposits WHERE deposit_key = ANY($1::text[])`, [depositKeys]);
+    const rows: { record: DepositRecord }[] = await db.query(
+      `SELECT record FROM ${s}.deposits WHERE deposit_key = ANY($1::text[])`,
+      [depositKeys],
+    );
     for (const { record } of rows) state.deposits.set(depositKey(record), record);
   }
   if (accounts.length > 0 || entryIds.length > 0) {
-    const rows: { record: WithdrawalAddressEntry }[] = await db.query(`SELECT record FROM ${s}.withdrawal_addresses WHERE account_id = ANY($1::bigint[]) OR id = ANY($2::bigint[])`, [
-      accounts,
-      entryIds,
-    ]);
+    const rows: { record: WithdrawalAddressEntry }[] = await db.query(
+      `SELECT record FROM ${s}.withdrawal_addresses WHERE account_id = ANY($1::bigint[]) OR id = ANY($2::bigint[])`,
+      [accounts, entryIds],
+    );
     for (const { record } of rows) state.addresses.set(record.id, record);
   }
   return state;
 }
 
 /** Every record of the wallet's tables, as one state: what a replay compares. */
-export async function loadWalletState(db: { query(sql: string): Promise<unknown> }, schema: string): Promise<WalletState> {
+export async function loadWalletState(
+  db: { query(sql: string): Promise<unknown> },
+  schema: string,
+): Promise<WalletState> {
   const s = `"${schema}"`;
   const state = initialWalletState();
-  for (const { record } of (await db.query(`SELECT record FROM ${s}.withdrawals`)) as { record: WithdrawalRecord }[]) state.withdrawals.set(record.withdrawalId, record);
-  for (const { record } of (await db.query(`SELECT record FROM ${s}.deposits`)) as { record: DepositRecord }[]) state.deposits.set(depositKey(record), record);
-  for (const { record } of (await db.query(`SELECT record FROM ${s}.withdrawal_addresses`)) as { record: WithdrawalAddressEntry }[]) state.addresses.set(record.id, record);
+  for (const { record } of (await db.query(`SELECT record FROM ${s}.withdrawals`)) as { record: WithdrawalRecord }[])
+    state.withdrawals.set(record.withdrawalId, record);
+  for (const { record } of (await db.query(`SELECT record FROM ${s}.deposits`)) as { record: DepositRecord }[])
+    state.deposits.set(depositKey(record), record);
+  for (const { record } of (await db.query(`SELECT record FROM ${s}.withdrawal_addresses`)) as {
+    record: WithdrawalAddressEntry;
+  }[])
+    state.addresses.set(record.id, record);
   return state;
 }
 
@@ -85,7 +105,16 @@ export async function writeProjection(db: Db, schema: string, events: readonly W
       `INSERT INTO ${s}.withdrawals (withdrawal_id, user_id, account_id, client_order_id, asset, status, time, record)
        SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::smallint[], $7::bigint[], $8::jsonb[])
        ON CONFLICT (withdrawal_id) DO UPDATE SET status = EXCLUDED.status, record = EXCLUDED.record`,
-      [w.map((r) => r.withdrawalId), w.map((r) => r.userId), w.map((r) => r.accountId), w.map((r) => r.clientOrderId), w.map((r) => r.asset), w.map((r) => r.status), w.map((r) => r.time), w.map((r) => JSON.stringify(r))],
+      [
+        w.map((r) => r.withdrawalId),
+        w.map((r) => r.userId),
+        w.map((r) => r.accountId),
+        w.map((r) => r.clientOrderId),
+        w.map((r) => r.asset),
+        w.map((r) => r.status),
+        w.map((r) => r.time),
+        w.map((r) => JSON.stringify(r)),
+      ],
     );
   }
   if (deposits.size > 0) {
@@ -94,7 +123,17 @@ export async function writeProjection(db: Db, schema: string, events: readonly W
       `INSERT INTO ${s}.deposits (deposit_id, deposit_key, user_id, account_id, asset, status, time, credit_time, record)
        SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::bigint[], $8::bigint[], $9::jsonb[])
        ON CONFLICT (deposit_id) DO UPDATE SET status = EXCLUDED.status, credit_time = EXCLUDED.credit_time, record = EXCLUDED.record`,
-      [d.map((r) => r.depositId), d.map(depositKey), d.map((r) => r.userId), d.map((r) => r.accountId), d.map((r) => r.asset), d.map((r) => r.status), d.map((r) => r.time), d.map((r) => r.creditTime ?? null), d.map((r) => JSON.stringify(r))],
+      [
+        d.map((r) => r.depositId),
+        d.map(depositKey),
+        d.map((r) => r.userId),
+        d.map((r) => r.accountId),
+        d.map((r) => r.asset),
+        d.map((r) => r.status),
+        d.map((r) => r.time),
+        d.map((r) => r.creditTime ?? null),
+        d.map((r) => JSON.stringify(r)),
+      ],
     );
   }
 }

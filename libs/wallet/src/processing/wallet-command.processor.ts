@@ -1,5 +1,15 @@
 import { Controller, Inject, type OnApplicationBootstrap } from '@nestjs/common';
-import { HeaderNames, type Markets, Topics, toRecord, type WalletCommand, walletCommandSchema, type WalletEvent, type WithdrawalRecord, walletSettingsOf } from '@exchange/contracts';
+import {
+  HeaderNames,
+  type Markets,
+  Topics,
+  toRecord,
+  type WalletCommand,
+  walletCommandSchema,
+  type WalletEvent,
+  type WithdrawalRecord,
+  walletSettingsOf,
+} from '@exchange/contracts';
 import {
   applyIsolatingPoison,
   ConsumeBatches,
@@ -54,12 +64,18 @@ export class WalletCommandProcessor implements OnApplicationBootstrap {
     @Inject(Metrics) metrics: Metrics,
     @Inject(CONFIG) private readonly config: Config,
   ) {
-    this.poisoned = metrics.counter('wallet_poison_records_total', 'Records that could not be applied: rejected, or parked in operator.dead-letters', ['outcome']);
+    this.poisoned = metrics.counter(
+      'wallet_poison_records_total',
+      'Records that could not be applied: rejected, or parked in operator.dead-letters',
+      ['outcome'],
+    );
   }
 
   /** A crash between a commit and its broadcast loses nothing: every processing withdrawal is broadcast again. */
   async onApplicationBootstrap(): Promise<void> {
-    const rows: { record: WithdrawalRecord }[] = await this.dataSource.query(`SELECT record FROM "${this.schema}".withdrawals WHERE status = 5 ORDER BY withdrawal_id`);
+    const rows: { record: WithdrawalRecord }[] = await this.dataSource.query(
+      `SELECT record FROM "${this.schema}".withdrawals WHERE status = 5 ORDER BY withdrawal_id`,
+    );
     await this.broadcast(rows.map((r) => r.record).filter((w) => !w.internalTo));
   }
 
@@ -67,30 +83,63 @@ export class WalletCommandProcessor implements OnApplicationBootstrap {
   async onCommands(batch: IncomingBatch): Promise<void> {
     try {
       await applyIsolatingPoison(batch, batch.records, {
-        apply: (records, nextOffset) => this.applyRecords(batch, records, nextOffset, (command, state, offset) => this.decideOne(command, state, offset, batch.partition)),
+        apply: (records, nextOffset) =>
+          this.applyRecords(batch, records, nextOffset, (command, state, offset) =>
+            this.decideOne(command, state, offset, batch.partition),
+          ),
         reject: (record, nextOffset, failure) => this.reject(batch, record, nextOffset, failure),
         park: (record, nextOffset, failure) => this.park(batch, record, nextOffset, failure),
         decided: (outcome, record, failure) => {
           this.poisoned.inc({ outcome });
-          this.logger.error({ partition: record.partition, offset: record.offset, commandId: record.headers[HeaderNames.messageId], outcome, error: describeFailure(failure) }, `wallet: poison record ${outcome}`);
+          this.logger.error(
+            {
+              partition: record.partition,
+              offset: record.offset,
+              commandId: record.headers[HeaderNames.messageId],
+              outcome,
+              error: describeFailure(failure),
+            },
+            `wallet: poison record ${outcome}`,
+          );
         },
       });
     } catch (error) {
-      this.logger.error({ partition: batch.partition, fromOffset: batch.records[0]?.offset, error: describeFailure(error) }, 'wallet: batch failed; its partition is retried after a back-off');
+      this.logger.error(
+        { partition: batch.partition, fromOffset: batch.records[0]?.offset, error: describeFailure(error) },
+        'wallet: batch failed; its partition is retried after a back-off',
+      );
       throw error;
     }
   }
 
   /** Decides `records` against the records they name and commits it all with the checkpoint `nextOffset`, in one transaction. */
-  private async applyRecords(batch: IncomingBatch, records: IncomingRecord[], nextOffset: number, decideFor: (command: WalletCommand, state: WalletState, offset: number) => WalletEvent): Promise<void> {
+  private async applyRecords(
+    batch: IncomingBatch,
+    records: IncomingRecord[],
+    nextOffset: number,
+    decideFor: (command: WalletCommand, state: WalletState, offset: number) => WalletEvent,
+  ): Promise<void> {
     const toBroadcast = await this.dataSource.transaction(async (manager) => {
       const runner = manager.queryRunner!;
       const expectedOffset = await readCheckpoint(runner, this.schema, batch.topic, batch.partition);
-      const fresh = records.filter((r) => r.offset >= expectedOffset).map((r) => ({ command: this.parse(r), offset: r.offset }));
+      const fresh = records
+        .filter((r) => r.offset >= expectedOffset)
+        .map((r) => ({ command: this.parse(r), offset: r.offset }));
       if (fresh.length === 0 && expectedOffset >= nextOffset) return [];
       const ids = fresh.map((f) => f.command.id);
-      const done = new Set((await runner.query(`SELECT command_id FROM "${this.schema}".processed_commands WHERE command_id = ANY($1::text[])`, [ids])).map((r: { command_id: string }) => r.command_id));
-      const state = await loadStateFor(runner, this.schema, fresh.map((f) => f.command));
+      const done = new Set(
+        (
+          await runner.query(
+            `SELECT command_id FROM "${this.schema}".processed_commands WHERE command_id = ANY($1::text[])`,
+            [ids],
+          )
+        ).map((r: { command_id: string }) => r.command_id),
+      );
+      const state = await loadStateFor(
+        runner,
+        this.schema,
+        fresh.map((f) => f.command),
+      );
       const events: WalletEvent[] = [];
       const processed: { commandId: string; offset: number }[] = [];
       for (const { command, offset } of fresh) {
@@ -107,7 +156,15 @@ export class WalletCommandProcessor implements OnApplicationBootstrap {
         ...effects.flatMap((x) => x.ledger.map((c) => toRecord(Topics.ledgerCommands, c))),
         ...effects.flatMap((x) => x.wallet.map((c) => toRecord(Topics.walletCommands, c))),
       ];
-      await writeBookkeeping(runner, this.schema, { topic: batch.topic, partition: batch.partition, expectedOffset, nextOffset, processed, outbox, ...this.processedWindow() });
+      await writeBookkeeping(runner, this.schema, {
+        topic: batch.topic,
+        partition: batch.partition,
+        expectedOffset,
+        nextOffset,
+        processed,
+        outbox,
+        ...this.processedWindow(),
+      });
       await writeProjection(runner, this.schema, events);
       return effects.flatMap((x) => x.broadcast);
     });
@@ -124,27 +181,48 @@ export class WalletCommandProcessor implements OnApplicationBootstrap {
       });
     } catch (error) {
       // decide is a pure function of the command and the records it names: what throws here throws on every retry.
-      throw new PoisonRecord(`wallet: deciding ${command.type} ${command.id} failed: ${describeFailure(error).message}`);
+      throw new PoisonRecord(
+        `wallet: deciding ${command.type} ${command.id} failed: ${describeFailure(error).message}`,
+      );
     }
   }
 
   /** Operator and chain commands are refused with a WalletCommandRejected; a TrackWithdrawal (a hold the ledger made) is parked instead. */
-  private async reject(batch: IncomingBatch, record: IncomingRecord, nextOffset: number, failure: unknown): Promise<boolean> {
+  private async reject(
+    batch: IncomingBatch,
+    record: IncomingRecord,
+    nextOffset: number,
+    failure: unknown,
+  ): Promise<boolean> {
     const command = this.tryParse(record);
     if (!command || command.type === 'TrackWithdrawal') return false;
     const state = sqlStateOf(failure);
-    const code = state === '22021' || state === '22P05' ? WalletRejectCode.ILLEGAL_CHARS : WalletRejectCode.INVALID_VALUE;
+    const code =
+      state === '22021' || state === '22P05' ? WalletRejectCode.ILLEGAL_CHARS : WalletRejectCode.INVALID_VALUE;
     const msg = `The ${command.type} command holds a value the wallet cannot apply or store; nothing was changed.`;
     await this.applyRecords(batch, [record], nextOffset, (c) => rejectionOf(c, this.clock.now(), code, msg));
     return true;
   }
 
   /** Moves the checkpoint past the record and puts it in the dead letters, in one transaction; its id stays unprocessed, so it can be published again. */
-  private async park(batch: IncomingBatch, record: IncomingRecord, nextOffset: number, failure: unknown): Promise<void> {
+  private async park(
+    batch: IncomingBatch,
+    record: IncomingRecord,
+    nextOffset: number,
+    failure: unknown,
+  ): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       const runner = manager.queryRunner!;
       const expectedOffset = await readCheckpoint(runner, this.schema, batch.topic, batch.partition);
-      await writeBookkeeping(runner, this.schema, { topic: batch.topic, partition: batch.partition, expectedOffset, nextOffset, processed: [], outbox: [deadLetterOf('wallet', record, failure)], ...this.processedWindow() });
+      await writeBookkeeping(runner, this.schema, {
+        topic: batch.topic,
+        partition: batch.partition,
+        expectedOffset,
+        nextOffset,
+        processed: [],
+        outbox: [deadLetterOf('wallet', record, failure)],
+        ...this.processedWindow(),
+      });
     });
     this.outbox.relay.wake();
   }
@@ -158,13 +236,18 @@ export class WalletCommandProcessor implements OnApplicationBootstrap {
   private async broadcast(withdrawals: readonly WithdrawalRecord[]): Promise<void> {
     for (const w of withdrawals) {
       // The move to processing is committed; a failed broadcast is retried at the next start.
-      await this.chain.broadcast(w).catch((error: unknown) => this.logger.error({ err: error, withdrawalId: w.withdrawalId }, 'wallet: broadcast failed'));
+      await this.chain
+        .broadcast(w)
+        .catch((error: unknown) =>
+          this.logger.error({ err: error, withdrawalId: w.withdrawalId }, 'wallet: broadcast failed'),
+        );
     }
   }
 
   private parse(record: IncomingRecord): WalletCommand {
     const command = this.tryParse(record);
-    if (!command) throw new PoisonRecord(`wallet: the record at ${record.partition}/${record.offset} is not a wallet command`);
+    if (!command)
+      throw new PoisonRecord(`wallet: the record at ${record.partition}/${record.offset} is not a wallet command`);
     return command;
   }
 

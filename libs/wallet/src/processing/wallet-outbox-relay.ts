@@ -12,7 +12,13 @@ const RELAY_LOCK = 7_236_002;
 export class WalletOutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
   readonly relay: OutboxRelay;
 
-  constructor(@Inject(WALLET_DATA_SOURCE) dataSource: DataSource, @Inject(WALLET_SCHEMA) schema: string, @Inject(EVENT_LOG) log: EventLog, @Inject(LOGGER) logger: Logger, @Inject(Metrics) metrics: Metrics) {
+  constructor(
+    @Inject(WALLET_DATA_SOURCE) dataSource: DataSource,
+    @Inject(WALLET_SCHEMA) schema: string,
+    @Inject(EVENT_LOG) log: EventLog,
+    @Inject(LOGGER) logger: Logger,
+    @Inject(Metrics) metrics: Metrics,
+  ) {
     this.relay = new OutboxRelay({ dataSource, schema, log, logger, metrics, service: 'wallet', lockId: RELAY_LOCK });
   }
 

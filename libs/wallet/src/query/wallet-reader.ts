@@ -23,22 +23,35 @@ export class WalletReader {
 
   async addressBook(accountId: string, tokenId?: string): Promise<WithdrawalAddressEntry[]> {
     const rows: { record: WithdrawalAddressEntry }[] = tokenId
-      ? await this.db.query(`SELECT record FROM ${this.s}.withdrawal_addresses WHERE account_id = $1 AND token_id = $2 ORDER BY id`, [accountId, tokenId])
-      : await this.db.query(`SELECT record FROM ${this.s}.withdrawal_addresses WHERE account_id = $1 ORDER BY id`, [accountId]);
+      ? await this.db.query(
+          `SELECT record FROM ${this.s}.withdrawal_addresses WHERE account_id = $1 AND token_id = $2 ORDER BY id`,
+          [accountId, tokenId],
+        )
+      : await this.db.query(`SELECT record FROM ${this.s}.withdrawal_addresses WHERE account_id = $1 ORDER BY id`, [
+          accountId,
+        ]);
     return rows.map((r) => r.record);
   }
 
   async addressEntry(id: string): Promise<WithdrawalAddressEntry | undefined> {
-    const [row] = await this.db.query<{ record: WithdrawalAddressEntry }>(`SELECT record FROM ${this.s}.withdrawal_addresses WHERE id = $1`, [id]);
+    const [row] = await this.db.query<{ record: WithdrawalAddressEntry }>(
+      `SELECT record FROM ${this.s}.withdrawal_addresses WHERE id = $1`,
+      [id],
+    );
     return row?.record;
   }
 
   /** By id, optionally only within one account; or by client id within the account. */
-  async withdrawal(by: { withdrawalId: string; accountId?: string } | { clientOrderId: string; accountId: string }): Promise<WithdrawalRecord | undefined> {
+  async withdrawal(
+    by: { withdrawalId: string; accountId?: string } | { clientOrderId: string; accountId: string },
+  ): Promise<WithdrawalRecord | undefined> {
     const rows: { record: WithdrawalRecord }[] =
       'withdrawalId' in by
         ? await this.db.query(`SELECT record FROM ${this.s}.withdrawals WHERE withdrawal_id = $1`, [by.withdrawalId])
-        : await this.db.query(`SELECT record FROM ${this.s}.withdrawals WHERE account_id = $1 AND client_order_id = $2`, [by.accountId, by.clientOrderId]);
+        : await this.db.query(
+            `SELECT record FROM ${this.s}.withdrawals WHERE account_id = $1 AND client_order_id = $2`,
+            [by.accountId, by.clientOrderId],
+          );
     const record = rows[0]?.record;
     return record && (by.accountId === undefined || record.accountId === by.accountId) ? record : undefined;
   }
@@ -56,13 +69,19 @@ export class WalletReader {
 
   /** Withdrawals waiting at an operator's audit (1 broker, 3 platform), oldest first, of every account. */
   async awaitingAudit(limit: number): Promise<WithdrawalRecord[]> {
-    const rows: { record: WithdrawalRecord }[] = await this.db.query(`SELECT record FROM ${this.s}.withdrawals WHERE status IN (1, 3) ORDER BY time, withdrawal_id LIMIT $1`, [limit]);
+    const rows: { record: WithdrawalRecord }[] = await this.db.query(
+      `SELECT record FROM ${this.s}.withdrawals WHERE status IN (1, 3) ORDER BY time, withdrawal_id LIMIT $1`,
+      [limit],
+    );
     return rows.map((r) => r.record);
   }
 
   /** The latest deposits of every account, confirming or credited, newest first (by time: ids come from log positions, which do not order partitions). */
   async latestDeposits(limit: number): Promise<DepositRecord[]> {
-    const rows: { record: DepositRecord }[] = await this.db.query(`SELECT record FROM ${this.s}.deposits ORDER BY time DESC, deposit_id DESC LIMIT $1`, [limit]);
+    const rows: { record: DepositRecord }[] = await this.db.query(
+      `SELECT record FROM ${this.s}.deposits ORDER BY time DESC, deposit_id DESC LIMIT $1`,
+      [limit],
+    );
     return rows.map((r) => r.record);
   }
 

@@ -20,7 +20,11 @@ export type ContractDecision = { events: ContractEvent[] } | { rejection: Contra
  * The contracts decider: the events one command causes, or its rejection with the family's code.
  * Pure: it reads the state and changes nothing; evolveContracts applies what it decided.
  */
-export function decideContract(command: ContractCommand, state: ContractsState, ctx: ContractContext): ContractDecision {
+export function decideContract(
+  command: ContractCommand,
+  state: ContractsState,
+  ctx: ContractContext,
+): ContractDecision {
   try {
     return { events: decideEvents(command, state, sequenced(ctx)) };
   } catch (error) {

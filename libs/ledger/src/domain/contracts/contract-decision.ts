@@ -1,4 +1,12 @@
-import type { ContractBalanceAfter, ContractConfig, ContractSide, FlowEntry, FlowTypeName, PositionAfter, PositionSide } from '@exchange/contracts';
+import type {
+  ContractBalanceAfter,
+  ContractConfig,
+  ContractSide,
+  FlowEntry,
+  FlowTypeName,
+  PositionAfter,
+  PositionSide,
+} from '@exchange/contracts';
 import { Money } from '../ledger-money';
 import { LedgerRejection, RejectCode } from '../ledger-rejection';
 import { liquidationPrice } from './contract-risk';
@@ -73,8 +81,16 @@ export function roundDown(ctx: ContractContext, amount: Money): Money {
 /** A positive decimal that is a whole number of `step`s, else -1130 naming the parameter. */
 export function parseSteps(text: string, step: string, param: string): Money {
   const value = new Money(text);
-  if (value.lte(0)) throw new LedgerRejection(RejectCode.INVALID_VALUE, `Invalid value for parameter '${param}': must be greater than zero.`);
-  if (!value.mod(step).isZero()) throw new LedgerRejection(RejectCode.INVALID_VALUE, `Invalid value for parameter '${param}': must be a multiple of ${step}.`);
+  if (value.lte(0))
+    throw new LedgerRejection(
+      RejectCode.INVALID_VALUE,
+      `Invalid value for parameter '${param}': must be greater than zero.`,
+    );
+  if (!value.mod(step).isZero())
+    throw new LedgerRejection(
+      RejectCode.INVALID_VALUE,
+      `Invalid value for parameter '${param}': must be a multiple of ${step}.`,
+    );
   return value;
 }
 
@@ -88,7 +104,11 @@ export function totalOf(b: ContractBalance): Money {
 
 /** The position as events report it; avgPrice is shown to the margin token's precision, entryValue is exact. */
 export function positionAfter(p: PositionState, config: ContractConfig, ctx: ContractContext): PositionAfter {
-  const avgPrice = p.size.isZero() ? new Money(0) : p.entryValue.div(p.size.times(config.contractMultiplier)).toDecimalPlaces(ctx.marginPrecision, Money.ROUND_HALF_UP);
+  const avgPrice = p.size.isZero()
+    ? new Money(0)
+    : p.entryValue
+        .div(p.size.times(config.contractMultiplier))
+        .toDecimalPlaces(ctx.marginPrecision, Money.ROUND_HALF_UP);
   // With neither a position nor an order opening one, the next OPEN order may choose its leverage afresh.
   const leverage = p.size.isZero() && p.opening.isZero() ? new Money(0) : p.leverage;
   return {
@@ -103,12 +123,29 @@ export function positionAfter(p: PositionState, config: ContractConfig, ctx: Con
     margin: p.margin.toFixed(),
     realizedPnl: p.realizedPnl.toFixed(),
     leverage: leverage.toFixed(),
-    flp: (p.accountId === ctx.insurance.accountId ? new Money(0) : liquidationPrice(p, config, ctx.marginPrecision)).toFixed(),
+    flp: (p.accountId === ctx.insurance.accountId
+      ? new Money(0)
+      : liquidationPrice(p, config, ctx.marginPrecision)
+    ).toFixed(),
   };
 }
 
-export function flowEntry(ctx: ContractContext, k: number, accountId: string, flowType: FlowTypeName, change: Money, totalAfter: Money): FlowEntry {
-  return { flowId: ctx.flowId(k), accountId, asset: MARGIN_TOKEN, flowType, change: change.toFixed(), total: totalAfter.toFixed() };
+export function flowEntry(
+  ctx: ContractContext,
+  k: number,
+  accountId: string,
+  flowType: FlowTypeName,
+  change: Money,
+  totalAfter: Money,
+): FlowEntry {
+  return {
+    flowId: ctx.flowId(k),
+    accountId,
+    asset: MARGIN_TOKEN,
+    flowType,
+    change: change.toFixed(),
+    total: totalAfter.toFixed(),
+  };
 }
 
 /** A settlement that does not fit the order it names is an upstream bug: refused whole, never half-applied. */

@@ -1,6 +1,14 @@
 import type { ContractConfig, DeleveragedCounterparty, FlowEntry } from '@exchange/contracts';
 import { Money, ZERO } from '../ledger-money';
-import { balanceAfter, type ContractContext, flowEntry, ownedBy, positionAfter, roundDown, totalOf } from './contract-decision';
+import {
+  balanceAfter,
+  type ContractContext,
+  flowEntry,
+  ownedBy,
+  positionAfter,
+  roundDown,
+  totalOf,
+} from './contract-decision';
 import type { ContractDraft } from './contract-draft';
 import { settleClose, settleFundClose } from './contract-fills';
 import { cancelPositionOrders, closeAtBankruptcy } from './contract-liquidation';
@@ -17,10 +25,17 @@ import { peekContractBalance, positionKey, type PositionState } from './contract
  * Only positions of the deciding partition are candidates (a decision never writes another
  * partition's accounts); its fund's positions are among them, last.
  */
-export function deleverage(draft: ContractDraft, bankrupt: PositionState, config: ContractConfig, mark: Money, ctx: ContractContext): void {
+export function deleverage(
+  draft: ContractDraft,
+  bankrupt: PositionState,
+  config: ContractConfig,
+  mark: Money,
+  ctx: ContractContext,
+): void {
   const fundId = ctx.insurance.accountId;
   const opposite = bankrupt.side === 'LONG' ? 'SHORT' : 'LONG';
-  const score = (q: PositionState) => (q.accountId === fundId ? null : unrealisedPnl(q, config, mark).times(q.leverage));
+  const score = (q: PositionState) =>
+    q.accountId === fundId ? null : unrealisedPnl(q, config, mark).times(q.leverage);
   const ranked = [...draft.state.positions.values()]
     .filter((q) => q.symbol === bankrupt.symbol && q.side === opposite && q.size.gt(0) && ownedBy(ctx, q.accountId))
     .map((q) => ({ q, s: score(q) }))
@@ -29,7 +44,7 @@ export function deleverage(draft: ContractDraft, bankrupt: PositionState, config
 
   // Whom it takes is known from sizes alone; their orders are canceled before any balance is read.
   const needed: PositionState[] = [];
-  for (let covered = ZERO; covered.lt(bankrupt.size) && needed.length < ranked.length; ) {
+  for (let covered = ZERO; covered.lt(bankrupt.size) && needed.length < ranked.length;) {
     const q = ranked[needed.length]!;
     needed.push(q);
     covered = covered.plus(q.size);
@@ -51,9 +66,15 @@ export function deleverage(draft: ContractDraft, bankrupt: PositionState, config
     const share = quantity.eq(left) ? valueLeft : roundDown(ctx, value.times(quantity).div(bankrupt.size));
     const settle = q.accountId === fundId ? settleFundClose : settleClose;
     const balance = balances.get(q.accountId) ?? peekContractBalance(draft.state, q.accountId);
-    const settled = settle({ ...position, closing: position.closing.plus(quantity) }, balance, { value: share, quantity, fee: ZERO }, ctx);
+    const settled = settle(
+      { ...position, closing: position.closing.plus(quantity) },
+      balance,
+      { value: share, quantity, fee: ZERO },
+      ctx,
+    );
     balances.set(q.accountId, settled.balance);
-    if (!settled.pnl.isZero()) flows.push(flowEntry(ctx, flows.length, q.accountId, 'SETTLEMENT', settled.pnl, totalOf(settled.balance)));
+    if (!settled.pnl.isZero())
+      flows.push(flowEntry(ctx, flows.length, q.accountId, 'SETTLEMENT', settled.pnl, totalOf(settled.balance)));
     counterparties.push({
       accountId: q.accountId,
       side: q.side,

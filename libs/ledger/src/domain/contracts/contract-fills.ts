@@ -1,8 +1,26 @@
 import type { ContractEvent, ContractOrderRecord, FillContractOrder, FlowEntry } from '@exchange/contracts';
 import { Money, ZERO } from '../ledger-money';
-import { balanceAfter, type ContractContext, flowEntry, internal, isOpening, positionAfter, positionSideOf, requireContract, roundDown, roundUp, totalOf } from './contract-decision';
+import {
+  balanceAfter,
+  type ContractContext,
+  flowEntry,
+  internal,
+  isOpening,
+  positionAfter,
+  positionSideOf,
+  requireContract,
+  roundDown,
+  roundUp,
+  totalOf,
+} from './contract-decision';
 import { openContractOrder } from './contract-orders';
-import { type ContractBalance, type ContractsState, peekContractBalance, peekPosition, type PositionState } from './contract-state';
+import {
+  type ContractBalance,
+  type ContractsState,
+  peekContractBalance,
+  peekPosition,
+  type PositionState,
+} from './contract-state';
 
 export interface Settled {
   position: PositionState;
@@ -19,15 +37,24 @@ export interface Settled {
  * pays the fee and the margin at the fill price, the rest goes back to free. CLOSE: the closed
  * share of the entry value and of the margin leave the position, PnL is realised against them.
  */
-export function fillContractOrder(command: FillContractOrder, state: ContractsState, ctx: ContractContext): ContractEvent[] {
+export function fillContractOrder(
+  command: FillContractOrder,
+  state: ContractsState,
+  ctx: ContractContext,
+): ContractEvent[] {
   const p = command.payload;
   const order = openContractOrder(state, p);
   const config = requireContract(ctx, p.symbol);
   const [price, quantity] = [new Money(p.price), new Money(p.quantity)];
   const remaining = new Money(order.quantity).minus(order.executedQty);
-  if (quantity.lte(0) || quantity.gt(remaining)) throw internal(`trade ${p.tradeId} fills ${p.quantity} of order ${p.orderId}, which has ${remaining.toFixed()} left`);
-  if (price.lte(0) || !price.mod(config.tickSize).isZero()) throw internal(`trade ${p.tradeId} has price ${p.price}, not a positive multiple of ${config.tickSize}`);
-  if (order.orderType === 'STOP') throw internal(`trade ${p.tradeId} fills order ${p.orderId}, a STOP order its trigger has not released`);
+  if (quantity.lte(0) || quantity.gt(remaining))
+    throw internal(
+      `trade ${p.tradeId} fills ${p.quantity} of order ${p.orderId}, which has ${remaining.toFixed()} left`,
+    );
+  if (price.lte(0) || !price.mod(config.tickSize).isZero())
+    throw internal(`trade ${p.tradeId} has price ${p.price}, not a positive multiple of ${config.tickSize}`);
+  if (order.orderType === 'STOP')
+    throw internal(`trade ${p.tradeId} fills order ${p.orderId}, a STOP order its trigger has not released`);
   const value = price.times(quantity).times(config.contractMultiplier);
   const fee = roundUp(ctx, value.times(p.isMaker ? config.makerFee : config.takerFee));
   const position = peekPosition(state, p.accountId, p.symbol, positionSideOf(order.side));
@@ -37,13 +64,25 @@ export function fillContractOrder(command: FillContractOrder, state: ContractsSt
   const share = done ? marginLeft : roundDown(ctx, marginLeft.times(quantity).div(remaining));
   const fund = p.accountId === ctx.insurance.accountId;
   const settle = fund ? settleFundClose : settleClose;
-  const settled = isOpening(order.side) ? settleOpen(order, position, balance, { value, quantity, fee, share }, ctx) : settle(position, balance, { value, quantity, fee }, ctx);
+  const settled = isOpening(order.side)
+    ? settleOpen(order, position, balance, { value, quantity, fee, share }, ctx)
+    : settle(position, balance, { value, quantity, fee }, ctx);
 
   const feeAccount = peekContractBalance(state, ctx.feeAccountId);
   const feeAccountNow = { ...feeAccount, free: feeAccount.free.plus(fee) };
   const totalNow = totalOf(settled.balance);
   const flows: FlowEntry[] = [];
-  if (!settled.pnl.isZero()) flows.push(flowEntry(ctx, flows.length, p.accountId, fund ? 'SETTLEMENT' : 'PNL', settled.pnl, totalNow.plus(settled.feePaid)));
+  if (!settled.pnl.isZero())
+    flows.push(
+      flowEntry(
+        ctx,
+        flows.length,
+        p.accountId,
+        fund ? 'SETTLEMENT' : 'PNL',
+        settled.pnl,
+        totalNow.plus(settled.feePaid),
+      ),
+    );
   if (!fee.isZero()) {
     flows.push(flowEntry(ctx, flows.length, p.accountId, 'FEE', settled.feePaid.negated(), totalNow));
     flows.push(flowEntry(ctx, flows.length, ctx.feeAccountId, 'FEE', fee, totalOf(feeAccountNow)));
@@ -64,7 +103,12 @@ export function fillContractOrder(command: FillContractOrder, state: ContractsSt
         feeToken: 'USDT',
         pnl: settled.pnl.toFixed(),
         uncovered: settled.uncovered.toFixed(),
-        order: { orderId: order.orderId, executedQty: executedQty.toFixed(), marginLeft: marginLeft.minus(share).toFixed(), status: done ? 'FILLED' : 'PARTIALLY_FILLED' },
+        order: {
+          orderId: order.orderId,
+          executedQty: executedQty.toFixed(),
+          marginLeft: marginLeft.minus(share).toFixed(),
+          status: done ? 'FILLED' : 'PARTIALLY_FILLED',
+        },
         position: positionAfter(settled.position, config, ctx),
         balance: balanceAfter(p.accountId, settled.balance),
         feeAccount: balanceAfter(ctx.feeAccountId, feeAccountNow),
@@ -79,15 +123,31 @@ export function fillContractOrder(command: FillContractOrder, state: ContractsSt
  * up). A SELL_OPEN taker filled above its price needs more than it locked: free USDT pays the
  * difference, and only when free runs out does the position get less margin (or the fee go unpaid).
  */
-function settleOpen(order: ContractOrderRecord, position: PositionState, balance: ContractBalance, fill: { value: Money; quantity: Money; fee: Money; share: Money }, ctx: ContractContext): Settled {
+function settleOpen(
+  order: ContractOrderRecord,
+  position: PositionState,
+  balance: ContractBalance,
+  fill: { value: Money; quantity: Money; fee: Money; share: Money },
+  ctx: ContractContext,
+): Settled {
   const wanted = roundUp(ctx, fill.value.div(order.leverage));
   const shortage = Money.max(ZERO, fill.fee.plus(wanted).minus(fill.share).minus(balance.free));
   const margin = Money.max(ZERO, wanted.minus(shortage));
   const uncovered = Money.max(ZERO, shortage.minus(wanted));
   const feePaid = fill.fee.minus(uncovered);
   return {
-    position: { ...position, size: position.size.plus(fill.quantity), opening: position.opening.minus(fill.quantity), entryValue: position.entryValue.plus(fill.value), margin: position.margin.plus(margin) },
-    balance: { free: balance.free.plus(fill.share).minus(feePaid).minus(margin), locked: balance.locked.minus(fill.share), positionMargin: balance.positionMargin.plus(margin) },
+    position: {
+      ...position,
+      size: position.size.plus(fill.quantity),
+      opening: position.opening.minus(fill.quantity),
+      entryValue: position.entryValue.plus(fill.value),
+      margin: position.margin.plus(margin),
+    },
+    balance: {
+      free: balance.free.plus(fill.share).minus(feePaid).minus(margin),
+      locked: balance.locked.minus(fill.share),
+      positionMargin: balance.positionMargin.plus(margin),
+    },
     feePaid,
     pnl: ZERO,
     uncovered,
@@ -101,7 +161,12 @@ function settleOpen(order: ContractOrderRecord, position: PositionState, balance
  * the fee settle together: a gain goes to free; a loss beyond the closed margin comes from the
  * rest of the position's margin, never from free (isolated margin), and beyond that is uncovered.
  */
-export function settleClose(position: PositionState, balance: ContractBalance, fill: { value: Money; quantity: Money; fee: Money }, ctx: ContractContext): Settled {
+export function settleClose(
+  position: PositionState,
+  balance: ContractBalance,
+  fill: { value: Money; quantity: Money; fee: Money },
+  ctx: ContractContext,
+): Settled {
   const { closedEntry, closedMargin, pnl } = closedShare(position, fill, ctx);
   const pool = closedMargin.plus(pnl).minus(fill.fee);
   const deficit = Money.max(ZERO, pool.negated());
@@ -118,7 +183,11 @@ export function settleClose(position: PositionState, balance: ContractBalance, f
       margin: position.margin.minus(marginOut),
       realizedPnl: position.realizedPnl.plus(settledPnl),
     },
-    balance: { ...balance, free: balance.free.plus(Money.max(ZERO, pool)), positionMargin: balance.positionMargin.minus(marginOut) },
+    balance: {
+      ...balance,
+      free: balance.free.plus(Money.max(ZERO, pool)),
+      positionMargin: balance.positionMargin.minus(marginOut),
+    },
     feePaid: fill.fee,
     pnl: settledPnl,
     uncovered,
@@ -126,9 +195,14 @@ export function settleClose(position: PositionState, balance: ContractBalance, f
 }
 
 /** The closed share of a position: its entry value rounded against the holder, its margin rounded down; a full close takes all. */
-function closedShare(position: PositionState, fill: { value: Money; quantity: Money }, ctx: ContractContext): { closedEntry: Money; closedMargin: Money; pnl: Money } {
+function closedShare(
+  position: PositionState,
+  fill: { value: Money; quantity: Money },
+  ctx: ContractContext,
+): { closedEntry: Money; closedMargin: Money; pnl: Money } {
   const full = fill.quantity.eq(position.size);
-  if (fill.quantity.gt(position.size) || fill.quantity.gt(position.closing)) throw internal(`a close fill of ${fill.quantity.toFixed()} exceeds the ${position.side} position's claimed size`);
+  if (fill.quantity.gt(position.size) || fill.quantity.gt(position.closing))
+    throw internal(`a close fill of ${fill.quantity.toFixed()} exceeds the ${position.side} position's claimed size`);
   const long = position.side === 'LONG';
   const entryShare = position.entryValue.times(fill.quantity).div(position.size);
   const closedEntry = full ? position.entryValue : long ? roundUp(ctx, entryShare) : roundDown(ctx, entryShare);
@@ -141,12 +215,23 @@ function closedShare(position: PositionState, fill: { value: Money; quantity: Mo
  * them, so a gain goes to free and a loss (and the fee) comes from free; only what free cannot
  * pay is uncovered. The PnL is the fund's SETTLEMENT.
  */
-export function settleFundClose(position: PositionState, balance: ContractBalance, fill: { value: Money; quantity: Money; fee: Money }, ctx: ContractContext): Settled {
+export function settleFundClose(
+  position: PositionState,
+  balance: ContractBalance,
+  fill: { value: Money; quantity: Money; fee: Money },
+  ctx: ContractContext,
+): Settled {
   const { closedEntry, pnl } = closedShare(position, fill, ctx);
   const uncovered = Money.max(ZERO, fill.fee.minus(pnl).minus(balance.free));
   const settledPnl = pnl.plus(uncovered);
   return {
-    position: { ...position, size: position.size.minus(fill.quantity), closing: position.closing.minus(fill.quantity), entryValue: position.entryValue.minus(closedEntry), realizedPnl: position.realizedPnl.plus(settledPnl) },
+    position: {
+      ...position,
+      size: position.size.minus(fill.quantity),
+      closing: position.closing.minus(fill.quantity),
+      entryValue: position.entryValue.minus(closedEntry),
+      realizedPnl: position.realizedPnl.plus(settledPnl),
+    },
     balance: { ...balance, free: balance.free.plus(settledPnl).minus(fill.fee) },
     feePaid: fill.fee,
     pnl: settledPnl,

@@ -21,7 +21,10 @@ function openedBook(carolLeverage = '10'): ContractScenario {
 }
 
 function cashOf(s: ContractScenario): Money {
-  return [...s.state.balances.values()].reduce((sum, b) => sum.plus(b.free).plus(b.locked).plus(b.positionMargin), ZERO);
+  return [...s.state.balances.values()].reduce(
+    (sum, b) => sum.plus(b.free).plus(b.locked).plus(b.positionMargin),
+    ZERO,
+  );
 }
 
 function settled(events: ContractEvent[]) {
@@ -40,7 +43,11 @@ describe('Contracts: funding', () => {
   it('settles three intervals, positive, negative and at the bound, to the unit, with the sum over all accounts unchanged', () => {
     const s = openedBook();
     const total = cashOf(s).toFixed();
-    expect([s.position(ALICE, 'LONG').margin, s.position(CAROL, 'LONG').margin, s.position(BOB, 'SHORT').margin]).toEqual(['5000', '1665', '3332.5']);
+    expect([
+      s.position(ALICE, 'LONG').margin,
+      s.position(CAROL, 'LONG').margin,
+      s.position(BOB, 'SHORT').margin,
+    ]).toEqual(['5000', '1665', '3332.5']);
 
     // +0.012345% at mark 50000.3, LONGs pay: Alice 1000 × 0.001 × 50000.3 × 0.00012345 =
     // 6.172537035 → 6.17253704 (rounded up, she pays); Carol 2.055454832655 → 2.05545484; Bob
@@ -85,18 +92,32 @@ describe('Contracts: funding', () => {
     const s = openedBook();
     funding(s, HOUR8, '0.0001', '50000');
     const hash = contractsStateHash(s.state);
-    expect(s.apply('SettleFunding', { symbol: SYMBOL, fundingTime: HOUR8, rate: '0.0001', markPrice: '50000' })).toEqual([]);
-    expect(s.apply('SettleFunding', { symbol: SYMBOL, fundingTime: HOUR8 - 1, rate: '0.0005', markPrice: '50000' })).toEqual([]);
+    expect(
+      s.apply('SettleFunding', { symbol: SYMBOL, fundingTime: HOUR8, rate: '0.0001', markPrice: '50000' }),
+    ).toEqual([]);
+    expect(
+      s.apply('SettleFunding', { symbol: SYMBOL, fundingTime: HOUR8 - 1, rate: '0.0005', markPrice: '50000' }),
+    ).toEqual([]);
     expect(contractsStateHash(s.state)).toBe(hash);
     // Another symbol's interval is its own.
-    expect(settled(s.apply('SettleFunding', { symbol: 'ETH-SWAP-USDT', fundingTime: HOUR8, rate: '0.0001', markPrice: '3000' })).payments).toEqual([]);
+    expect(
+      settled(
+        s.apply('SettleFunding', { symbol: 'ETH-SWAP-USDT', fundingTime: HOUR8, rate: '0.0001', markPrice: '3000' }),
+      ).payments,
+    ).toEqual([]);
   });
 
   it('refuses a rate beyond ±0.75%, a mark of zero and an unknown symbol', () => {
     const s = openedBook();
-    expect(s.run('SettleFunding', { symbol: SYMBOL, fundingTime: 1, rate: '-0.0076', markPrice: '50000' })).toMatchObject({ rejection: { code: -1130 } });
-    expect(s.run('SettleFunding', { symbol: SYMBOL, fundingTime: 1, rate: '0.0001', markPrice: '0' })).toMatchObject({ rejection: { code: -1130 } });
-    expect(s.run('SettleFunding', { symbol: 'BTCUSDT', fundingTime: 1, rate: '0.0001', markPrice: '1' })).toMatchObject({ rejection: { code: -1121 } });
+    expect(
+      s.run('SettleFunding', { symbol: SYMBOL, fundingTime: 1, rate: '-0.0076', markPrice: '50000' }),
+    ).toMatchObject({ rejection: { code: -1130 } });
+    expect(s.run('SettleFunding', { symbol: SYMBOL, fundingTime: 1, rate: '0.0001', markPrice: '0' })).toMatchObject({
+      rejection: { code: -1130 },
+    });
+    expect(s.run('SettleFunding', { symbol: 'BTCUSDT', fundingTime: 1, rate: '0.0001', markPrice: '1' })).toMatchObject(
+      { rejection: { code: -1121 } },
+    );
   });
 
   it('lets a payer pay no more than its margin, the fund making up the receipts from its seed', () => {

@@ -1,7 +1,17 @@
 import type { ContractEvent, FlowEntry, FundingPayment, SeedInsuranceFund, SettleFunding } from '@exchange/contracts';
 import { Money, ZERO } from '../ledger-money';
 import { LedgerRejection, RejectCode } from '../ledger-rejection';
-import { balanceAfter, type ContractContext, flowEntry, ownedBy, positionAfter, requireContract, roundDown, roundUp, totalOf } from './contract-decision';
+import {
+  balanceAfter,
+  type ContractContext,
+  flowEntry,
+  ownedBy,
+  positionAfter,
+  requireContract,
+  roundDown,
+  roundUp,
+  totalOf,
+} from './contract-decision';
 import { amountAtPrecision } from './contract-margin';
 import { type ContractBalance, type ContractsState, fundingKey, peekContractBalance } from './contract-state';
 
@@ -9,13 +19,22 @@ import { type ContractBalance, type ContractsState, fundingKey, peekContractBala
 const MAX_RATE = new Money('0.0075');
 
 /** The operator's USDT into the insurance fund. */
-export function seedInsuranceFund(command: SeedInsuranceFund, state: ContractsState, ctx: ContractContext): ContractEvent[] {
+export function seedInsuranceFund(
+  command: SeedInsuranceFund,
+  state: ContractsState,
+  ctx: ContractContext,
+): ContractEvent[] {
   const amount = amountAtPrecision(command.payload.amount, ctx);
   const fundId = ctx.insurance.accountId;
   const before = peekContractBalance(state, fundId);
   const fund = { ...before, free: before.free.plus(amount) };
   const flows = [flowEntry(ctx, 0, fundId, 'DEPOSIT', amount, totalOf(fund))];
-  return [{ type: 'InsuranceFundSeeded', payload: { seedId: command.payload.seedId, amount: amount.toFixed(), balance: balanceAfter(fundId, fund), flows } }];
+  return [
+    {
+      type: 'InsuranceFundSeeded',
+      payload: { seedId: command.payload.seedId, amount: amount.toFixed(), balance: balanceAfter(fundId, fund), flows },
+    },
+  ];
 }
 
 /**
@@ -33,8 +52,16 @@ export function settleFunding(command: SettleFunding, state: ContractsState, ctx
   const p = command.payload;
   const config = requireContract(ctx, p.symbol);
   const [rate, mark] = [new Money(p.rate), new Money(p.markPrice)];
-  if (rate.abs().gt(MAX_RATE)) throw new LedgerRejection(RejectCode.INVALID_VALUE, `Invalid value for parameter 'rate': at most ${MAX_RATE.toFixed()} either way.`);
-  if (mark.lte(0)) throw new LedgerRejection(RejectCode.INVALID_VALUE, "Invalid value for parameter 'markPrice': must be greater than zero.");
+  if (rate.abs().gt(MAX_RATE))
+    throw new LedgerRejection(
+      RejectCode.INVALID_VALUE,
+      `Invalid value for parameter 'rate': at most ${MAX_RATE.toFixed()} either way.`,
+    );
+  if (mark.lte(0))
+    throw new LedgerRejection(
+      RejectCode.INVALID_VALUE,
+      "Invalid value for parameter 'markPrice': must be greater than zero.",
+    );
   const fundId = ctx.insurance.accountId;
   const last = state.fundings.get(fundingKey(p.symbol, fundId));
   if (last !== undefined && p.fundingTime <= last) return [];
@@ -44,7 +71,9 @@ export function settleFunding(command: SettleFunding, state: ContractsState, ctx
   const payments: FundingPayment[] = [];
   const flows: FlowEntry[] = [];
   let [paid, received, net] = [ZERO, ZERO, ZERO];
-  const held = [...state.positions.entries()].filter(([, q]) => q.symbol === p.symbol && q.size.gt(0) && !rate.isZero() && ownedBy(ctx, q.accountId));
+  const held = [...state.positions.entries()].filter(
+    ([, q]) => q.symbol === p.symbol && q.size.gt(0) && !rate.isZero() && ownedBy(ctx, q.accountId),
+  );
   for (const [, position] of held.sort(([a], [b]) => (a < b ? -1 : 1))) {
     const amount = position.size.times(config.contractMultiplier).times(mark).times(rate.abs());
     const pays = rate.gt(0) === (position.side === 'LONG');
@@ -60,10 +89,19 @@ export function settleFunding(command: SettleFunding, state: ContractsState, ctx
       received = received.plus(change);
     }
     const after = fund ? position : { ...position, margin: position.margin.plus(change) };
-    const balanceNow = fund ? { ...balance, free: balance.free.plus(change) } : { ...balance, positionMargin: balance.positionMargin.plus(change) };
+    const balanceNow = fund
+      ? { ...balance, free: balance.free.plus(change) }
+      : { ...balance, positionMargin: balance.positionMargin.plus(change) };
     balances.set(position.accountId, balanceNow);
-    payments.push({ accountId: position.accountId, side: position.side, amount: change.toFixed(), position: positionAfter(after, config, ctx), balance: balanceAfter(position.accountId, balanceNow) });
-    if (!change.isZero()) flows.push(flowEntry(ctx, flows.length, position.accountId, 'FUNDING_SETTLEMENT', change, totalOf(balanceNow)));
+    payments.push({
+      accountId: position.accountId,
+      side: position.side,
+      amount: change.toFixed(),
+      position: positionAfter(after, config, ctx),
+      balance: balanceAfter(position.accountId, balanceNow),
+    });
+    if (!change.isZero())
+      flows.push(flowEntry(ctx, flows.length, position.accountId, 'FUNDING_SETTLEMENT', change, totalOf(balanceNow)));
   }
   const cleared = clearedShare(ctx, net);
   if (!cleared.isZero()) {
@@ -79,7 +117,8 @@ export function settleFunding(command: SettleFunding, state: ContractsState, ctx
   const uncovered = Money.max(ZERO, fundFree.negated());
   const fundNow = { ...fundBefore, free: Money.max(ZERO, fundFree) };
   const fundChange = fundNow.free.minus(fundBefore.free);
-  if (!fundChange.isZero()) flows.push(flowEntry(ctx, flows.length, fundId, 'FUNDING_SETTLEMENT', fundChange, totalOf(fundNow)));
+  if (!fundChange.isZero())
+    flows.push(flowEntry(ctx, flows.length, fundId, 'FUNDING_SETTLEMENT', fundChange, totalOf(fundNow)));
   return [
     {
       type: 'FundingSettled',
@@ -92,7 +131,9 @@ export function settleFunding(command: SettleFunding, state: ContractsState, ctx
         remainder: remainder.toFixed(),
         uncovered: uncovered.toFixed(),
         insurance: balanceAfter(fundId, fundNow),
-        ...(cleared.isZero() ? {} : { clearing: balanceAfter(ctx.clearingAccountId!, balanceOf(ctx.clearingAccountId!)) }),
+        ...(cleared.isZero()
+          ? {}
+          : { clearing: balanceAfter(ctx.clearingAccountId!, balanceOf(ctx.clearingAccountId!)) }),
         flows,
       },
     },

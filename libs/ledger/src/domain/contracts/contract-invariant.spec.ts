@@ -59,7 +59,10 @@ class Simulation {
     const market = MARKETS[m]!;
     // The price wanders up to 1% a step within ±15% of its start, so 20× positions go past bankruptcy now and then.
     const moved = this.marks[m]!.plus(market.base.times(this.int(41) - 20 + this.drift).div(2000));
-    this.marks[m] = Money.min(market.base.times('1.15'), Money.max(market.base.times('0.85'), moved)).toNearest(market.tick, Money.ROUND_DOWN);
+    this.marks[m] = Money.min(market.base.times('1.15'), Money.max(market.base.times('0.85'), moved)).toNearest(
+      market.tick,
+      Money.ROUND_DOWN,
+    );
     const r = this.rnd();
     if (r < 0.4) this.place(market.symbol, m);
     else if (r < 0.75) this.trade(market.symbol);
@@ -72,11 +75,16 @@ class Simulation {
     const accountId = this.pick(ACCOUNTS)!;
     const side = this.pick(SIDES)!;
     const position = this.s.position(accountId, positionSideOf(side), symbol);
-    const closeQty = Number(position.available) > 0 && this.rnd() < 0.9 ? 1 + this.int(Number(position.available)) : 1 + this.int(30);
+    const closeQty =
+      Number(position.available) > 0 && this.rnd() < 0.9 ? 1 + this.int(Number(position.available)) : 1 + this.int(30);
     const quantity = String(isOpening(side) ? 1 + this.int(40) : closeQty);
     const spread = MARKETS[m]!.tick.times(this.int(200) - 100);
     const price = this.marks[m]!.plus(spread);
-    const leverage = isOpening(side) ? (position.leverage !== '0' && this.rnd() < 0.9 ? position.leverage : this.pick(LEVERAGES)) : undefined;
+    const leverage = isOpening(side)
+      ? position.leverage !== '0' && this.rnd() < 0.9
+        ? position.leverage
+        : this.pick(LEVERAGES)
+      : undefined;
     const decision = this.s.order(accountId, String(++this.ids), side, quantity, price.toFixed(), leverage, symbol);
     this.count('rejection' in decision ? `rejected ${decision.rejection.code}` : 'placed');
   }
@@ -85,7 +93,8 @@ class Simulation {
     const open = [...this.s.state.orders.values()].filter((o) => o.symbol === symbol);
     const pairs: [ContractOrderRecord, ContractOrderRecord][] = [];
     for (const buy of open.filter(isBuy)) {
-      for (const sell of open.filter((o) => !isBuy(o))) if (buy.accountId !== sell.accountId && new Money(buy.price).gte(sell.price)) pairs.push([buy, sell]);
+      for (const sell of open.filter((o) => !isBuy(o)))
+        if (buy.accountId !== sell.accountId && new Money(buy.price).gte(sell.price)) pairs.push([buy, sell]);
     }
     const pair = this.pick(pairs);
     if (!pair) return;
@@ -99,7 +108,12 @@ class Simulation {
   private end(): void {
     const order = this.pick([...this.s.state.orders.values()]);
     if (!order) return;
-    this.s.given('EndContractOrder', { accountId: order.accountId, orderId: order.orderId, symbol: order.symbol, status: this.rnd() < 0.5 ? 'CANCELED' : 'EXPIRED' });
+    this.s.given('EndContractOrder', {
+      accountId: order.accountId,
+      orderId: order.orderId,
+      symbol: order.symbol,
+      status: this.rnd() < 0.5 ? 'CANCELED' : 'EXPIRED',
+    });
     this.count('ended');
   }
 
@@ -109,13 +123,25 @@ class Simulation {
     if (!position) return;
     const amount = new Money(this.int(20000) - 10000).div(100);
     if (amount.isZero()) return;
-    const decision = this.s.when('ModifyPositionMargin', { accountId: position.accountId, symbol, side: position.side, amount: amount.toFixed(), markPrice: this.marks[m]!.toFixed() });
+    const decision = this.s.when('ModifyPositionMargin', {
+      accountId: position.accountId,
+      symbol,
+      side: position.side,
+      amount: amount.toFixed(),
+      markPrice: this.marks[m]!.toFixed(),
+    });
     this.count('rejection' in decision ? `margin rejected ${decision.rejection.code}` : 'margin modified');
   }
 
   /** Cancels every order and closes every position at the current price, longs against shorts. */
   flatten(): void {
-    for (const o of [...this.s.state.orders.values()]) this.s.given('EndContractOrder', { accountId: o.accountId, orderId: o.orderId, symbol: o.symbol, status: 'CANCELED' });
+    for (const o of [...this.s.state.orders.values()])
+      this.s.given('EndContractOrder', {
+        accountId: o.accountId,
+        orderId: o.orderId,
+        symbol: o.symbol,
+        status: 'CANCELED',
+      });
     MARKETS.forEach(({ symbol }, m) => {
       const price = this.marks[m]!.toFixed();
       for (;;) {
@@ -128,38 +154,51 @@ class Simulation {
         this.s.order(long.accountId, sell, 'SELL_CLOSE', quantity, price, undefined, symbol);
         this.s.order(short.accountId, buy, 'BUY_CLOSE', quantity, price, undefined, symbol);
         // In hedge mode one account may hold both sides; the domain settles a fill whoever the counterparty is.
-        this.s.trade({ accountId: long.accountId, orderId: sell }, { accountId: short.accountId, orderId: buy }, quantity, price, String(++this.ids), symbol);
+        this.s.trade(
+          { accountId: long.accountId, orderId: sell },
+          { accountId: short.accountId, orderId: buy },
+          quantity,
+          price,
+          String(++this.ids),
+          symbol,
+        );
       }
     });
   }
 }
 
 describe('Contracts: random trading between accounts', () => {
-  it.each([1, 2, 3, 4])('keeps sizes matched, USDT conserved, nothing negative, and replays to the same hash (seed %i)', (seed) => {
-    const sim = new Simulation(seededRandom(seed), seed % 2 === 0 ? 3 : -3);
-    for (const accountId of ACCOUNTS) sim.credit(accountId, '20000');
-    for (let i = 0; i < 400; i++) {
-      sim.step();
+  it.each([1, 2, 3, 4])(
+    'keeps sizes matched, USDT conserved, nothing negative, and replays to the same hash (seed %i)',
+    (seed) => {
+      const sim = new Simulation(seededRandom(seed), seed % 2 === 0 ? 3 : -3);
+      for (const accountId of ACCOUNTS) sim.credit(accountId, '20000');
+      for (let i = 0; i < 400; i++) {
+        sim.step();
+        checkInvariants(sim.s.state, sim.credited);
+      }
+      sim.flatten();
       checkInvariants(sim.s.state, sim.credited);
-    }
-    sim.flatten();
-    checkInvariants(sim.s.state, sim.credited);
-    // With every position closed, the plain sum is what was credited (plus what no margin covered).
-    const cash = [...sim.s.state.balances.values()].reduce((sum, b) => sum.plus(b.free).plus(b.locked).plus(b.positionMargin), ZERO);
-    expect(cash.minus(sim.s.state.uncovered).toFixed()).toBe(sim.credited.toFixed());
-    expect([...sim.s.state.positions.values()].every((p) => p.size.isZero())).toBe(true);
+      // With every position closed, the plain sum is what was credited (plus what no margin covered).
+      const cash = [...sim.s.state.balances.values()].reduce(
+        (sum, b) => sum.plus(b.free).plus(b.locked).plus(b.positionMargin),
+        ZERO,
+      );
+      expect(cash.minus(sim.s.state.uncovered).toFixed()).toBe(sim.credited.toFixed());
+      expect([...sim.s.state.positions.values()].every((p) => p.size.isZero())).toBe(true);
 
-    const replayed = sim.s.journal.reduce(evolveContracts, initialContractsState());
-    expect(contractsStateHash(replayed)).toBe(contractsStateHash(sim.s.state));
-    // The traffic did what it is for: trades, closes, rejections of each kind.
-    expect(sim.counts.get('traded') ?? 0).toBeGreaterThan(40);
-    expect(shippedMarkets.contracts.length).toBe(2);
-  });
+      const replayed = sim.s.journal.reduce(evolveContracts, initialContractsState());
+      expect(contractsStateHash(replayed)).toBe(contractsStateHash(sim.s.state));
+      // The traffic did what it is for: trades, closes, rejections of each kind.
+      expect(sim.counts.get('traded') ?? 0).toBeGreaterThan(40);
+      expect(shippedMarkets.contracts.length).toBe(2);
+    },
+  );
 
   it('exercises every path over the seeds: closes with PnL and past bankruptcy, -2022, leverage changes refused, margin moves both ways', () => {
     const totals = new Map<string, number>();
     let pnlFills = 0;
-  let uncoveredFills = 0;
+    let uncoveredFills = 0;
     for (const seed of [1, 2, 3, 4]) {
       const sim = new Simulation(seededRandom(seed), seed % 2 === 0 ? 3 : -3);
       for (const accountId of ACCOUNTS) sim.credit(accountId, '20000');
@@ -171,6 +210,7 @@ describe('Contracts: random trading between accounts', () => {
     }
     expect(pnlFills).toBeGreaterThan(20);
     expect(uncoveredFills).toBeGreaterThan(0);
-    for (const what of ['rejected -2022', 'rejected -1130', 'margin modified', 'margin rejected -1131', 'ended']) expect(totals.get(what) ?? 0).toBeGreaterThan(0);
+    for (const what of ['rejected -2022', 'rejected -1130', 'margin modified', 'margin rejected -1131', 'ended'])
+      expect(totals.get(what) ?? 0).toBeGreaterThan(0);
   });
 });

@@ -8,7 +8,8 @@ const remainingOf = (o: { quantity: string; executedQty: string }) => ZERO.plus(
 export function checkInvariants(state: ContractsState, credited: Money): void {
   let cash = ZERO;
   for (const [id, b] of state.balances) {
-    for (const part of [b.free, b.locked, b.positionMargin]) if (part.isNegative()) throw new Error(`account ${id}: negative balance part ${part.toFixed()}`);
+    for (const part of [b.free, b.locked, b.positionMargin])
+      if (part.isNegative()) throw new Error(`account ${id}: negative balance part ${part.toFixed()}`);
     cash = cash.plus(b.free).plus(b.locked).plus(b.positionMargin);
   }
   const locked = new Map<string, Money>();
@@ -22,17 +23,31 @@ export function checkInvariants(state: ContractsState, credited: Money): void {
   const margins = new Map<string, Money>();
   let openValue = ZERO;
   for (const p of state.positions.values()) {
-    for (const part of [p.size, p.closing, p.opening, p.entryValue, p.margin]) if (part.isNegative()) throw new Error(`${p.accountId} ${p.symbol} ${p.side}: negative ${part.toFixed()}`);
-    if (p.closing.gt(p.size)) throw new Error(`${p.accountId} ${p.symbol} ${p.side}: closing ${p.closing.toFixed()} above size ${p.size.toFixed()}`);
-    if (p.size.isZero() && !(p.entryValue.isZero() && p.margin.isZero())) throw new Error(`${p.accountId} ${p.symbol} ${p.side}: empty but holds value or margin`);
-    same(`${p.accountId} ${p.symbol} ${p.side} opening`, p.opening, claimed.get(`${p.accountId}|${p.symbol}|${p.side}|opening`));
-    same(`${p.accountId} ${p.symbol} ${p.side} closing`, p.closing, claimed.get(`${p.accountId}|${p.symbol}|${p.side}|closing`));
+    for (const part of [p.size, p.closing, p.opening, p.entryValue, p.margin])
+      if (part.isNegative()) throw new Error(`${p.accountId} ${p.symbol} ${p.side}: negative ${part.toFixed()}`);
+    if (p.closing.gt(p.size))
+      throw new Error(
+        `${p.accountId} ${p.symbol} ${p.side}: closing ${p.closing.toFixed()} above size ${p.size.toFixed()}`,
+      );
+    if (p.size.isZero() && !(p.entryValue.isZero() && p.margin.isZero()))
+      throw new Error(`${p.accountId} ${p.symbol} ${p.side}: empty but holds value or margin`);
+    same(
+      `${p.accountId} ${p.symbol} ${p.side} opening`,
+      p.opening,
+      claimed.get(`${p.accountId}|${p.symbol}|${p.side}|opening`),
+    );
+    same(
+      `${p.accountId} ${p.symbol} ${p.side} closing`,
+      p.closing,
+      claimed.get(`${p.accountId}|${p.symbol}|${p.side}|closing`),
+    );
     const signed = p.side === 'LONG' ? p.size : p.size.negated();
     sizes.set(p.symbol, (sizes.get(p.symbol) ?? ZERO).plus(signed));
     margins.set(p.accountId, (margins.get(p.accountId) ?? ZERO).plus(p.margin));
     openValue = openValue.plus(p.side === 'LONG' ? p.entryValue : p.entryValue.negated());
   }
-  for (const [symbol, net] of sizes) if (!net.isZero()) throw new Error(`${symbol}: LONG sizes exceed SHORT sizes by ${net.toFixed()}`);
+  for (const [symbol, net] of sizes)
+    if (!net.isZero()) throw new Error(`${symbol}: LONG sizes exceed SHORT sizes by ${net.toFixed()}`);
   for (const [id, b] of state.balances) {
     same(`account ${id} locked`, b.locked, locked.get(id));
     same(`account ${id} position margin`, b.positionMargin, margins.get(id));
@@ -47,4 +62,3 @@ export function checkInvariants(state: ContractsState, credited: Money): void {
 function same(what: string, actual: Money, expected: Money = ZERO): void {
   if (!actual.eq(expected)) throw new Error(`${what}: ${actual.toFixed()}, expected ${expected.toFixed()}`);
 }
-

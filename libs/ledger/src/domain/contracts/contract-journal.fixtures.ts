@@ -3,7 +3,8 @@ import { ContractScenario } from './contract-scenario.fixtures';
 
 const [ALICE, BOB, CAROL, DAVE] = ['1001', '2001', '3001', '4001'];
 const SYMBOL = 'BTC-SWAP-USDT';
-const mark = (s: ContractScenario, markPrice: string) => s.apply('MarkContractPrice', { symbol: SYMBOL, markPrice, indexPrice: markPrice, marketsVersion: 1 });
+const mark = (s: ContractScenario, markPrice: string) =>
+  s.apply('MarkContractPrice', { symbol: SYMBOL, markPrice, indexPrice: markPrice, marketsVersion: 1 });
 
 /** Credits, a debit, a seeded fund, a trade at a loss, a margin removal, an ended order, a stop, funding and a liquidation. */
 function liquidation(): ContractEvent[] {
@@ -14,14 +15,31 @@ function liquidation(): ContractEvent[] {
   s.order(ALICE, '11', 'BUY_OPEN', '1000', '50000', '20');
   s.trade({ accountId: BOB, orderId: '21' }, { accountId: ALICE, orderId: '11' }, '1000', '50000', '1');
   s.given('ModifyPositionMargin', { accountId: BOB, symbol: SYMBOL, side: 'SHORT', amount: '200', markPrice: '50000' });
-  s.given('ModifyPositionMargin', { accountId: BOB, symbol: SYMBOL, side: 'SHORT', amount: '-100', markPrice: '50000' });
+  s.given('ModifyPositionMargin', {
+    accountId: BOB,
+    symbol: SYMBOL,
+    side: 'SHORT',
+    amount: '-100',
+    markPrice: '50000',
+  });
   // Bob closes 100 contracts above his entry: a negative realised PnL.
   s.order(CAROL, '31', 'SELL_OPEN', '100', '50500', '10');
   s.order(BOB, '22', 'BUY_CLOSE', '100', '50500');
   s.trade({ accountId: CAROL, orderId: '31' }, { accountId: BOB, orderId: '22' }, '100', '50500', '2');
   s.order(CAROL, '32', 'BUY_OPEN', '10', '40000', '10');
   s.given('EndContractOrder', { accountId: CAROL, orderId: '32', symbol: SYMBOL, status: 'CANCELED' });
-  s.when('PlaceContractOrder', { accountId: CAROL, orderId: '33', symbol: SYMBOL, side: 'SELL_OPEN', price: '40000', quantity: '10', leverage: '10', marketsVersion: 1, orderType: 'STOP', triggerPrice: '49000' });
+  s.when('PlaceContractOrder', {
+    accountId: CAROL,
+    orderId: '33',
+    symbol: SYMBOL,
+    side: 'SELL_OPEN',
+    price: '40000',
+    quantity: '10',
+    leverage: '10',
+    marketsVersion: 1,
+    orderType: 'STOP',
+    triggerPrice: '49000',
+  });
   s.apply('TriggerContractStops', { symbol: SYMBOL, lastPrice: '48900' });
   s.apply('SettleFunding', { symbol: SYMBOL, fundingTime: 8 * 3_600_000, rate: '-0.0003', markPrice: '50000' });
   mark(s, '47000');

@@ -13,7 +13,8 @@ const [ALICE, BOB, CAROL, DAVE] = ['1001', '2001', '3001', '4001'];
 const SYMBOL = 'BTC-SWAP-USDT';
 const CREDITED = new Money(10000 + 10000 + 100000 + 100000 + 1000);
 
-const opened = () => aliceLongBobShort({ [ALICE]: '10000', [BOB]: '10000', [CAROL]: '100000', [DAVE]: '100000' }, '1000');
+const opened = () =>
+  aliceLongBobShort({ [ALICE]: '10000', [BOB]: '10000', [CAROL]: '100000', [DAVE]: '100000' }, '1000');
 
 const mark = (s: ContractScenario, markPrice: string) => markEffects(s, SYMBOL, markPrice);
 const types = (events: ContractEvent[]) => events.map((e) => e.type);
@@ -28,7 +29,9 @@ function sideSums(s: ContractScenario): { LONG: string; SHORT: string } {
 function checkAll(s: ContractScenario): void {
   checkInvariants(s.state, CREDITED);
   checkFlowsExplainBalances(s.journal, s.state);
-  expect(contractsStateHash(s.journal.reduce(evolveContracts, initialContractsState()))).toBe(contractsStateHash(s.state));
+  expect(contractsStateHash(s.journal.reduce(evolveContracts, initialContractsState()))).toBe(
+    contractsStateHash(s.state),
+  );
 }
 
 describe('Contracts: a liquidation cancels through the engine first', () => {
@@ -48,7 +51,13 @@ describe('Contracts: a liquidation cancels through the engine first', () => {
     s.order(CAROL, '31', 'BUY_OPEN', '400', '47800', '10');
     s.trade({ accountId: ALICE, orderId: '12' }, { accountId: CAROL, orderId: '31' }, '400', '47800', '2');
     expect(s.state.orders.has('12')).toBe(false);
-    expect(s.position(ALICE, 'LONG')).toMatchObject({ size: '600', available: '600', margin: '1500', entryValue: '30000', realizedPnl: '-880' });
+    expect(s.position(ALICE, 'LONG')).toMatchObject({
+      size: '600',
+      available: '600',
+      margin: '1500',
+      entryValue: '30000',
+      realizedPnl: '-880',
+    });
     expect(s.position(CAROL, 'LONG')).toMatchObject({ size: '400', margin: '1912' });
     expect(sideSums(s)).toEqual({ LONG: '1000', SHORT: '1000' });
     checkAll(s);
@@ -82,11 +91,18 @@ describe('Contracts: a liquidation cancels through the engine first', () => {
 
     // The engine's CANCELED outcome ends the remainder and frees what it still locked; no order is left on the book,
     // so the same step takes the position over at the mark the partition keeps.
-    const events = s.given('EndContractOrder', { accountId: ALICE, orderId: '13', symbol: SYMBOL, status: 'CANCELED' }).filter((e) => e.type !== 'ContractOrderEnded');
+    const events = s
+      .given('EndContractOrder', { accountId: ALICE, orderId: '13', symbol: SYMBOL, status: 'CANCELED' })
+      .filter((e) => e.type !== 'ContractOrderEnded');
     expect(s.balance(ALICE).locked).toBe('0');
     expect(types(events)).toEqual(['PositionLiquidated', 'ContractOrderPlaced']);
     // She loses exactly the margin she had then: 2500 + 9.54; the fund takes 1004 at 50190.8 − 2509.54.
-    expect(liquidated(events)).toMatchObject({ accountId: ALICE, size: '1004', loss: '2509.54', bankruptcyValue: '47681.26' });
+    expect(liquidated(events)).toMatchObject({
+      accountId: ALICE,
+      size: '1004',
+      loss: '2509.54',
+      bankruptcyValue: '47681.26',
+    });
     expect(s.position(ALICE, 'LONG')).toMatchObject({ size: '0', margin: '0' });
     expect(sideSums(s)).toEqual({ LONG: '1004', SHORT: '1004' });
     checkAll(s);
@@ -94,10 +110,22 @@ describe('Contracts: a liquidation cancels through the engine first', () => {
 
   it('a STOP order waits in the ledger, not on the book: it ends at once and the takeover is not delayed', () => {
     const s = opened();
-    s.when('PlaceContractOrder', { accountId: ALICE, orderId: '14', symbol: SYMBOL, side: 'SELL_CLOSE', orderType: 'STOP', triggerPrice: '47000', price: '46900', quantity: '500', marketsVersion: 1 });
+    s.when('PlaceContractOrder', {
+      accountId: ALICE,
+      orderId: '14',
+      symbol: SYMBOL,
+      side: 'SELL_CLOSE',
+      orderType: 'STOP',
+      triggerPrice: '47000',
+      price: '46900',
+      quantity: '500',
+      marketsVersion: 1,
+    });
     const events = mark(s, '47738.6');
     expect(types(events)).toEqual(['ContractOrderEnded', 'PositionLiquidated', 'ContractOrderPlaced']);
-    expect(events[0]).toMatchObject({ payload: { order: { orderId: '14', status: 'CANCELED' }, reason: 'LIQUIDATION' } });
+    expect(events[0]).toMatchObject({
+      payload: { order: { orderId: '14', status: 'CANCELED' }, reason: 'LIQUIDATION' },
+    });
     expect(liquidated(events)).toMatchObject({ accountId: ALICE, size: '1000', loss: '2500' });
     checkAll(s);
   });

@@ -17,16 +17,22 @@ const opened = (fund: string) => aliceLongBobShort({ [ALICE]: '10000', [BOB]: '1
 const mark = (s: ContractScenario, markPrice: string) => markEffects(s, SYMBOL, markPrice);
 const types = (events: ContractEvent[]) => events.map((e) => e.type);
 
-function only<T extends ContractEvent['type']>(events: ContractEvent[], type: T): Extract<ContractEvent, { type: T }>['payload'] {
+function only<T extends ContractEvent['type']>(
+  events: ContractEvent[],
+  type: T,
+): Extract<ContractEvent, { type: T }>['payload'] {
   const found = events.filter((e): e is Extract<ContractEvent, { type: T }> => e.type === type);
   if (found.length !== 1) throw new Error(`expected one ${type}, got ${types(events).join(', ')}`);
   return found[0]!.payload as never;
 }
 
 function checkAll(s: ContractScenario): void {
-  for (const [id, b] of s.state.balances) for (const part of [b.free, b.locked, b.positionMargin]) expect([id, part.isNegative()]).toEqual([id, false]);
+  for (const [id, b] of s.state.balances)
+    for (const part of [b.free, b.locked, b.positionMargin]) expect([id, part.isNegative()]).toEqual([id, false]);
   checkFlowsExplainBalances(s.journal, s.state);
-  expect(contractsStateHash(s.journal.reduce(evolveContracts, initialContractsState()))).toBe(contractsStateHash(s.state));
+  expect(contractsStateHash(s.journal.reduce(evolveContracts, initialContractsState()))).toBe(
+    contractsStateHash(s.state),
+  );
 }
 
 describe('Contracts: liquidation', () => {
@@ -45,13 +51,23 @@ describe('Contracts: liquidation', () => {
     // Both orders rest on the engine's book: their cancels go there first, and the takeover waits for their end.
     expect(types(mark(s, '47738.6'))).toEqual(['ContractCancelRequested', 'ContractCancelRequested']);
     expect(mark(s, '47738.6')).toEqual([]);
-    expect(types(s.given('EndContractOrder', { accountId: ALICE, orderId: '12', symbol: SYMBOL, status: 'CANCELED' }))).toEqual(['ContractOrderEnded']);
+    expect(
+      types(s.given('EndContractOrder', { accountId: ALICE, orderId: '12', symbol: SYMBOL, status: 'CANCELED' })),
+    ).toEqual(['ContractOrderEnded']);
     // The end of the last one takes the position over at the mark the partition keeps: a flat market sends no later mark.
-    const events = s.given('EndContractOrder', { accountId: ALICE, orderId: '13', symbol: SYMBOL, status: 'CANCELED' }).filter((e) => e.type !== 'ContractOrderEnded');
+    const events = s
+      .given('EndContractOrder', { accountId: ALICE, orderId: '13', symbol: SYMBOL, status: 'CANCELED' })
+      .filter((e) => e.type !== 'ContractOrderEnded');
     expect(types(events)).toEqual(['PositionLiquidated', 'ContractOrderPlaced']);
     expect(mark(s, '47738.6')).toEqual([]);
     const liquidated = only(events, 'PositionLiquidated');
-    expect(liquidated).toMatchObject({ accountId: ALICE, side: 'LONG', size: '1000', loss: '2500', bankruptcyValue: '47500' });
+    expect(liquidated).toMatchObject({
+      accountId: ALICE,
+      side: 'LONG',
+      size: '1000',
+      loss: '2500',
+      bankruptcyValue: '47500',
+    });
     expect(liquidated.flows.map((f) => [f.accountId, f.flowType, f.change])).toEqual([[ALICE, 'PNL', '-2500']]);
     // Alice keeps her free USDT (10000 − 2500 margin − 30 fee) and loses exactly the margin.
     expect(s.balance(ALICE)).toEqual({ free: '7470', locked: '0', positionMargin: '0' });
@@ -59,14 +75,30 @@ describe('Contracts: liquidation', () => {
     expect(s.position(FUND, 'LONG')).toMatchObject({ size: '1000', entryValue: '47500', margin: '0', available: '0' });
     // The IOC reaches 5% through the mark: 47738.6 × 0.95 = 45351.67, down to the tick.
     const ioc = only(events, 'ContractOrderPlaced').order;
-    expect(ioc).toMatchObject({ accountId: FUND, side: 'SELL_CLOSE', price: '45351.6', quantity: '1000', timeInForce: 'IOC', marginLocked: '0' });
+    expect(ioc).toMatchObject({
+      accountId: FUND,
+      side: 'SELL_CLOSE',
+      price: '45351.6',
+      quantity: '1000',
+      timeInForce: 'IOC',
+      marginLocked: '0',
+    });
     // Offered once: the next mark adds no second order while this one is out.
     expect(mark(s, '47700')).toEqual([]);
 
     // Carol's bid takes it at 47800: the fund gains 300, pays the taker fee 28.68.
     s.order(CAROL, '31', 'BUY_OPEN', '1000', '47800', '10');
-    const [, fundFill] = s.trade({ accountId: CAROL, orderId: '31' }, { accountId: FUND, orderId: ioc.orderId }, '1000', '47800', '2');
-    expect(fundFill?.type === 'ContractOrderFilled' && fundFill.payload.flows.map((f) => [f.accountId, f.flowType, f.change])).toEqual([
+    const [, fundFill] = s.trade(
+      { accountId: CAROL, orderId: '31' },
+      { accountId: FUND, orderId: ioc.orderId },
+      '1000',
+      '47800',
+      '2',
+    );
+    expect(
+      fundFill?.type === 'ContractOrderFilled' &&
+        fundFill.payload.flows.map((f) => [f.accountId, f.flowType, f.change]),
+    ).toEqual([
       [FUND, 'SETTLEMENT', '300'],
       [FUND, 'FEE', '-28.68'],
       [FEES, 'FEE', '28.68'],
@@ -79,7 +111,12 @@ describe('Contracts: liquidation', () => {
   it('liquidates a short when the mark rises to its flp; the fund closes at a loss it can pay', () => {
     const s = opened('1000');
     const events = mark(s, '54726.4');
-    expect(only(events, 'PositionLiquidated')).toMatchObject({ accountId: BOB, side: 'SHORT', loss: '5000', bankruptcyValue: '55000' });
+    expect(only(events, 'PositionLiquidated')).toMatchObject({
+      accountId: BOB,
+      side: 'SHORT',
+      loss: '5000',
+      bankruptcyValue: '55000',
+    });
     expect(s.balance(BOB)).toEqual({ free: '4990', locked: '0', positionMargin: '0' });
     // BUY_CLOSE at 54726.4 × 1.05 = 57462.72, up to the tick.
     const ioc = only(events, 'ContractOrderPlaced').order;
@@ -96,7 +133,11 @@ describe('Contracts: liquidation', () => {
   it('deleverages when the fund cannot pay: opposite positions close at the bankruptcy price, most profitable × leverage first', () => {
     // Alice LONG 500 at 20× (margin 1250, bankruptcy value 23750) and Carol LONG 500 at 5×; Bob SHORT
     // 600 at 10× and Dave SHORT 400 at 20×, all at 50000. The fund is empty.
-    const s = new ContractScenario().credit(ALICE, '10000').credit(BOB, '10000').credit(CAROL, '10000').credit(DAVE, '10000');
+    const s = new ContractScenario()
+      .credit(ALICE, '10000')
+      .credit(BOB, '10000')
+      .credit(CAROL, '10000')
+      .credit(DAVE, '10000');
     s.order(BOB, '21', 'SELL_OPEN', '600', '50000', '10');
     s.order(DAVE, '41', 'SELL_OPEN', '400', '50000', '20');
     s.order(ALICE, '11', 'BUY_OPEN', '500', '50000', '20');
@@ -126,7 +167,12 @@ describe('Contracts: liquidation', () => {
       [DAVE, 'SETTLEMENT', '1000'],
       [BOB, 'SETTLEMENT', '250'],
     ]);
-    expect(s.position(BOB, 'SHORT')).toMatchObject({ size: '500', available: '500', entryValue: '25000', margin: '2500' });
+    expect(s.position(BOB, 'SHORT')).toMatchObject({
+      size: '500',
+      available: '500',
+      entryValue: '25000',
+      margin: '2500',
+    });
     expect(s.position(DAVE, 'SHORT')).toMatchObject({ size: '0', margin: '0' });
     expect(s.balance(ALICE).positionMargin).toBe('0');
     expect(s.state.positions.get(`${FUND}|${SYMBOL}|LONG`)).toBeUndefined();

@@ -1,12 +1,34 @@
-import type { ContractConfig, ContractEvent, EndContractOrder, FlowEntry, MarkContractPrice, PositionSide } from '@exchange/contracts';
+import type {
+  ContractConfig,
+  ContractEvent,
+  EndContractOrder,
+  FlowEntry,
+  MarkContractPrice,
+  PositionSide,
+} from '@exchange/contracts';
 import { Money, ZERO } from '../ledger-money';
 import { LedgerRejection, RejectCode } from '../ledger-rejection';
-import { balanceAfter, type ContractContext, flowEntry, ownedBy, positionAfter, requireContract, totalOf } from './contract-decision';
+import {
+  balanceAfter,
+  type ContractContext,
+  flowEntry,
+  ownedBy,
+  positionAfter,
+  requireContract,
+  totalOf,
+} from './contract-decision';
 import { deleverage } from './contract-deleveraging';
 import { ContractDraft } from './contract-draft';
 import { endContractOrder, placeContractOrder } from './contract-orders';
 import { bankruptcyValue, pastMaintenance, unrealisedPnl } from './contract-risk';
-import { type ContractsState, fundingKey, orderRecordOf, peekContractBalance, peekPosition, type PositionState } from './contract-state';
+import {
+  type ContractsState,
+  fundingKey,
+  orderRecordOf,
+  peekContractBalance,
+  peekPosition,
+  type PositionState,
+} from './contract-state';
 
 /** How far through the mark the fund's IOC closing orders reach, as priceType MARKET does (CONTRACTS.md). */
 const FUND_ORDER_REACH = new Money('0.05');
@@ -22,21 +44,40 @@ const FUND_ORDER_REACH = new Money('0.05');
  * index again. A flat mark leaves it waiting, but any move against it is a new mark. Last, whatever the fund holds on the symbol
  * and has not yet offered gets an IOC closing order.
  */
-export function markContractPrice(command: MarkContractPrice, state: ContractsState, ctx: ContractContext): ContractEvent[] {
+export function markContractPrice(
+  command: MarkContractPrice,
+  state: ContractsState,
+  ctx: ContractContext,
+): ContractEvent[] {
   const p = command.payload;
   const config = requireContract(ctx, p.symbol);
   const mark = new Money(p.markPrice);
-  if (mark.lte(0)) throw new LedgerRejection(RejectCode.INVALID_VALUE, "Invalid value for parameter 'markPrice': must be greater than zero.");
+  if (mark.lte(0))
+    throw new LedgerRejection(
+      RejectCode.INVALID_VALUE,
+      "Invalid value for parameter 'markPrice': must be greater than zero.",
+    );
   const draft = new ContractDraft(state);
-  for (const key of liquidationCandidates(state, p.symbol, mark).filter((k) => ownedBy(ctx, draft.state.positions.get(k)!.accountId))) {
+  for (const key of liquidationCandidates(state, p.symbol, mark).filter((k) =>
+    ownedBy(ctx, draft.state.positions.get(k)!.accountId),
+  )) {
     if (!pastMaintenance(draft.state.positions.get(key)!, config, mark)) continue;
     // Its orders on the engine's book may still fill: the takeover waits for their end (a later mark).
     if (!cancelPositionOrders(draft, key, ctx)) continue;
     const position = draft.state.positions.get(key)!;
-    if (fundCovers(draft.state, position, config, mark, ctx) || !oppositeCovers(draft.state, position, ctx)) draft.emit(takeOver(draft.state, position, config, mark, ctx));
+    if (fundCovers(draft.state, position, config, mark, ctx) || !oppositeCovers(draft.state, position, ctx))
+      draft.emit(takeOver(draft.state, position, config, mark, ctx));
     else deleverage(draft, position, config, mark, ctx);
   }
-  for (const side of ['LONG', 'SHORT'] as const) offerFundPosition(draft, peekPosition(draft.state, ctx.insurance.accountId, p.symbol, side), config, mark, p.marketsVersion, ctx);
+  for (const side of ['LONG', 'SHORT'] as const)
+    offerFundPosition(
+      draft,
+      peekPosition(draft.state, ctx.insurance.accountId, p.symbol, side),
+      config,
+      mark,
+      p.marketsVersion,
+      ctx,
+    );
   return draft.events;
 }
 
@@ -46,14 +87,28 @@ export function markContractPrice(command: MarkContractPrice, state: ContractsSt
  * at the mark this partition keeps, so the takeover does not wait for the next mark change: in a
  * flat market none comes. `ended` are the events that end the order.
  */
-export function liquidateAfterCancel(command: EndContractOrder, state: ContractsState, ended: ContractEvent[], ctx: ContractContext): ContractEvent[] {
+export function liquidateAfterCancel(
+  command: EndContractOrder,
+  state: ContractsState,
+  ended: ContractEvent[],
+  ctx: ContractContext,
+): ContractEvent[] {
   const order = state.orders.get(command.payload.orderId);
   const mark = order && state.marks.get(fundingKey(order.symbol, ctx.insurance.accountId));
   if (!order?.cancelRequested || !mark) return [];
   const draft = new ContractDraft(state);
   draft.emit(...ended);
-  const payload = { symbol: order.symbol, markPrice: mark.toFixed(), indexPrice: mark.toFixed(), marketsVersion: order.marketsVersion };
-  return markContractPrice({ type: 'MarkContractPrice', v: 1, id: command.id, ts: command.ts, payload }, draft.state, ctx);
+  const payload = {
+    symbol: order.symbol,
+    markPrice: mark.toFixed(),
+    indexPrice: mark.toFixed(),
+    marketsVersion: order.marketsVersion,
+  };
+  return markContractPrice(
+    { type: 'MarkContractPrice', v: 1, id: command.id, ts: command.ts, payload },
+    draft.state,
+    ctx,
+  );
 }
 
 /** LONGs whose liquidation price the mark fell to, then SHORTs it rose to, each the deepest first. */
@@ -61,7 +116,8 @@ function liquidationCandidates(state: ContractsState, symbol: string, mark: Mone
   return (['LONG', 'SHORT'] as const).flatMap((side) => {
     const heap = state.liquidation.get(`${symbol}|${side}`);
     if (!heap) return [];
-    const deeper = (a: string, b: string) => heap.priceOf(a)!.cmp(heap.priceOf(b)!) * (side === 'LONG' ? -1 : 1) || (a < b ? -1 : 1);
+    const deeper = (a: string, b: string) =>
+      heap.priceOf(a)!.cmp(heap.priceOf(b)!) * (side === 'LONG' ? -1 : 1) || (a < b ? -1 : 1);
     return heap.crossed(mark).sort(deeper);
   });
 }
@@ -80,7 +136,20 @@ export function cancelPositionOrders(draft: ContractDraft, key: string, ctx: Con
   for (const orderId of [...(draft.state.positionOrders.get(key) ?? [])].sort()) {
     const o = draft.state.orders.get(orderId)!;
     if (o.orderType === 'STOP') {
-      const command = { type: 'EndContractOrder', v: 1, id: '', ts: ctx.now, payload: { userId: o.userId, accountId: o.accountId, orderId, symbol: o.symbol, status: 'CANCELED', reason: LIQUIDATION_CANCEL } } as const;
+      const command = {
+        type: 'EndContractOrder',
+        v: 1,
+        id: '',
+        ts: ctx.now,
+        payload: {
+          userId: o.userId,
+          accountId: o.accountId,
+          orderId,
+          symbol: o.symbol,
+          status: 'CANCELED',
+          reason: LIQUIDATION_CANCEL,
+        },
+      } as const;
       draft.emit(...endContractOrder(command, draft.state, ctx));
       continue;
     }
@@ -91,10 +160,20 @@ export function cancelPositionOrders(draft: ContractDraft, key: string, ctx: Con
 }
 
 /** Whether the fund's free USDT pays what it would lose at this mark: on this position, and on what it already holds of the symbol. */
-function fundCovers(state: ContractsState, position: PositionState, config: ContractConfig, mark: Money, ctx: ContractContext): boolean {
+function fundCovers(
+  state: ContractsState,
+  position: PositionState,
+  config: ContractConfig,
+  mark: Money,
+  ctx: ContractContext,
+): boolean {
   const fundId = ctx.insurance.accountId;
   const taken = { ...position, accountId: fundId, entryValue: bankruptcyValue(position), margin: ZERO };
-  const losses = [taken, peekPosition(state, fundId, position.symbol, 'LONG'), peekPosition(state, fundId, position.symbol, 'SHORT')]
+  const losses = [
+    taken,
+    peekPosition(state, fundId, position.symbol, 'LONG'),
+    peekPosition(state, fundId, position.symbol, 'SHORT'),
+  ]
     .map((q) => Money.max(ZERO, unrealisedPnl(q, config, mark).negated()))
     .reduce((a, b) => a.plus(b), ZERO);
   return peekContractBalance(state, fundId).free.gte(losses);
@@ -115,21 +194,47 @@ function oppositeCovers(state: ContractsState, position: PositionState, ctx: Con
 }
 
 /** The user's side of a liquidation, whoever takes the position: it leaves whole, and the margin is the loss. */
-export function closeAtBankruptcy(state: ContractsState, position: PositionState, config: ContractConfig, ctx: ContractContext, flows: FlowEntry[]) {
+export function closeAtBankruptcy(
+  state: ContractsState,
+  position: PositionState,
+  config: ContractConfig,
+  ctx: ContractContext,
+  flows: FlowEntry[],
+) {
   const balance = peekContractBalance(state, position.accountId);
   const loss = position.margin;
-  const after: PositionState = { ...position, size: ZERO, closing: ZERO, opening: ZERO, entryValue: ZERO, margin: ZERO, realizedPnl: position.realizedPnl.minus(loss) };
+  const after: PositionState = {
+    ...position,
+    size: ZERO,
+    closing: ZERO,
+    opening: ZERO,
+    entryValue: ZERO,
+    margin: ZERO,
+    realizedPnl: position.realizedPnl.minus(loss),
+  };
   const balanceNow = { ...balance, positionMargin: balance.positionMargin.minus(loss) };
-  if (!loss.isZero()) flows.push(flowEntry(ctx, flows.length, position.accountId, 'PNL', loss.negated(), totalOf(balanceNow)));
+  if (!loss.isZero())
+    flows.push(flowEntry(ctx, flows.length, position.accountId, 'PNL', loss.negated(), totalOf(balanceNow)));
   return { loss, position: positionAfter(after, config, ctx), balance: balanceAfter(position.accountId, balanceNow) };
 }
 
-function takeOver(state: ContractsState, position: PositionState, config: ContractConfig, mark: Money, ctx: ContractContext): ContractEvent {
+function takeOver(
+  state: ContractsState,
+  position: PositionState,
+  config: ContractConfig,
+  mark: Money,
+  ctx: ContractContext,
+): ContractEvent {
   const flows: FlowEntry[] = [];
   const user = closeAtBankruptcy(state, position, config, ctx, flows);
   const value = bankruptcyValue(position);
   const fund = peekPosition(state, ctx.insurance.accountId, position.symbol, position.side);
-  const fundAfter = { ...fund, size: fund.size.plus(position.size), entryValue: fund.entryValue.plus(value), leverage: new Money(1) };
+  const fundAfter = {
+    ...fund,
+    size: fund.size.plus(position.size),
+    entryValue: fund.entryValue.plus(value),
+    leverage: new Money(1),
+  };
   return {
     type: 'PositionLiquidated',
     payload: {
@@ -149,12 +254,22 @@ function takeOver(state: ContractsState, position: PositionState, config: Contra
 }
 
 /** An IOC closing order for what the fund holds and has not offered yet, reaching 5% through the mark. */
-function offerFundPosition(draft: ContractDraft, position: PositionState, config: ContractConfig, mark: Money, marketsVersion: number, ctx: ContractContext): void {
+function offerFundPosition(
+  draft: ContractDraft,
+  position: PositionState,
+  config: ContractConfig,
+  mark: Money,
+  marketsVersion: number,
+  ctx: ContractContext,
+): void {
   const available = position.size.minus(position.closing);
   if (available.lte(0)) return;
   const long = position.side === 'LONG';
   const reach = mark.times(long ? new Money(1).minus(FUND_ORDER_REACH) : new Money(1).plus(FUND_ORDER_REACH));
-  const price = Money.max(new Money(config.tickSize), reach.toNearest(config.tickSize, long ? Money.ROUND_DOWN : Money.ROUND_UP));
+  const price = Money.max(
+    new Money(config.tickSize),
+    reach.toNearest(config.tickSize, long ? Money.ROUND_DOWN : Money.ROUND_UP),
+  );
   const side: PositionSide = position.side;
   const payload = {
     userId: ctx.insurance.userId,
@@ -166,6 +281,16 @@ function offerFundPosition(draft: ContractDraft, position: PositionState, config
     quantity: available.toFixed(),
     marketsVersion,
   };
-  const events = placeContractOrder({ type: 'PlaceContractOrder', v: 1, id: '', ts: ctx.now, payload }, draft.state, ctx);
-  draft.emit(...events.map((e) => (e.type === 'ContractOrderPlaced' ? { ...e, payload: { ...e.payload, order: { ...e.payload.order, timeInForce: 'IOC' as const } } } : e)));
+  const events = placeContractOrder(
+    { type: 'PlaceContractOrder', v: 1, id: '', ts: ctx.now, payload },
+    draft.state,
+    ctx,
+  );
+  draft.emit(
+    ...events.map((e) =>
+      e.type === 'ContractOrderPlaced'
+        ? { ...e, payload: { ...e.payload, order: { ...e.payload.order, timeInForce: 'IOC' as const } } }
+        : e,
+    ),
+  );
 }

@@ -13,26 +13,53 @@ function opened(): ContractScenario {
   s.order(BOB, '21', 'SELL_OPEN', '1000', '50000', '10');
   s.order(ALICE, '11', 'BUY_OPEN', '1000', '50000', '20');
   s.trade({ accountId: BOB, orderId: '21' }, { accountId: ALICE, orderId: '11' }, '1000', '50000', '1');
-  s.given('ModifyPositionMargin', { accountId: ALICE, symbol: SYMBOL, side: 'LONG', amount: '1000', markPrice: '50000' });
+  s.given('ModifyPositionMargin', {
+    accountId: ALICE,
+    symbol: SYMBOL,
+    side: 'LONG',
+    amount: '1000',
+    markPrice: '50000',
+  });
   return s;
 }
 
-const mark = (s: ContractScenario, markPrice: string) => s.apply('MarkContractPrice', { symbol: SYMBOL, markPrice, indexPrice: '50000', marketsVersion: 1 });
+const mark = (s: ContractScenario, markPrice: string) =>
+  s.apply('MarkContractPrice', { symbol: SYMBOL, markPrice, indexPrice: '50000', marketsVersion: 1 });
 /** A removal whose command names `claimed` as the mark, as a gateway reading the last trade price did. */
-const remove = (s: ContractScenario, amount: string, claimed: string) => s.when('ModifyPositionMargin', { accountId: ALICE, symbol: SYMBOL, side: 'LONG', amount: `-${amount}`, markPrice: claimed });
+const remove = (s: ContractScenario, amount: string, claimed: string) =>
+  s.when('ModifyPositionMargin', {
+    accountId: ALICE,
+    symbol: SYMBOL,
+    side: 'LONG',
+    amount: `-${amount}`,
+    markPrice: claimed,
+  });
 
 describe('Contracts: the mark price a partition keeps', () => {
   it('keeps each new mark once, per symbol and fund account, and replays to the same state', () => {
     const s = opened();
-    expect(mark(s, '49000')).toEqual([{ type: 'ContractMarkPriced', payload: { symbol: SYMBOL, fundAccountId: FUND, markPrice: '49000', indexPrice: '50000', at: expect.any(Number) } }]);
+    expect(mark(s, '49000')).toEqual([
+      {
+        type: 'ContractMarkPriced',
+        payload: {
+          symbol: SYMBOL,
+          fundAccountId: FUND,
+          markPrice: '49000',
+          indexPrice: '50000',
+          at: expect.any(Number),
+        },
+      },
+    ]);
     // The same mark again keeps nothing new; a move keeps the new one.
     expect(mark(s, '49000.0')).toEqual([]);
     expect(mark(s, '49100').map((e) => e.type)).toEqual(['ContractMarkPriced']);
     expect(s.state.marks.get(`${SYMBOL}|${FUND}`)?.toFixed()).toBe('49100');
-    expect(contractsStateHash(s.journal.reduce(evolveContracts, initialContractsState()))).toBe(contractsStateHash(s.state));
+    expect(contractsStateHash(s.journal.reduce(evolveContracts, initialContractsState()))).toBe(
+      contractsStateHash(s.state),
+    );
   });
 
-  it("checks a margin removal at the mark it consumed, whatever mark the command names", () => {
+  it('checks a margin removal at the mark it consumed, whatever mark the command names', () => {
     const s = opened();
     mark(s, '48000');
     // The command claims 50000 (the last trade): at the consumed 48000 the removal is refused, nothing moves.

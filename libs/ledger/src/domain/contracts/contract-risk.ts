@@ -40,7 +40,10 @@ export function liquidationPrice(p: PositionState, config: ContractConfig, decim
     const price = p.entryValue.minus(p.margin).div(quantity.times(new Money(1).minus(m)));
     return price.lte(0) ? ZERO : price.toDecimalPlaces(decimals, Money.ROUND_UP);
   }
-  return p.entryValue.plus(p.margin).div(quantity.times(new Money(1).plus(m))).toDecimalPlaces(decimals, Money.ROUND_DOWN);
+  return p.entryValue
+    .plus(p.margin)
+    .div(quantity.times(new Money(1).plus(m)))
+    .toDecimalPlaces(decimals, Money.ROUND_DOWN);
 }
 
 /** What the position is worth at its bankruptcy price: where the holder has lost exactly its margin. */

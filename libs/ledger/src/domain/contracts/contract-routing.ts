@@ -43,7 +43,9 @@ export function contractContextOf(ctx: DecisionContext): ContractContext {
       return partition.orderId(k);
     },
     insurance: partition ? { userId: partition.userId, accountId: partition.insuranceAccountId } : INSURANCE_FUND,
-    ...(partition ? { owns: (accountId: string) => partition.owns(accountId), clearingAccountId: partition.clearingAccountId } : {}),
+    ...(partition
+      ? { owns: (accountId: string) => partition.owns(accountId), clearingAccountId: partition.clearingAccountId }
+      : {}),
   };
 }
 
@@ -62,7 +64,10 @@ export function contractDrafts(command: ContractCommand, state: LedgerState, ctx
 function requireContractsAccount(state: LedgerState, userId: string, accountId: string, forTrading: boolean): void {
   const account = requireAccountOf(state, userId, accountId);
   if (account.record.accountType !== 3 || (forTrading && !account.flags.canTrade)) {
-    throw new LedgerRejection(RejectCode.NEW_ORDER_REJECTED, `New order rejected: account ${accountId} is not a contracts account allowed to trade.`);
+    throw new LedgerRejection(
+      RejectCode.NEW_ORDER_REJECTED,
+      `New order rejected: account ${accountId} is not a contracts account allowed to trade.`,
+    );
   }
 }
 
@@ -81,23 +86,53 @@ export function modifyMargin(command: ModifyPositionMargin, state: LedgerState, 
 }
 
 /** A cancel goes to the engine as it is; the engine's outcome ends the order (or it fills first). */
-export function requestContractCancel(command: RequestContractCancel, state: LedgerState, ctx: DecisionContext): Draft[] {
+export function requestContractCancel(
+  command: RequestContractCancel,
+  state: LedgerState,
+  ctx: DecisionContext,
+): Draft[] {
   const { userId, accountId, orderId, clientOrderId } = command.payload;
   requireAccountOf(state, userId, accountId);
-  const id = orderId ?? (clientOrderId === undefined ? undefined : state.contractClientIds.get(accountId)?.get(clientOrderId));
+  const id =
+    orderId ?? (clientOrderId === undefined ? undefined : state.contractClientIds.get(accountId)?.get(clientOrderId));
   const order = id === undefined ? undefined : state.contracts.orders.get(id);
-  if (!order || order.accountId !== accountId || (clientOrderId !== undefined && order.clientOrderId !== clientOrderId)) {
+  if (
+    !order ||
+    order.accountId !== accountId ||
+    (clientOrderId !== undefined && order.clientOrderId !== clientOrderId)
+  ) {
     throw new LedgerRejection(RejectCode.NO_SUCH_ORDER, 'Order does not exist.');
   }
   // A STOP order waiting for its trigger is not on the book: it ends here.
   if (order.orderType === 'STOP') {
-    return contractDrafts({ type: 'EndContractOrder', v: 1, id: command.id, ts: command.ts, payload: { userId, accountId, orderId: order.orderId, symbol: order.symbol, status: 'CANCELED', reason: 'USER' } }, state, ctx);
+    return contractDrafts(
+      {
+        type: 'EndContractOrder',
+        v: 1,
+        id: command.id,
+        ts: command.ts,
+        payload: {
+          userId,
+          accountId,
+          orderId: order.orderId,
+          symbol: order.symbol,
+          status: 'CANCELED',
+          reason: 'USER',
+        },
+      },
+      state,
+      ctx,
+    );
   }
   return [{ type: 'ContractCancelRequested', payload: { order: orderRecordOf(order) } }];
 }
 
 /** A price, funding or seeding command: the partition decides it for its own accounts, under its system user. */
-export function contractRisk(command: SeedInsuranceFund | SettleFunding | MarkContractPrice | TriggerContractStops, state: LedgerState, ctx: DecisionContext): Draft[] {
+export function contractRisk(
+  command: SeedInsuranceFund | SettleFunding | MarkContractPrice | TriggerContractStops,
+  state: LedgerState,
+  ctx: DecisionContext,
+): Draft[] {
   if (ctx.partition === undefined) throw new Error(`ledger: ${command.type} needs ctx.partition`);
   return contractDrafts(command, state, ctx);
 }
@@ -105,11 +140,19 @@ export function contractRisk(command: SeedInsuranceFund | SettleFunding | MarkCo
 /** One leg of a contract trade, as the contracts domain settles it. */
 export function contractTradeLeg(command: SettleTradeLeg, state: LedgerState, ctx: DecisionContext): Draft[] {
   const { userId, accountId, orderId, symbol, tradeId, price, qty, isMaker } = command.payload;
-  const fill = { type: 'FillContractOrder', v: 1, id: command.id, ts: command.ts, payload: { userId, accountId, orderId, symbol, tradeId, price, quantity: qty, isMaker } } as const;
+  const fill = {
+    type: 'FillContractOrder',
+    v: 1,
+    id: command.id,
+    ts: command.ts,
+    payload: { userId, accountId, orderId, symbol, tradeId, price, quantity: qty, isMaker },
+  } as const;
   // The trade's time is the engine's (its TradeExecuted carries the same): myTrades and market trades
   // agree. The other side's order is the engine's word too ("0" from a v1 leg, which did not name it).
   const match = command.payload.matchOrderId === '0' ? {} : { matchOrderId: command.payload.matchOrderId };
-  return contractDrafts(fill, state, ctx).map((d) => (d.type === 'ContractOrderFilled' ? { ...d, payload: { ...d.payload, time: command.ts, ...match } } : d));
+  return contractDrafts(fill, state, ctx).map((d) =>
+    d.type === 'ContractOrderFilled' ? { ...d, payload: { ...d.payload, time: command.ts, ...match } } : d,
+  );
 }
 
 /**
@@ -131,7 +174,17 @@ export function contractOutcome(command: ApplyOrderOutcome, state: LedgerState, 
     case 'REJECTED': {
       const expired = reason === 'IOC_REMAINDER' || reason === 'FOK_NOT_FILLABLE' || reason === 'MARKET_NO_LIQUIDITY';
       const status = outcome === 'REJECTED' ? 'REJECTED' : expired ? 'EXPIRED' : 'CANCELED';
-      return contractDrafts({ type: 'EndContractOrder', v: 1, id: command.id, ts: command.ts, payload: { userId, accountId, orderId, symbol, status, ...(reason === undefined ? {} : { reason }) } }, state, ctx);
+      return contractDrafts(
+        {
+          type: 'EndContractOrder',
+          v: 1,
+          id: command.id,
+          ts: command.ts,
+          payload: { userId, accountId, orderId, symbol, status, ...(reason === undefined ? {} : { reason }) },
+        },
+        state,
+        ctx,
+      );
     }
     default: {
       const unexpected: never = outcome;

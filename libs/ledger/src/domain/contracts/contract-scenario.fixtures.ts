@@ -1,8 +1,20 @@
 import { readFileSync } from 'node:fs';
-import { type ContractCommand, type ContractEvent, type ContractSide, Markets, type PositionSide } from '@exchange/contracts';
+import {
+  type ContractCommand,
+  type ContractEvent,
+  type ContractSide,
+  Markets,
+  type PositionSide,
+} from '@exchange/contracts';
 import { type ContractContext, positionAfter } from './contract-decision';
 import { type ContractDecision, decideContract } from './contract-decider';
-import { type ContractsState, evolveContracts, initialContractsState, peekContractBalance, peekPosition } from './contract-state';
+import {
+  type ContractsState,
+  evolveContracts,
+  initialContractsState,
+  peekContractBalance,
+  peekPosition,
+} from './contract-state';
 
 /** The shipped markets file: the scenarios run on the real defaults (BTC-SWAP-USDT: 0.001 BTC, 0.02% / 0.06%, 20×). */
 export const shippedMarkets = Markets.fromJson(JSON.parse(readFileSync('config/markets.json', 'utf8')));
@@ -29,14 +41,18 @@ export class ContractScenario {
     return {
       now: T0 + offset,
       contract: (s) => this.markets.contract(s),
-      marginPrecision: this.markets.asset('USDT')!.precision, feeAccountId: FEES,
+      marginPrecision: this.markets.asset('USDT')!.precision,
+      feeAccountId: FEES,
       flowId: (k) => String(offset * 4096 + k + 1),
       orderId: (k) => String(8_000_000_000 + offset * 64 + k),
       insurance: { userId: '9000000', accountId: FUND },
     };
   }
 
-  when<T extends ContractCommand['type']>(type: T, payload: Omit<Payload<T>, 'userId'> & { accountId: string }): ContractDecision {
+  when<T extends ContractCommand['type']>(
+    type: T,
+    payload: Omit<Payload<T>, 'userId'> & { accountId: string },
+  ): ContractDecision {
     return this.run(type, { userId: userOf(payload.accountId), ...payload } as unknown as Payload<T>);
   }
 
@@ -53,16 +69,21 @@ export class ContractScenario {
   }
 
   /** Like when, but a rejection is a broken test setup. */
-  given<T extends ContractCommand['type']>(type: T, payload: Omit<Payload<T>, 'userId'> & { accountId: string }): ContractEvent[] {
+  given<T extends ContractCommand['type']>(
+    type: T,
+    payload: Omit<Payload<T>, 'userId'> & { accountId: string },
+  ): ContractEvent[] {
     const decision = this.when(type, payload);
-    if ('rejection' in decision) throw new Error(`given ${type} was rejected: ${decision.rejection.code} ${decision.rejection.msg}`);
+    if ('rejection' in decision)
+      throw new Error(`given ${type} was rejected: ${decision.rejection.code} ${decision.rejection.msg}`);
     return decision.events;
   }
 
   /** Like run, but a rejection is a broken test setup. */
   apply<T extends ContractCommand['type']>(type: T, payload: Payload<T>): ContractEvent[] {
     const decision = this.run(type, payload);
-    if ('rejection' in decision) throw new Error(`${type} was rejected: ${decision.rejection.code} ${decision.rejection.msg}`);
+    if ('rejection' in decision)
+      throw new Error(`${type} was rejected: ${decision.rejection.code} ${decision.rejection.msg}`);
     return decision.events;
   }
 
@@ -71,12 +92,36 @@ export class ContractScenario {
     return this;
   }
 
-  order(accountId: string, orderId: string, side: ContractSide, quantity: string, price: string, leverage?: string, symbol = 'BTC-SWAP-USDT'): ContractDecision {
-    return this.when('PlaceContractOrder', { accountId, orderId, symbol, side, price, quantity, marketsVersion: this.markets.version, ...(leverage === undefined ? {} : { leverage }) });
+  order(
+    accountId: string,
+    orderId: string,
+    side: ContractSide,
+    quantity: string,
+    price: string,
+    leverage?: string,
+    symbol = 'BTC-SWAP-USDT',
+  ): ContractDecision {
+    return this.when('PlaceContractOrder', {
+      accountId,
+      orderId,
+      symbol,
+      side,
+      price,
+      quantity,
+      marketsVersion: this.markets.version,
+      ...(leverage === undefined ? {} : { leverage }),
+    });
   }
 
   /** A trade between a resting maker and a taker: one fill per side, maker first, as the engine reports it. */
-  trade(maker: { accountId: string; orderId: string }, taker: { accountId: string; orderId: string }, quantity: string, price: string, tradeId: string, symbol = 'BTC-SWAP-USDT'): ContractEvent[] {
+  trade(
+    maker: { accountId: string; orderId: string },
+    taker: { accountId: string; orderId: string },
+    quantity: string,
+    price: string,
+    tradeId: string,
+    symbol = 'BTC-SWAP-USDT',
+  ): ContractEvent[] {
     return [
       ...this.given('FillContractOrder', { ...maker, symbol, tradeId, price, quantity, isMaker: true }),
       ...this.given('FillContractOrder', { ...taker, symbol, tradeId, price, quantity, isMaker: false }),
@@ -89,14 +134,20 @@ export class ContractScenario {
   }
 
   position(accountId: string, side: PositionSide, symbol = 'BTC-SWAP-USDT') {
-    const { size, available, avgPrice, entryValue, margin, realizedPnl, leverage } = positionAfter(peekPosition(this.state, accountId, symbol, side), this.markets.contract(symbol)!, this.context(0));
+    const { size, available, avgPrice, entryValue, margin, realizedPnl, leverage } = positionAfter(
+      peekPosition(this.state, accountId, symbol, side),
+      this.markets.contract(symbol)!,
+      this.context(0),
+    );
     return { size, available, avgPrice, entryValue, margin, realizedPnl, leverage };
   }
 }
 
 /** What a mark price caused, without the ContractMarkPriced that keeps it (contract-marks.spec covers that one). */
 export function markEffects(s: ContractScenario, symbol: string, markPrice: string): ContractEvent[] {
-  return s.apply('MarkContractPrice', { symbol, markPrice, indexPrice: markPrice, marketsVersion: 1 }).filter((e) => e.type !== 'ContractMarkPriced');
+  return s
+    .apply('MarkContractPrice', { symbol, markPrice, indexPrice: markPrice, marketsVersion: 1 })
+    .filter((e) => e.type !== 'ContractMarkPriced');
 }
 
 /**

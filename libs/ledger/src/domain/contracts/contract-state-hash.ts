@@ -13,12 +13,18 @@ export function contractsStateHash(state: ContractsState): string {
   }
   for (const key of [...state.positions.keys()].sort()) {
     const p = state.positions.get(key)!;
-    hash.update(`p|${key}|${p.size.toFixed()}|${p.closing.toFixed()}|${p.opening.toFixed()}|${p.entryValue.toFixed()}|${p.margin.toFixed()}|${p.realizedPnl.toFixed()}|${p.leverage.toFixed()}|${p.flp.toFixed()}\n`);
+    hash.update(
+      `p|${key}|${p.size.toFixed()}|${p.closing.toFixed()}|${p.opening.toFixed()}|${p.entryValue.toFixed()}|${p.margin.toFixed()}|${p.realizedPnl.toFixed()}|${p.leverage.toFixed()}|${p.flp.toFixed()}\n`,
+    );
   }
   for (const id of [...state.orders.keys()].sort()) {
     const o = state.orders.get(id)!;
-    hash.update(`o|${id}|${o.accountId}|${o.symbol}|${o.side}|${o.price}|${o.quantity}|${o.leverage}|${o.executedQty}|${o.marginLocked}|${o.marginLeft}|${o.status}|${o.time}|${o.marketsVersion}`);
-    hash.update(`|${o.orderType}|${o.triggerPrice ?? ''}|${o.timeInForce ?? ''}|${o.clientOrderId ?? ''}|${o.priceType ?? ''}${o.cancelRequested ? '|cancel-requested' : ''}\n`);
+    hash.update(
+      `o|${id}|${o.accountId}|${o.symbol}|${o.side}|${o.price}|${o.quantity}|${o.leverage}|${o.executedQty}|${o.marginLocked}|${o.marginLeft}|${o.status}|${o.time}|${o.marketsVersion}`,
+    );
+    hash.update(
+      `|${o.orderType}|${o.triggerPrice ?? ''}|${o.timeInForce ?? ''}|${o.clientOrderId ?? ''}|${o.priceType ?? ''}${o.cancelRequested ? '|cancel-requested' : ''}\n`,
+    );
   }
   for (const symbol of [...state.fundings.keys()].sort()) hash.update(`f|${symbol}|${state.fundings.get(symbol)}\n`);
   for (const key of [...state.marks.keys()].sort()) hash.update(`m|${key}|${state.marks.get(key)!.toFixed()}\n`);

@@ -1,4 +1,10 @@
-import type { ContractBalanceAfter, ContractEvent, ContractOrderRecord, PositionAfter, PositionSide } from '@exchange/contracts';
+import type {
+  ContractBalanceAfter,
+  ContractEvent,
+  ContractOrderRecord,
+  PositionAfter,
+  PositionSide,
+} from '@exchange/contracts';
 import { Money, ZERO } from '../ledger-money';
 import { PriceHeap } from './price-heap';
 
@@ -64,7 +70,17 @@ export interface ContractsState {
 }
 
 export function initialContractsState(): ContractsState {
-  return { balances: new Map(), positions: new Map(), orders: new Map(), positionOrders: new Map(), fundings: new Map(), marks: new Map(), liquidation: new Map(), stops: new Map(), uncovered: ZERO };
+  return {
+    balances: new Map(),
+    positions: new Map(),
+    orders: new Map(),
+    positionOrders: new Map(),
+    fundings: new Map(),
+    marks: new Map(),
+    liquidation: new Map(),
+    stops: new Map(),
+    uncovered: ZERO,
+  };
 }
 
 export function fundingKey(symbol: string, fundAccountId: string): string {
@@ -79,7 +95,12 @@ export function peekContractBalance(state: ContractsState, accountId: string): C
   return state.balances.get(accountId) ?? { free: ZERO, locked: ZERO, positionMargin: ZERO };
 }
 
-export function peekPosition(state: ContractsState, accountId: string, symbol: string, side: PositionSide): PositionState {
+export function peekPosition(
+  state: ContractsState,
+  accountId: string,
+  symbol: string,
+  side: PositionSide,
+): PositionState {
   return (
     state.positions.get(positionKey(accountId, symbol, side)) ?? {
       accountId,
@@ -104,7 +125,11 @@ function heapOf(heaps: Map<string, PriceHeap>, key: string, order: 'asc' | 'desc
 }
 
 export function setBalance(state: ContractsState, b: ContractBalanceAfter): void {
-  state.balances.set(b.accountId, { free: new Money(b.free), locked: new Money(b.locked), positionMargin: new Money(b.positionMargin) });
+  state.balances.set(b.accountId, {
+    free: new Money(b.free),
+    locked: new Money(b.locked),
+    positionMargin: new Money(b.positionMargin),
+  });
 }
 
 export function setPosition(state: ContractsState, p: PositionAfter): void {
@@ -140,7 +165,8 @@ function stopHeap(state: ContractsState, o: ContractOrderRecord): PriceHeap {
 
 export function setOrder(state: ContractsState, o: OpenContractOrder): void {
   const key = orderPositionKey(o);
-  if (!state.orders.has(o.orderId)) state.positionOrders.set(key, new Set([...(state.positionOrders.get(key) ?? []), o.orderId]));
+  if (!state.orders.has(o.orderId))
+    state.positionOrders.set(key, new Set([...(state.positionOrders.get(key) ?? []), o.orderId]));
   state.orders.set(o.orderId, o);
   if (o.orderType === 'STOP') stopHeap(state, o).upsert(o.orderId, new Money(o.triggerPrice!));
   else stopHeap(state, o).remove(o.orderId);
@@ -176,7 +202,13 @@ export function evolveContracts(state: ContractsState, event: ContractEvent): Co
       const { order: change, balance, position } = event.payload;
       const order = state.orders.get(change.orderId);
       if (change.status === 'NEW' || change.status === 'PARTIALLY_FILLED') {
-        if (order) setOrder(state, { ...order, executedQty: change.executedQty, marginLeft: change.marginLeft, status: change.status });
+        if (order)
+          setOrder(state, {
+            ...order,
+            executedQty: change.executedQty,
+            marginLeft: change.marginLeft,
+            status: change.status,
+          });
       } else {
         removeOrder(state, change.orderId);
       }
@@ -200,7 +232,10 @@ export function evolveContracts(state: ContractsState, event: ContractEvent): Co
       setBalance(state, event.payload.insurance);
       if (event.payload.clearing) setBalance(state, event.payload.clearing);
       state.uncovered = state.uncovered.plus(event.payload.uncovered);
-      state.fundings.set(fundingKey(event.payload.symbol, event.payload.insurance.accountId), event.payload.fundingTime);
+      state.fundings.set(
+        fundingKey(event.payload.symbol, event.payload.insurance.accountId),
+        event.payload.fundingTime,
+      );
       return state;
     case 'PositionLiquidated':
       setBalance(state, event.payload.balance);
@@ -220,7 +255,10 @@ export function evolveContracts(state: ContractsState, event: ContractEvent): Co
       setOrder(state, event.payload.order);
       return state;
     case 'ContractMarkPriced':
-      state.marks.set(fundingKey(event.payload.symbol, event.payload.fundAccountId), new Money(event.payload.markPrice));
+      state.marks.set(
+        fundingKey(event.payload.symbol, event.payload.fundAccountId),
+        new Money(event.payload.markPrice),
+      );
       return state;
     case 'ContractCancelRequested': {
       const order = state.orders.get(event.payload.order.orderId);

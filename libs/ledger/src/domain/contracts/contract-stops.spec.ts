@@ -6,12 +6,35 @@ import { ContractScenario } from './contract-scenario.fixtures';
 const [ALICE, BOB] = ['1001', '2001'];
 const SYMBOL = 'BTC-SWAP-USDT';
 
-function stop(s: ContractScenario, accountId: string, orderId: string, side: 'BUY_OPEN' | 'SELL_OPEN', price: string, triggerPrice?: string) {
-  return s.when('PlaceContractOrder', { accountId, orderId, symbol: SYMBOL, side, price, quantity: '100', leverage: '10', marketsVersion: 1, orderType: 'STOP', ...(triggerPrice ? { triggerPrice } : {}) });
+function stop(
+  s: ContractScenario,
+  accountId: string,
+  orderId: string,
+  side: 'BUY_OPEN' | 'SELL_OPEN',
+  price: string,
+  triggerPrice?: string,
+) {
+  return s.when('PlaceContractOrder', {
+    accountId,
+    orderId,
+    symbol: SYMBOL,
+    side,
+    price,
+    quantity: '100',
+    leverage: '10',
+    marketsVersion: 1,
+    orderType: 'STOP',
+    ...(triggerPrice ? { triggerPrice } : {}),
+  });
 }
 
 const last = (s: ContractScenario, lastPrice: string) => s.apply('TriggerContractStops', { symbol: SYMBOL, lastPrice });
-const released = (events: ContractEvent[]) => events.map((e) => (e.type === 'ContractStopTriggered' ? [e.payload.order.orderId, e.payload.order.orderType, e.payload.lastPrice] : [e.type]));
+const released = (events: ContractEvent[]) =>
+  events.map((e) =>
+    e.type === 'ContractStopTriggered'
+      ? [e.payload.order.orderId, e.payload.order.orderType, e.payload.lastPrice]
+      : [e.type],
+  );
 
 describe('Contracts: STOP orders', () => {
   it('locks margin from submission, waits off the book, and is released as its LIMIT order when the last price crosses the trigger', () => {
@@ -23,7 +46,17 @@ describe('Contracts: STOP orders', () => {
     stop(s, BOB, '21', 'SELL_OPEN', '48900', '49000');
 
     // No fill reaches a stop its trigger has not released.
-    expect(s.when('FillContractOrder', { accountId: ALICE, orderId: '11', symbol: SYMBOL, tradeId: '1', price: '51000', quantity: '100', isMaker: false })).toMatchObject({ rejection: { code: -1001 } });
+    expect(
+      s.when('FillContractOrder', {
+        accountId: ALICE,
+        orderId: '11',
+        symbol: SYMBOL,
+        tradeId: '1',
+        price: '51000',
+        quantity: '100',
+        isMaker: false,
+      }),
+    ).toMatchObject({ rejection: { code: -1001 } });
     // A buy stop waits for the price to rise to its trigger, a sell stop for it to fall.
     expect(last(s, '50499.9')).toEqual([]);
     expect(released(last(s, '50500'))).toEqual([['11', 'LIMIT', '50500']]);
@@ -34,7 +67,9 @@ describe('Contracts: STOP orders', () => {
     // Released, they trade as any order.
     s.trade({ accountId: BOB, orderId: '21' }, { accountId: ALICE, orderId: '11' }, '100', '50000', '2');
     expect(s.position(ALICE, 'LONG')).toMatchObject({ size: '100', margin: '500' });
-    expect(contractsStateHash(s.journal.reduce(evolveContracts, initialContractsState()))).toBe(contractsStateHash(s.state));
+    expect(contractsStateHash(s.journal.reduce(evolveContracts, initialContractsState()))).toBe(
+      contractsStateHash(s.state),
+    );
   });
 
   it('cancels a stop before its trigger (the lock comes back, the trigger finds nothing) and refuses one without a trigger price', () => {

@@ -11,14 +11,33 @@ import type { ContractsState } from './contract-state';
  * what it locked at submission; the engine receives it from here on. Released in order of id, so
  * two replicas send them in the same order.
  */
-export function triggerContractStops(command: TriggerContractStops, state: ContractsState, ctx: ContractContext): ContractEvent[] {
+export function triggerContractStops(
+  command: TriggerContractStops,
+  state: ContractsState,
+  ctx: ContractContext,
+): ContractEvent[] {
   const p = command.payload;
   requireContract(ctx, p.symbol);
   const last = new Money(p.lastPrice);
-  if (last.lte(0)) throw new LedgerRejection(RejectCode.INVALID_VALUE, "Invalid value for parameter 'lastPrice': must be greater than zero.");
+  if (last.lte(0))
+    throw new LedgerRejection(
+      RejectCode.INVALID_VALUE,
+      "Invalid value for parameter 'lastPrice': must be greater than zero.",
+    );
   const crossed = ['BUY', 'SELL'].flatMap((side) => state.stops.get(`${p.symbol}|${side}`)?.crossed(last) ?? []);
-  const orders = crossed.map((id) => state.orders.get(id)!).filter((o) => ownedBy(ctx, o.accountId)).sort(byId);
-  return orders.map((order) => ({ type: 'ContractStopTriggered', payload: { accountId: order.accountId, symbol: order.symbol, lastPrice: last.toFixed(), order: { ...order, orderType: 'LIMIT' } } }));
+  const orders = crossed
+    .map((id) => state.orders.get(id)!)
+    .filter((o) => ownedBy(ctx, o.accountId))
+    .sort(byId);
+  return orders.map((order) => ({
+    type: 'ContractStopTriggered',
+    payload: {
+      accountId: order.accountId,
+      symbol: order.symbol,
+      lastPrice: last.toFixed(),
+      order: { ...order, orderType: 'LIMIT' },
+    },
+  }));
 }
 
 function byId(a: ContractOrderRecord, b: ContractOrderRecord): number {

@@ -15,17 +15,46 @@ describe('Contracts: trading between two accounts', () => {
     s.order(BOB, '21', 'SELL_OPEN', '1000', '50000', '20');
     expect(s.balance(BOB)).toEqual({ free: '7440', locked: '2560', positionMargin: '0' });
 
-    const [bobFill, aliceFill] = s.trade({ accountId: BOB, orderId: '21' }, { accountId: ALICE, orderId: '11' }, '1000', '50000', '1');
+    const [bobFill, aliceFill] = s.trade(
+      { accountId: BOB, orderId: '21' },
+      { accountId: ALICE, orderId: '11' },
+      '1000',
+      '50000',
+      '1',
+    );
     // Alice, taker: fee 30, margin 5000, the rest of the lock (30) back: free 4940 + 30 = 4970.
     expect(s.balance(ALICE)).toEqual({ free: '4970', locked: '0', positionMargin: '5000' });
-    expect(s.position(ALICE, 'LONG')).toEqual({ size: '1000', available: '1000', avgPrice: '50000', entryValue: '50000', margin: '5000', realizedPnl: '0', leverage: '10' });
+    expect(s.position(ALICE, 'LONG')).toEqual({
+      size: '1000',
+      available: '1000',
+      avgPrice: '50000',
+      entryValue: '50000',
+      margin: '5000',
+      realizedPnl: '0',
+      leverage: '10',
+    });
     // Bob, maker: fee 10, margin 2500, free 7440 + 50 = 7490.
     expect(s.balance(BOB)).toEqual({ free: '7490', locked: '0', positionMargin: '2500' });
-    expect(s.position(BOB, 'SHORT')).toEqual({ size: '1000', available: '1000', avgPrice: '50000', entryValue: '50000', margin: '2500', realizedPnl: '0', leverage: '20' });
+    expect(s.position(BOB, 'SHORT')).toEqual({
+      size: '1000',
+      available: '1000',
+      avgPrice: '50000',
+      entryValue: '50000',
+      margin: '2500',
+      realizedPnl: '0',
+      leverage: '20',
+    });
     expect(s.balance(FEES)).toEqual({ free: '40', locked: '0', positionMargin: '0' });
     expect(s.state.orders.size).toBe(0);
 
-    expect(bobFill).toMatchObject({ type: 'ContractOrderFilled', payload: { fee: '10', pnl: '0', order: { orderId: '21', executedQty: '1000', marginLeft: '0', status: 'FILLED' } } });
+    expect(bobFill).toMatchObject({
+      type: 'ContractOrderFilled',
+      payload: {
+        fee: '10',
+        pnl: '0',
+        order: { orderId: '21', executedQty: '1000', marginLeft: '0', status: 'FILLED' },
+      },
+    });
     expect(aliceFill?.type === 'ContractOrderFilled' && aliceFill.payload.flows).toEqual([
       { flowId: expect.any(String), accountId: ALICE, asset: 'USDT', flowType: 'FEE', change: '-30', total: '9970' },
       { flowId: expect.any(String), accountId: FEES, asset: 'USDT', flowType: 'FEE', change: '30', total: '40' },
@@ -39,7 +68,11 @@ describe('Contracts: trading between two accounts', () => {
     s.trade({ accountId: ALICE, orderId: '11' }, { accountId: BOB, orderId: '21' }, '400', '50000', '1');
     // Alice's share of her lock: 5060 × 400 / 1000 = 2024; maker fee 4, margin 2000, 20 back to free.
     expect(s.balance(ALICE)).toEqual({ free: '4960', locked: '3036', positionMargin: '2000' });
-    expect(s.state.orders.get('11')).toMatchObject({ status: 'PARTIALLY_FILLED', executedQty: '400', marginLeft: '3036' });
+    expect(s.state.orders.get('11')).toMatchObject({
+      status: 'PARTIALLY_FILLED',
+      executedQty: '400',
+      marginLeft: '3036',
+    });
     // Bob, taker: fee 12, margin 2000: free 7976 + 12 = 7988.
     expect(s.balance(BOB)).toEqual({ free: '7988', locked: '0', positionMargin: '2000' });
 
@@ -54,7 +87,15 @@ describe('Contracts: trading between two accounts', () => {
     s.order(BOB, '23', 'SELL_OPEN', '500', '48000', '10');
     s.trade({ accountId: BOB, orderId: '23' }, { accountId: ALICE, orderId: '12' }, '500', '48000', '3');
     // Average price (50000 × 1000 + 48000 × 500) / 1500 = 49333.333…, exact in the entry value 74000.
-    expect(s.position(ALICE, 'LONG')).toEqual({ size: '1500', available: '1500', avgPrice: '49333.33333333', entryValue: '74000', margin: '7400', realizedPnl: '0', leverage: '10' });
+    expect(s.position(ALICE, 'LONG')).toEqual({
+      size: '1500',
+      available: '1500',
+      avgPrice: '49333.33333333',
+      entryValue: '74000',
+      margin: '7400',
+      realizedPnl: '0',
+      leverage: '10',
+    });
     expect(s.balance(ALICE)).toEqual({ free: '2575.6', locked: '0', positionMargin: '7400' }); // taker fee 14.4
     expect(s.balance(BOB)).toEqual({ free: '2565.2', locked: '0', positionMargin: '7400' }); // maker fee 4.8
 
@@ -65,12 +106,23 @@ describe('Contracts: trading between two accounts', () => {
     const fills = s.trade({ accountId: ALICE, orderId: '13' }, { accountId: BOB, orderId: '24' }, '600', '52000', '4');
     // Alice: PnL 31200 − 29600 = 1600; margin share 2960 back; maker fee 6.24: free 2575.6 + 4553.76.
     expect(s.balance(ALICE)).toEqual({ free: '7129.36', locked: '0', positionMargin: '4440' });
-    expect(s.position(ALICE, 'LONG')).toEqual({ size: '900', available: '900', avgPrice: '49333.33333333', entryValue: '44400', margin: '4440', realizedPnl: '1600', leverage: '10' });
+    expect(s.position(ALICE, 'LONG')).toEqual({
+      size: '900',
+      available: '900',
+      avgPrice: '49333.33333333',
+      entryValue: '44400',
+      margin: '4440',
+      realizedPnl: '1600',
+      leverage: '10',
+    });
     // Bob: PnL 29600 − 31200 = −1600, taker fee 18.72: free 2565.2 + 2960 − 1600 − 18.72.
     expect(s.balance(BOB)).toEqual({ free: '3906.48', locked: '0', positionMargin: '4440' });
     expect(s.position(BOB, 'SHORT').realizedPnl).toBe('-1600');
     const aliceClose = fills[0]!;
-    expect(aliceClose.type === 'ContractOrderFilled' && aliceClose.payload.flows.map((f) => [f.accountId, f.flowType, f.change, f.total])).toEqual([
+    expect(
+      aliceClose.type === 'ContractOrderFilled' &&
+        aliceClose.payload.flows.map((f) => [f.accountId, f.flowType, f.change, f.total]),
+    ).toEqual([
       [ALICE, 'PNL', '1600', '11575.6'],
       [ALICE, 'FEE', '-6.24', '11569.36'],
       [FEES, 'FEE', '6.24', '65.44'],
@@ -82,7 +134,15 @@ describe('Contracts: trading between two accounts', () => {
     s.trade({ accountId: BOB, orderId: '25' }, { accountId: ALICE, orderId: '14' }, '900', '47000', '5');
     // Alice: PnL −2100, taker fee 25.38: free 7129.36 + 4440 − 2100 − 25.38. Realised 1600 − 2100.
     expect(s.balance(ALICE)).toEqual({ free: '9443.98', locked: '0', positionMargin: '0' });
-    expect(s.position(ALICE, 'LONG')).toEqual({ size: '0', available: '0', avgPrice: '0', entryValue: '0', margin: '0', realizedPnl: '-500', leverage: '0' });
+    expect(s.position(ALICE, 'LONG')).toEqual({
+      size: '0',
+      available: '0',
+      avgPrice: '0',
+      entryValue: '0',
+      margin: '0',
+      realizedPnl: '-500',
+      leverage: '0',
+    });
     // Bob: PnL +2100, maker fee 8.46.
     expect(s.balance(BOB)).toEqual({ free: '10438.02', locked: '0', positionMargin: '0' });
     expect(s.position(BOB, 'SHORT').realizedPnl).toBe('500');
@@ -106,14 +166,28 @@ describe('Contracts: trading between two accounts', () => {
     s.trade({ accountId: ALICE, orderId: '12' }, { accountId: BOB, orderId: '23' }, '1', '50000', '3');
     // LONG's share 150.0002 / 3 = 50.0000666… rounded up (less PnL now): PnL 50 − 50.00006667.
     // SHORT's share rounded down (less PnL for the short too): PnL 50.00006666 − 50.
-    expect(s.position(ALICE, 'LONG')).toMatchObject({ size: '2', entryValue: '100.00013333', margin: '14.28573334', realizedPnl: '-0.00006667' });
-    expect(s.position(BOB, 'SHORT')).toMatchObject({ size: '2', entryValue: '100.00013334', realizedPnl: '0.00006666' });
+    expect(s.position(ALICE, 'LONG')).toMatchObject({
+      size: '2',
+      entryValue: '100.00013333',
+      margin: '14.28573334',
+      realizedPnl: '-0.00006667',
+    });
+    expect(s.position(BOB, 'SHORT')).toMatchObject({
+      size: '2',
+      entryValue: '100.00013334',
+      realizedPnl: '0.00006666',
+    });
 
     s.order(ALICE, '13', 'SELL_CLOSE', '2', '50000');
     s.order(BOB, '24', 'BUY_CLOSE', '2', '50000');
     s.trade({ accountId: ALICE, orderId: '13' }, { accountId: BOB, orderId: '24' }, '2', '50000', '4');
     // Over the whole life: PnL 150 − 150.0002 for the long, the opposite for the short, to the last unit.
-    expect(s.position(ALICE, 'LONG')).toMatchObject({ size: '0', entryValue: '0', margin: '0', realizedPnl: '-0.0002' });
+    expect(s.position(ALICE, 'LONG')).toMatchObject({
+      size: '0',
+      entryValue: '0',
+      margin: '0',
+      realizedPnl: '-0.0002',
+    });
     expect(s.position(BOB, 'SHORT')).toMatchObject({ size: '0', entryValue: '0', margin: '0', realizedPnl: '0.0002' });
   });
 
@@ -131,8 +205,16 @@ describe('Contracts: trading between two accounts', () => {
     s.order(ALICE, '11', 'BUY_OPEN', '1000', '50000', '10');
     s.order(BOB, '21', 'SELL_OPEN', '400', '50000', '10');
     s.trade({ accountId: ALICE, orderId: '11' }, { accountId: BOB, orderId: '21' }, '400', '50000', '1');
-    const [ended] = s.given('EndContractOrder', { accountId: ALICE, orderId: '11', symbol: 'BTC-SWAP-USDT', status: 'CANCELED' });
-    expect(ended).toMatchObject({ type: 'ContractOrderEnded', payload: { released: '3036', order: { orderId: '11', executedQty: '400', status: 'CANCELED' } } });
+    const [ended] = s.given('EndContractOrder', {
+      accountId: ALICE,
+      orderId: '11',
+      symbol: 'BTC-SWAP-USDT',
+      status: 'CANCELED',
+    });
+    expect(ended).toMatchObject({
+      type: 'ContractOrderEnded',
+      payload: { released: '3036', order: { orderId: '11', executedQty: '400', status: 'CANCELED' } },
+    });
     expect(s.balance(ALICE)).toEqual({ free: '7996', locked: '0', positionMargin: '2000' });
 
     s.order(ALICE, '12', 'SELL_CLOSE', '300', '60000');

@@ -7,11 +7,21 @@ import { Money } from '../ledger-money';
  * and the partition, so every copy of one decision (market-data replicas publish the same one,
  * a relay repeats after a crash) is one command to each partition, decided once there.
  */
-export function partitionCommandOf(message: ContractPriceMessage, partition: number, marketsVersion: number): MarkContractPrice | SettleFunding {
+export function partitionCommandOf(
+  message: ContractPriceMessage,
+  partition: number,
+  marketsVersion: number,
+): MarkContractPrice | SettleFunding {
   const id = `${message.id}/${partition}`;
   if (message.type === 'ContractPricesChanged') {
     const { symbol, markPrice, indexPrice } = message.payload;
-    return { type: 'MarkContractPrice', v: 1, id, ts: message.ts, payload: { symbol, markPrice, indexPrice, marketsVersion } };
+    return {
+      type: 'MarkContractPrice',
+      v: 1,
+      id,
+      ts: message.ts,
+      payload: { symbol, markPrice, indexPrice, marketsVersion },
+    };
   }
   const { symbol, fundingTime, rate, markPrice } = message.payload;
   return { type: 'SettleFunding', v: 1, id, ts: message.ts, payload: { symbol, fundingTime, rate, markPrice } };
@@ -34,7 +44,12 @@ export function extremesOf(prices: readonly string[]): string[] {
  * at the lowest and at the highest price they went through (every price a trade made was a last
  * price; stops between are crossed by one of the two). Ids name the batch's first record.
  */
-export function stopCommandsOf(symbol: string, prices: readonly string[], source: { partition: number; offset: number; ts: number }, partition: number): TriggerContractStops[] {
+export function stopCommandsOf(
+  symbol: string,
+  prices: readonly string[],
+  source: { partition: number; offset: number; ts: number },
+  partition: number,
+): TriggerContractStops[] {
   return extremesOf(prices).map((lastPrice, k) => ({
     type: 'TriggerContractStops',
     v: 1,

@@ -1,14 +1,38 @@
 import { MarketFold } from '../market-fold';
 import type { MarketChange } from '../market-change';
 import { onePartition, OrderEventFactory, testContract, testSymbols } from '../../testing/order-event-fixtures';
-import { ContractPriceBoard, type ContractPriceRecord, type FixedRates, noteFixedRates, priceRecordOf, restorePriceRecord } from './contract-price-board';
+import {
+  ContractPriceBoard,
+  type ContractPriceRecord,
+  type FixedRates,
+  noteFixedRates,
+  priceRecordOf,
+  restorePriceRecord,
+} from './contract-price-board';
 import { advanceContractPrices, initialContractPriceState, type PriceInput } from './contract-price-fold';
 import type { ContractPriceConfig } from './contract-price-rules';
 import { contractPriceStateHash } from './contract-price-state-hash';
 import { priceInputsOf, seedInputsOf } from './price-inputs';
 
-const BTC: ContractPriceConfig = { symbol: 'BTC-SWAP-USDT', index: 'BTCUSDT', indexSource: 'spot', tickSize: '0.1', fundingIntervalMs: 10_000, basisWindow: 3 };
-const record = (at: number, seq: number, markPrice: string): ContractPriceRecord => ({ symbol: BTC.symbol, at, seq, markPrice, nextFundingRate: '0.0001', nextFundingTime: 10_000, basis: [], premiumSum: '0', premiumCount: 0 });
+const BTC: ContractPriceConfig = {
+  symbol: 'BTC-SWAP-USDT',
+  index: 'BTCUSDT',
+  indexSource: 'spot',
+  tickSize: '0.1',
+  fundingIntervalMs: 10_000,
+  basisWindow: 3,
+};
+const record = (at: number, seq: number, markPrice: string): ContractPriceRecord => ({
+  symbol: BTC.symbol,
+  at,
+  seq,
+  markPrice,
+  nextFundingRate: '0.0001',
+  nextFundingTime: 10_000,
+  basis: [],
+  premiumSum: '0',
+  premiumCount: 0,
+});
 
 describe('the contract prices board', () => {
   it('keeps the latest (event time, step) per contract: a copy or an older decision changes nothing', () => {
@@ -34,7 +58,15 @@ describe('the contract prices board', () => {
     const fixed: FixedRates = new Map();
     for (const input of inputs) noteFixedRates(fixed, advanceContractPrices(live, input));
     const saved = priceRecordOf(live, live.contracts.get(BTC.symbol)!, fixed, 0);
-    expect(saved).toMatchObject({ at: 12_500, indexPrice: '50000', markPrice: '50030', fundingRate: '0.0001', fundingTime: 10_000, nextFundingTime: 20_000, basis: ['30', '30', '30'] });
+    expect(saved).toMatchObject({
+      at: 12_500,
+      indexPrice: '50000',
+      markPrice: '50030',
+      fundingRate: '0.0001',
+      fundingTime: 10_000,
+      nextFundingTime: 20_000,
+      basis: ['30', '30', '30'],
+    });
 
     const restored = initialContractPriceState([BTC]);
     const restoredFixed: FixedRates = new Map();

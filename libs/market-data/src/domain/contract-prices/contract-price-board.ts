@@ -22,7 +22,8 @@ export class ContractPriceBoard {
     if (held !== undefined && (record.at < held.at || (record.at === held.at && record.seq <= held.seq))) return false;
     this.records.set(record.symbol, record);
     this.version += 1;
-    if (held?.markPrice !== record.markPrice || held?.indexPrice !== record.indexPrice) for (const listener of this.listeners) listener(record);
+    if (held?.markPrice !== record.markPrice || held?.indexPrice !== record.indexPrice)
+      for (const listener of this.listeners) listener(record);
     return true;
   }
 
@@ -44,12 +45,21 @@ export class ContractPriceBoard {
 export type FixedRates = Map<string, { rate: string; time: number }>;
 
 export function noteFixedRates(fixed: FixedRates, outputs: readonly PriceOutput[]): void {
-  for (const o of outputs) if (o.type === 'FundingRateFixed') fixed.set(o.symbol, { rate: o.rate, time: o.fundingTime });
+  for (const o of outputs)
+    if (o.type === 'FundingRateFixed') fixed.set(o.symbol, { rate: o.rate, time: o.fundingTime });
 }
 
 /** One contract's fold state as the record replicas serve and a decider restarts from. */
-export function priceRecordOf(state: ContractPriceState, prices: ContractPrices, fixed: FixedRates, seq: number): ContractPriceRecord {
-  const average = prices.premiumCount === 0 ? new PriceDecimal(0) : prices.premiumSum.div(prices.premiumCount).toDecimalPlaces(12, PriceDecimal.ROUND_HALF_EVEN);
+export function priceRecordOf(
+  state: ContractPriceState,
+  prices: ContractPrices,
+  fixed: FixedRates,
+  seq: number,
+): ContractPriceRecord {
+  const average =
+    prices.premiumCount === 0
+      ? new PriceDecimal(0)
+      : prices.premiumSum.div(prices.premiumCount).toDecimalPlaces(12, PriceDecimal.ROUND_HALF_EVEN);
   const last = fixed.get(prices.config.symbol);
   return {
     symbol: prices.config.symbol,
@@ -78,7 +88,13 @@ export function restorePriceRecord(state: ContractPriceState, fixed: FixedRates,
   prices.premiumSum = new PriceDecimal(record.premiumSum);
   prices.premiumCount = record.premiumCount;
   prices.fundingDue = record.nextFundingTime;
-  [prices.bid, prices.ask, prices.index, prices.mark] = [decimal(record.bid), decimal(record.ask), decimal(record.indexPrice), decimal(record.markPrice)];
-  if (record.fundingRate !== undefined && record.fundingTime !== undefined) fixed.set(record.symbol, { rate: record.fundingRate, time: record.fundingTime });
+  [prices.bid, prices.ask, prices.index, prices.mark] = [
+    decimal(record.bid),
+    decimal(record.ask),
+    decimal(record.indexPrice),
+    decimal(record.markPrice),
+  ];
+  if (record.fundingRate !== undefined && record.fundingTime !== undefined)
+    fixed.set(record.symbol, { rate: record.fundingRate, time: record.fundingTime });
   state.at = Math.max(state.at, record.at);
 }

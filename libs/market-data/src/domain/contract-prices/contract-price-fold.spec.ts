@@ -1,11 +1,30 @@
-import { advanceContractPrices, initialContractPriceState, type PriceInput, type PriceOutput } from './contract-price-fold';
+import {
+  advanceContractPrices,
+  initialContractPriceState,
+  type PriceInput,
+  type PriceOutput,
+} from './contract-price-fold';
 import { type ContractPriceConfig, fundingRateOf } from './contract-price-rules';
 import { contractPriceStateHash } from './contract-price-state-hash';
 import { PriceDecimal } from './index-price-source';
 
 // A window of 3 one-second samples and 10-second funding intervals, so every figure is worked out by hand.
-const BTC: ContractPriceConfig = { symbol: 'BTC-SWAP-USDT', index: 'BTCUSDT', indexSource: 'spot', tickSize: '0.1', fundingIntervalMs: 10_000, basisWindow: 3 };
-const ETH: ContractPriceConfig = { symbol: 'ETH-SWAP-USDT', index: 'ETH-EXT', indexSource: 'external', tickSize: '0.01', fundingIntervalMs: 10_000, basisWindow: 3 };
+const BTC: ContractPriceConfig = {
+  symbol: 'BTC-SWAP-USDT',
+  index: 'BTCUSDT',
+  indexSource: 'spot',
+  tickSize: '0.1',
+  fundingIntervalMs: 10_000,
+  basisWindow: 3,
+};
+const ETH: ContractPriceConfig = {
+  symbol: 'ETH-SWAP-USDT',
+  index: 'ETH-EXT',
+  indexSource: 'external',
+  tickSize: '0.01',
+  fundingIntervalMs: 10_000,
+  basisWindow: 3,
+};
 
 function run(inputs: readonly PriceInput[]) {
   const state = initialContractPriceState([BTC, ETH]);
@@ -13,9 +32,16 @@ function run(inputs: readonly PriceInput[]) {
   return { state, outputs };
 }
 
-const marks = (outputs: PriceOutput[]) => outputs.flatMap((o) => (o.type === 'ContractPricesChanged' && o.symbol === BTC.symbol ? [[o.at, o.indexPrice, o.markPrice]] : []));
-const fundings = (outputs: PriceOutput[]) => outputs.flatMap((o) => (o.type === 'FundingRateFixed' && o.symbol === BTC.symbol ? [[o.fundingTime, o.rate, o.premium, o.markPrice]] : []));
-const clocks = (from: number, to: number) => Array.from({ length: (to - from) / 1000 + 1 }, (_, i): PriceInput => ({ type: 'Clock', at: from + i * 1000 }));
+const marks = (outputs: PriceOutput[]) =>
+  outputs.flatMap((o) =>
+    o.type === 'ContractPricesChanged' && o.symbol === BTC.symbol ? [[o.at, o.indexPrice, o.markPrice]] : [],
+  );
+const fundings = (outputs: PriceOutput[]) =>
+  outputs.flatMap((o) =>
+    o.type === 'FundingRateFixed' && o.symbol === BTC.symbol ? [[o.fundingTime, o.rate, o.premium, o.markPrice]] : [],
+  );
+const clocks = (from: number, to: number) =>
+  Array.from({ length: (to - from) / 1000 + 1 }, (_, i): PriceInput => ({ type: 'Clock', at: from + i * 1000 }));
 
 describe('Contract prices: index, mark and funding rate as a fold over event time', () => {
   it('takes the spot mid as index, the last trade while a side is empty, and an external price where configured', () => {
@@ -31,7 +57,13 @@ describe('Contract prices: index, mark and funding rate as a fold over event tim
       [600, '50000.5', '50000.5'],
       [700, '49000', '49000'],
     ]);
-    expect(outputs).toContainEqual({ type: 'ContractPricesChanged', symbol: 'ETH-SWAP-USDT', indexPrice: '3000.5', markPrice: '3000.5', at: 800 });
+    expect(outputs).toContainEqual({
+      type: 'ContractPricesChanged',
+      symbol: 'ETH-SWAP-USDT',
+      indexPrice: '3000.5',
+      markPrice: '3000.5',
+      at: 800,
+    });
   });
 
   it('moves the mark by the average basis of the last samples, one a second, clamped to ±0.5% of the index', () => {
@@ -77,7 +109,15 @@ describe('Contract prices: index, mark and funding rate as a fold over event tim
       [30_000, '0.0018', '0.0023', '50200'],
     ]);
     // A clock every second gives the same rates and the same state as one clock per interval.
-    const ticking = run([inputs[0]!, inputs[1]!, ...clocks(2000, 10_000), inputs[3]!, ...clocks(11_000, 20_000), inputs[5]!, ...clocks(21_000, 30_000)]);
+    const ticking = run([
+      inputs[0]!,
+      inputs[1]!,
+      ...clocks(2000, 10_000),
+      inputs[3]!,
+      ...clocks(11_000, 20_000),
+      inputs[5]!,
+      ...clocks(21_000, 30_000),
+    ]);
     expect(fundings(ticking.outputs)).toEqual(fundings(outputs));
     expect(contractPriceStateHash(ticking.state)).toBe(contractPriceStateHash(run(inputs).state));
   });

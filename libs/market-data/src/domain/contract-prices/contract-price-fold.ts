@@ -39,7 +39,19 @@ export interface ContractPriceState {
 }
 
 export function initialContractPriceState(configs: readonly ContractPriceConfig[]): ContractPriceState {
-  const contracts = new Map(configs.map((config) => [config.symbol, { config, basis: [], basisSum: new PriceDecimal(0), premiumSum: new PriceDecimal(0), premiumCount: 0, fundingDue: 0 }]));
+  const contracts = new Map(
+    configs.map((config) => [
+      config.symbol,
+      {
+        config,
+        basis: [],
+        basisSum: new PriceDecimal(0),
+        premiumSum: new PriceDecimal(0),
+        premiumCount: 0,
+        fundingDue: 0,
+      },
+    ]),
+  );
   return { at: -1, spot: new Map(), external: new Map(), contracts };
 }
 
@@ -66,7 +78,13 @@ export function advanceContractPrices(state: ContractPriceState, input: PriceInp
     const mark = markPriceOf(index, averageBasis(prices), prices.config.tickSize);
     if (prices.index?.eq(index) && prices.mark?.eq(mark)) continue;
     [prices.index, prices.mark] = [index, mark];
-    outputs.push({ type: 'ContractPricesChanged', symbol: prices.config.symbol, indexPrice: index.toFixed(), markPrice: mark.toFixed(), at });
+    outputs.push({
+      type: 'ContractPricesChanged',
+      symbol: prices.config.symbol,
+      indexPrice: index.toFixed(),
+      markPrice: mark.toFixed(),
+      at,
+    });
   }
   return outputs;
 }
@@ -79,7 +97,11 @@ export function evolveContractPrices(state: ContractPriceState, input: PriceInpu
 function apply(state: ContractPriceState, input: PriceInput): void {
   switch (input.type) {
     case 'SpotTop':
-      state.spot.set(input.symbol, { ...state.spot.get(input.symbol), bid: decimal(input.bid), ask: decimal(input.ask) });
+      state.spot.set(input.symbol, {
+        ...state.spot.get(input.symbol),
+        bid: decimal(input.bid),
+        ask: decimal(input.ask),
+      });
       return;
     case 'SpotTrade':
       state.spot.set(input.symbol, { ...state.spot.get(input.symbol), last: new PriceDecimal(input.price) });
@@ -142,10 +164,13 @@ function sampleUntil(state: ContractPriceState, prices: ContractPrices, at: numb
     const until = Math.min(at, prices.fundingDue);
     if (index) {
       let looped = 0;
-      for (; second <= until && looped <= prices.config.basisWindow; second += 1000, looped++) sampleOnce(prices, index);
+      for (; second <= until && looped <= prices.config.basisWindow; second += 1000, looped++)
+        sampleOnce(prices, index);
       if (second <= until) {
         const rest = Math.floor((until - second) / 1000) + 1;
-        prices.premiumSum = prices.premiumSum.plus(premiumOf(markPriceOf(index, averageBasis(prices), prices.config.tickSize), index).times(rest));
+        prices.premiumSum = prices.premiumSum.plus(
+          premiumOf(markPriceOf(index, averageBasis(prices), prices.config.tickSize), index).times(rest),
+        );
         prices.premiumCount += rest;
         second += rest * 1000;
       }
@@ -163,16 +188,28 @@ function sampleOnce(prices: ContractPrices, index: PriceDecimal): void {
     prices.basisSum = prices.basisSum.plus(basis);
     if (prices.basis.length > prices.config.basisWindow) prices.basisSum = prices.basisSum.minus(prices.basis.shift()!);
   }
-  prices.premiumSum = prices.premiumSum.plus(premiumOf(markPriceOf(index, averageBasis(prices), prices.config.tickSize), index));
+  prices.premiumSum = prices.premiumSum.plus(
+    premiumOf(markPriceOf(index, averageBasis(prices), prices.config.tickSize), index),
+  );
   prices.premiumCount += 1;
 }
 
 /** The interval's rate, paid at the mark of its last second; without an index there is nothing to pay at. */
 function fixFunding(prices: ContractPrices, index: PriceDecimal | undefined, outputs: PriceOutput[]): void {
-  const premium = prices.premiumCount === 0 ? new PriceDecimal(0) : prices.premiumSum.div(prices.premiumCount).toDecimalPlaces(12, PriceDecimal.ROUND_HALF_EVEN);
+  const premium =
+    prices.premiumCount === 0
+      ? new PriceDecimal(0)
+      : prices.premiumSum.div(prices.premiumCount).toDecimalPlaces(12, PriceDecimal.ROUND_HALF_EVEN);
   if (index) {
     const mark = markPriceOf(index, averageBasis(prices), prices.config.tickSize);
-    outputs.push({ type: 'FundingRateFixed', symbol: prices.config.symbol, fundingTime: prices.fundingDue, rate: fundingRateOf(premium).toFixed(), premium: premium.toFixed(), markPrice: mark.toFixed() });
+    outputs.push({
+      type: 'FundingRateFixed',
+      symbol: prices.config.symbol,
+      fundingTime: prices.fundingDue,
+      rate: fundingRateOf(premium).toFixed(),
+      premium: premium.toFixed(),
+      markPrice: mark.toFixed(),
+    });
   }
   prices.premiumSum = new PriceDecimal(0);
   prices.premiumCount = 0;

@@ -39,6 +39,10 @@ export function premiumOf(mark: PriceDecimal, index: PriceDecimal): PriceDecimal
 /** CONTRACTS.md: rate = clamp(P + clamp(0.01% − P, −0.05%, +0.05%), −0.75%, +0.75%), P the interval's average premium. */
 export function fundingRateOf(averagePremium: PriceDecimal): PriceDecimal {
   const p = averagePremium;
-  const rate = clamp(p.plus(clamp(INTEREST.minus(p), PREMIUM_BOUND.negated(), PREMIUM_BOUND)), RATE_BOUND.negated(), RATE_BOUND);
+  const rate = clamp(
+    p.plus(clamp(INTEREST.minus(p), PREMIUM_BOUND.negated(), PREMIUM_BOUND)),
+    RATE_BOUND.negated(),
+    RATE_BOUND,
+  );
   return rate.toDecimalPlaces(RATE_DECIMALS, PriceDecimal.ROUND_HALF_EVEN);
 }

@@ -10,10 +10,13 @@ export function contractPriceStateHash(state: ContractPriceState): string {
     const q = state.spot.get(symbol)!;
     hash.update(`s|${symbol}|${text(q.bid)}|${text(q.ask)}|${text(q.last)}\n`);
   }
-  for (const index of [...state.external.keys()].sort()) hash.update(`e|${index}|${state.external.get(index)!.toFixed()}\n`);
+  for (const index of [...state.external.keys()].sort())
+    hash.update(`e|${index}|${state.external.get(index)!.toFixed()}\n`);
   for (const symbol of [...state.contracts.keys()].sort()) {
     const c = state.contracts.get(symbol)!;
-    hash.update(`c|${symbol}|${text(c.bid)}|${text(c.ask)}|${c.basis.map((b) => b.toFixed()).join(',')}|${c.basisSum.toFixed()}`);
+    hash.update(
+      `c|${symbol}|${text(c.bid)}|${text(c.ask)}|${c.basis.map((b) => b.toFixed()).join(',')}|${c.basisSum.toFixed()}`,
+    );
     hash.update(`|${c.premiumSum.toFixed()}|${c.premiumCount}|${text(c.index)}|${text(c.mark)}|${c.fundingDue}\n`);
   }
   return hash.digest('hex');

@@ -2,14 +2,26 @@ import type { ContractConfig } from '@exchange/contracts';
 import type { MarketChange } from '../market-change';
 import type { MarketFold } from '../market-fold';
 import type { SymbolMarket } from '../symbol-market';
-import { advanceContractPrices, type ContractPriceState, type PriceInput, type PriceOutput } from './contract-price-fold';
+import {
+  advanceContractPrices,
+  type ContractPriceState,
+  type PriceInput,
+  type PriceOutput,
+} from './contract-price-fold';
 import type { ContractPriceConfig } from './contract-price-rules';
 
 /** One minute of one-second basis samples: the mark follows the contract's mid, not its last tick. */
 export const BASIS_WINDOW_SECONDS = 60;
 
 export function contractPriceConfigOf(c: ContractConfig): ContractPriceConfig {
-  return { symbol: c.symbol, index: c.index, indexSource: c.indexSource, tickSize: c.tickSize, fundingIntervalMs: c.fundingIntervalMs, basisWindow: BASIS_WINDOW_SECONDS };
+  return {
+    symbol: c.symbol,
+    index: c.index,
+    indexSource: c.indexSource,
+    tickSize: c.tickSize,
+    fundingIntervalMs: c.fundingIntervalMs,
+    basisWindow: BASIS_WINDOW_SECONDS,
+  };
 }
 
 function top(market: SymbolMarket): { bid?: string; ask?: string } {
@@ -23,7 +35,12 @@ function top(market: SymbolMarket): { bid?: string; ask?: string } {
  * book it changed and each index's last trade, as they stand after the event, then the
  * partition's event time as a clock.
  */
-export function priceInputsOf(fold: MarketFold, partition: number, changes: readonly MarketChange[], indexSymbols: ReadonlySet<string>): PriceInput[] {
+export function priceInputsOf(
+  fold: MarketFold,
+  partition: number,
+  changes: readonly MarketChange[],
+  indexSymbols: ReadonlySet<string>,
+): PriceInput[] {
   const at = fold.clock(partition).eventTime;
   const tops = new Set<string>();
   const trades = new Map<string, string>();
@@ -31,7 +48,8 @@ export function priceInputsOf(fold: MarketFold, partition: number, changes: read
     const market = fold.symbols.get(c.symbol);
     if (!market || (market.kind === 'spot' && !indexSymbols.has(c.symbol))) continue;
     if (c.kind === 'diffDepth') tops.add(c.symbol);
-    else if (c.kind === 'trade' && market.kind === 'spot') trades.set(c.symbol, market.scale.formatPrice(c.trade.price));
+    else if (c.kind === 'trade' && market.kind === 'spot')
+      trades.set(c.symbol, market.scale.formatPrice(c.trade.price));
   }
   const inputs: PriceInput[] = [];
   for (const symbol of tops) {
@@ -52,7 +70,8 @@ export function seedInputsOf(fold: MarketFold, symbols: Iterable<string>): Price
     if (!market || market.clock.eventTime === 0) continue;
     const at = market.clock.eventTime;
     const last = market.ticker.stats().lastPrice;
-    if (market.kind === 'spot' && last !== undefined) inputs.push({ type: 'SpotTrade', symbol, price: market.scale.formatPrice(last), at });
+    if (market.kind === 'spot' && last !== undefined)
+      inputs.push({ type: 'SpotTrade', symbol, price: market.scale.formatPrice(last), at });
     inputs.push({ type: market.kind === 'spot' ? 'SpotTop' : 'ContractTop', symbol, ...top(market), at });
   }
   return inputs;
@@ -85,7 +104,8 @@ export function advanceOnEvent(
   indexSymbols: ReadonlySet<string>,
 ): PriceOutput[] | undefined {
   const sameSecond = Math.floor(fold.clock(partition).eventTime / 1000) <= Math.floor(state.at / 1000);
-  const priced = (c: MarketChange) => (c.kind === 'diffDepth' || c.kind === 'trade') && (indexSymbols.has(c.symbol) || state.contracts.has(c.symbol));
+  const priced = (c: MarketChange) =>
+    (c.kind === 'diffDepth' || c.kind === 'trade') && (indexSymbols.has(c.symbol) || state.contracts.has(c.symbol));
   if (sameSecond && !changes.some(priced)) return undefined;
   const inputs = priceInputsOf(fold, partition, changes, indexSymbols).filter((input) => isNew(last, input));
   if (inputs.length === 1 && Math.floor(inputs[0]!.at / 1000) <= Math.floor(state.at / 1000)) return undefined;

@@ -19,12 +19,17 @@ export class CreateMarketDataTables1767398400000 implements MigrationInterface {
       volume numeric NOT NULL, quote_volume numeric NOT NULL, trades integer NOT NULL,
       taker_buy_volume numeric NOT NULL, taker_buy_quote_volume numeric NOT NULL,
       PRIMARY KEY (symbol, interval, open_time))`);
-    await runner.query(`CREATE TABLE ${s}.checkpoints (partition integer PRIMARY KEY, next_offset bigint NOT NULL, event_time bigint NOT NULL)`);
-    await runner.query(`CREATE TABLE ${s}.book_cuts (partition integer PRIMARY KEY, next_offset bigint NOT NULL, cut jsonb NOT NULL)`);
+    await runner.query(
+      `CREATE TABLE ${s}.checkpoints (partition integer PRIMARY KEY, next_offset bigint NOT NULL, event_time bigint NOT NULL)`,
+    );
+    await runner.query(
+      `CREATE TABLE ${s}.book_cuts (partition integer PRIMARY KEY, next_offset bigint NOT NULL, cut jsonb NOT NULL)`,
+    );
   }
 
   async down(runner: QueryRunner): Promise<void> {
     const s = `"${runner.connection.driver.schema}"`;
-    for (const table of ['book_cuts', 'checkpoints', 'klines', 'trades']) await runner.query(`DROP TABLE ${s}.${table}`);
+    for (const table of ['book_cuts', 'checkpoints', 'klines', 'trades'])
+      await runner.query(`DROP TABLE ${s}.${table}`);
   }
 }

@@ -17,16 +17,20 @@ export function bookViolations(book: OrderBook): string[] {
       seen.add(order.orderId);
       const found = book.find(order.orderId);
       if (found === undefined || JSON.stringify(copyOrder(found)) !== JSON.stringify(order)) {
-        violations.push(`index disagrees for ${order.orderId}: ${JSON.stringify(found && copyOrder(found))} vs ${JSON.stringify(order)}`);
+        violations.push(
+          `index disagrees for ${order.orderId}: ${JSON.stringify(found && copyOrder(found))} vs ${JSON.stringify(order)}`,
+        );
       }
     }
     const best = book.best(side);
-    if (JSON.stringify(best === undefined ? null : copyOrder(best)) !== JSON.stringify(orders[0] ?? null)) violations.push(`${side} best is not the first in priority`);
+    if (JSON.stringify(best === undefined ? null : copyOrder(best)) !== JSON.stringify(orders[0] ?? null))
+      violations.push(`${side} best is not the first in priority`);
   }
   if (book.orderCount !== seen.size) violations.push(`orderCount ${book.orderCount} but ${seen.size} orders rest`);
   const bid = book.best('BUY');
   const ask = book.best('SELL');
-  if (bid !== undefined && ask !== undefined && bid.priceTicks >= ask.priceTicks) violations.push(`crossed: bid ${bid.priceTicks} >= ask ${ask.priceTicks}`);
+  if (bid !== undefined && ask !== undefined && bid.priceTicks >= ask.priceTicks)
+    violations.push(`crossed: bid ${bid.priceTicks} >= ask ${ask.priceTicks}`);
   return violations;
 }
 
@@ -48,10 +52,16 @@ function priorityViolations(side: Side, orders: readonly RestingOrder[]): string
   const violations: string[] = [];
   orders.forEach((order, i) => {
     if (order.side !== side) violations.push(`order ${order.orderId} of ${order.side} rests on ${side}`);
-    if (!Number.isSafeInteger(order.lots) || order.lots <= 0) violations.push(`order ${order.orderId} rests with ${order.lots} lots`);
+    if (!Number.isSafeInteger(order.lots) || order.lots <= 0)
+      violations.push(`order ${order.orderId} rests with ${order.lots} lots`);
     const previous = orders[i - 1];
-    if (previous !== undefined && (side === 'BUY' ? order.priceTicks > previous.priceTicks : order.priceTicks < previous.priceTicks)) {
-      violations.push(`${side} order ${order.orderId} at ${order.priceTicks} after ${previous.priceTicks}: out of price priority`);
+    if (
+      previous !== undefined &&
+      (side === 'BUY' ? order.priceTicks > previous.priceTicks : order.priceTicks < previous.priceTicks)
+    ) {
+      violations.push(
+        `${side} order ${order.orderId} at ${order.priceTicks} after ${previous.priceTicks}: out of price priority`,
+      );
     }
   });
   return violations;
@@ -66,9 +76,11 @@ function levelViolations(book: OrderBook, side: Side, orders: readonly RestingOr
   }
   const violations: string[] = [];
   const depth = book.depth(side, Number.MAX_SAFE_INTEGER);
-  if (JSON.stringify(depth) !== JSON.stringify(expected)) violations.push(`${side} depth ${JSON.stringify(depth)} is not the sum of its orders ${JSON.stringify(expected)}`);
+  if (JSON.stringify(depth) !== JSON.stringify(expected))
+    violations.push(`${side} depth ${JSON.stringify(depth)} is not the sum of its orders ${JSON.stringify(expected)}`);
   for (const [priceTicks, lots] of expected) {
-    if (book.levelLots(side, priceTicks) !== lots) violations.push(`${side} levelLots(${priceTicks}) = ${book.levelLots(side, priceTicks)}, orders sum to ${lots}`);
+    if (book.levelLots(side, priceTicks) !== lots)
+      violations.push(`${side} levelLots(${priceTicks}) = ${book.levelLots(side, priceTicks)}, orders sum to ${lots}`);
   }
   if (depth.some(([, lots]) => lots <= 0)) violations.push(`${side} has an empty level`);
   return violations;

@@ -21,9 +21,21 @@ export function randomCommands(seed: number, count: number): EngineCommand[] {
       const status: SymbolStatus = random.pick(['HALT', 'BREAK', 'TRADING', 'TRADING', 'TRADING']);
       commands.push({ kind: 'SetSymbolStatus', status, ts });
     } else if (roll < 0.23 && used.length > 0) {
-      commands.push({ ...randomOrder(random, random.pick(used), ts), type: 'LIMIT', priceTicks: random.int(95, 105), qtyLots: 1, quoteBudget: undefined });
+      commands.push({
+        ...randomOrder(random, random.pick(used), ts),
+        type: 'LIMIT',
+        priceTicks: random.int(95, 105),
+        qtyLots: 1,
+        quoteBudget: undefined,
+      });
     } else if (roll < 0.24) {
-      commands.push({ ...randomOrder(random, used.length + 1, ts), type: 'LIMIT', priceTicks: random.int(95, 105), qtyLots: 0, quoteBudget: undefined });
+      commands.push({
+        ...randomOrder(random, used.length + 1, ts),
+        type: 'LIMIT',
+        priceTicks: random.int(95, 105),
+        qtyLots: 0,
+        quoteBudget: undefined,
+      });
     } else {
       const order = randomOrder(random, used.length + 1, ts);
       used.push(order.orderId);
@@ -39,12 +51,41 @@ function randomOrder(random: SeededRandom, orderId: number, ts: number): BookPla
   const kind = random.next();
   if (kind < 0.15) {
     return side === 'BUY'
-      ? { kind: 'PlaceOrder', orderId, ownerId, side, type: 'MARKET', timeInForce: 'GTC', quoteBudget: random.int(1, 2000), ts }
-      : { kind: 'PlaceOrder', orderId, ownerId, side, type: 'MARKET', timeInForce: 'GTC', qtyLots: random.int(1, 15), ts };
+      ? {
+          kind: 'PlaceOrder',
+          orderId,
+          ownerId,
+          side,
+          type: 'MARKET',
+          timeInForce: 'GTC',
+          quoteBudget: random.int(1, 2000),
+          ts,
+        }
+      : {
+          kind: 'PlaceOrder',
+          orderId,
+          ownerId,
+          side,
+          type: 'MARKET',
+          timeInForce: 'GTC',
+          qtyLots: random.int(1, 15),
+          ts,
+        };
   }
   const priceTicks = random.int(95, 105);
   const qtyLots = random.int(1, 8);
-  if (kind < 0.25) return { kind: 'PlaceOrder', orderId, ownerId, side, type: 'LIMIT_MAKER', timeInForce: 'GTC', priceTicks, qtyLots, ts };
+  if (kind < 0.25)
+    return {
+      kind: 'PlaceOrder',
+      orderId,
+      ownerId,
+      side,
+      type: 'LIMIT_MAKER',
+      timeInForce: 'GTC',
+      priceTicks,
+      qtyLots,
+      ts,
+    };
   const timeInForce: TimeInForce = random.pick(['GTC', 'GTC', 'GTC', 'GTC', 'IOC', 'FOK']);
   return { kind: 'PlaceOrder', orderId, ownerId, side, type: 'LIMIT', timeInForce, priceTicks, qtyLots, ts };
 }
