@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Credentials } from './signed-client';
 import { adminCall, signedRequest } from './signed-client';
 
@@ -30,11 +31,12 @@ export async function createFundedUser(
   });
   if (key.status !== 200) throw new Error(`create key: ${key.status} ${JSON.stringify(key.body)}`);
   for (const [asset, amount] of Object.entries(deposits)) {
-    const deposit = await adminCall(baseUrl, adminToken, 'POST', '/admin/v1/deposits', {
-      accountId: mainAccountId,
-      asset,
-      amount,
-    });
+    // One txid per deposit: a -1007 (a freshly started topology may answer its first commands late)
+    // is retried with it, as a client does, and the wallet credits it once whatever the retries.
+    const body = { accountId: mainAccountId, asset, amount, txid: `test-fund-${randomUUID()}` };
+    let deposit = await adminCall<{ code?: number }>(baseUrl, adminToken, 'POST', '/admin/v1/deposits', body);
+    for (let retry = 0; retry < 5 && deposit.body.code === -1007; retry++)
+      deposit = await adminCall<{ code?: number }>(baseUrl, adminToken, 'POST', '/admin/v1/deposits', body);
     if (deposit.status !== 200) throw new Error(`deposit: ${deposit.status} ${JSON.stringify(deposit.body)}`);
   }
   return {
