@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { http } from './http-client';
 import { waitFor } from './wait-for';
 
@@ -64,6 +65,13 @@ export async function waitUntilServing(exchange: ExchangeProcess, timeoutMs = 60
     // The process's last words say why (a port taken, a failed migration) better than the timeout.
     throw new Error(`${(error as Error).message}; its output ends with:\n${exchange.output().slice(-3000)}`);
   }
+}
+
+/** Waits until a freshly spawned exchange serves and has made its demo user; the operator token it wrote under `dataDir`. */
+export async function adminTokenOnceReady(exchange: ExchangeProcess, dataDir: string): Promise<string> {
+  await waitUntilServing(exchange);
+  await waitFor(() => exchange.output().includes('demo secret key'), 'the demo user');
+  return (JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { adminToken: string }).adminToken;
 }
 
 /**

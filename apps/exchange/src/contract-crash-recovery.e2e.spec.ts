@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LedgerState } from '@exchange/ledger';
@@ -11,7 +11,7 @@ import {
   type ExchangeProcess,
   freePortBase,
   spawnExchange,
-  waitUntilServing,
+  adminTokenOnceReady,
 } from '../../../test/support/exchange-process';
 import { signedRequest } from '../../../test/support/signed-client';
 import { waitFor } from '../../../test/support/wait-for';
@@ -49,10 +49,7 @@ describe('contract trading crash recovery', () => {
 
   it('recovers positions and margins exactly, nothing lost or doubled', async () => {
     exchange = spawnExchange(env);
-    await waitUntilServing(exchange);
-    await waitFor(() => exchange.output().includes('demo secret key'), 'the demo user');
-    const token = (JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { adminToken: string })
-      .adminToken;
+    const token = await adminTokenOnceReady(exchange, dataDir);
     const users: TestUser[] = [];
     for (let i = 0; i < 4; i++) {
       const user = await createFundedUser(exchange.baseUrl, token, { USDT: '1000000' });

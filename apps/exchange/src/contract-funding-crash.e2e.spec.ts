@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDataSource } from '@exchange/platform';
@@ -10,7 +10,7 @@ import {
   type ExchangeProcess,
   freePortBase,
   spawnExchange,
-  waitUntilServing,
+  adminTokenOnceReady,
 } from '../../../test/support/exchange-process';
 import { externalIndexMarkets } from '../../../test/support/external-index-markets';
 import { adminCall, signedRequest } from '../../../test/support/signed-client';
@@ -44,10 +44,7 @@ describe('funding crash recovery', () => {
 
   it('settles an interval exactly once across a kill -9', async () => {
     exchange = spawnExchange(env);
-    await waitUntilServing(exchange);
-    await waitFor(() => exchange.output().includes('demo secret key'), 'the demo user');
-    const token = (JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { adminToken: string })
-      .adminToken;
+    const token = await adminTokenOnceReady(exchange, dataDir);
     const users: TestUser[] = [];
     for (let i = 0; i < 8; i++) {
       const user = await createFundedUser(exchange.baseUrl, token, { USDT: '100000' });

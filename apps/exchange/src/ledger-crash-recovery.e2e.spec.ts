@@ -12,6 +12,7 @@ import {
   freePortBase,
   spawnExchange,
   waitUntilServing,
+  adminTokenOnceReady,
 } from '../../../test/support/exchange-process';
 import { decideJournal, recoveredState, timelessHash } from '../../../test/support/ledger-replay';
 import { signedRequest } from '../../../test/support/signed-client';
@@ -41,13 +42,7 @@ describe('ledger crash recovery', () => {
 
   it('recovers to the state of deciding every journaled command exactly once', async () => {
     exchange = spawnExchange(env);
-    await waitUntilServing(exchange);
-    await waitFor(() => exchange.output().includes('demo secret key'), 'the demo user');
-    const token = (
-      JSON.parse((await import('node:fs')).readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as {
-        adminToken: string;
-      }
-    ).adminToken;
+    const token = await adminTokenOnceReady(exchange, dataDir);
     const users: TestUser[] = [];
     for (let i = 0; i < 4; i++) users.push(await createFundedUser(exchange.baseUrl, token, { USDT: '1000' }));
 

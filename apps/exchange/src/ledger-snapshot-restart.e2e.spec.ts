@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Topics } from '@exchange/contracts';
@@ -12,6 +12,7 @@ import {
   freePortBase,
   spawnExchange,
   waitUntilServing,
+  adminTokenOnceReady,
 } from '../../../test/support/exchange-process';
 import { decideJournal, recoveredState, timelessHash } from '../../../test/support/ledger-replay';
 import { signedRequest } from '../../../test/support/signed-client';
@@ -68,10 +69,7 @@ describe('ledger restart from snapshot and journal tail', () => {
 
   it('folds only the events after the snapshot, and recovers to the exactly-once state, contracts included', async () => {
     exchange = spawnExchange(env);
-    await waitUntilServing(exchange);
-    await waitFor(() => exchange.output().includes('demo secret key'), 'the demo user');
-    const token = (JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { adminToken: string })
-      .adminToken;
+    const token = await adminTokenOnceReady(exchange, dataDir);
     const users: TestUser[] = [];
     for (let i = 0; i < 3; i++) users.push(await createFundedUser(exchange.baseUrl, token, { USDT: '1000' }));
     // Contract state for the snapshots to hold: USDT in the contracts accounts, a long and a short, a resting order with a client id.

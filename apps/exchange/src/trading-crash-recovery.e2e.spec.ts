@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDataSource } from '@exchange/platform';
@@ -9,7 +9,7 @@ import {
   type ExchangeProcess,
   freePortBase,
   spawnExchange,
-  waitUntilServing,
+  adminTokenOnceReady,
 } from '../../../test/support/exchange-process';
 import { restartAndCompare } from '../../../test/support/crash-recovery';
 import { signedRequest } from '../../../test/support/signed-client';
@@ -40,10 +40,7 @@ describe('trading crash recovery', () => {
 
   it('recovers ledger and engine to one consistent state', async () => {
     exchange = spawnExchange(env);
-    await waitUntilServing(exchange);
-    await waitFor(() => exchange.output().includes('demo secret key'), 'the demo user');
-    const token = (JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { adminToken: string })
-      .adminToken;
+    const token = await adminTokenOnceReady(exchange, dataDir);
     const sellers: TestUser[] = [
       await createFundedUser(exchange.baseUrl, token, { ETH: '100' }),
       await createFundedUser(exchange.baseUrl, token, { ETH: '100' }),

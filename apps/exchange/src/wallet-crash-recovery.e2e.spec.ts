@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Topics, type WithdrawalRecord } from '@exchange/contracts';
@@ -13,6 +13,7 @@ import {
   freePortBase,
   spawnExchange,
   waitUntilServing,
+  adminTokenOnceReady,
 } from '../../../test/support/exchange-process';
 import { decideJournal, recoveredState, timelessHash } from '../../../test/support/ledger-replay';
 import { adminCall, signedRequest } from '../../../test/support/signed-client';
@@ -47,10 +48,7 @@ describe('wallet crash recovery', () => {
 
   it('neither creates nor loses money across a kill -9 between withdrawal steps', async () => {
     exchange = spawnExchange(env);
-    await waitUntilServing(exchange);
-    await waitFor(() => exchange.output().includes('demo secret key'), 'the demo user');
-    const token = (JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { adminToken: string })
-      .adminToken;
+    const token = await adminTokenOnceReady(exchange, dataDir);
     const admin = (method: string, path: string, body?: unknown) =>
       adminCall<{ orderId?: string }>(exchange.baseUrl, token, method, path, body).catch(() => undefined);
     const users: TestUser[] = [];
