@@ -18,19 +18,24 @@ export interface CachedAccount {
  * to the same replica (the edge hashes on the API key) reads its own writes.
  *
  * At most `maxEntries` accounts, least recently used out first: memory follows the accounts in
- * use, not every account ever read. An evicted account is read again from the tables, which the
- * ledger commits before it publishes the events this cache has already applied.
+ * use, not every account ever read. An account not held is read from the tables, which the
+ * ledger's projection writes after the events: a read older than an event this replica already
+ * saw for the user is served but not kept (no later event would correct it), and the next read
+ * loads again.
  */
 export class AccountCache {
   private readonly entries: LRUCache<string, CachedAccount>;
   /** The cached accounts of each user: an event advances the sequence of all of them. */
   private readonly byUser = new Map<string, Set<CachedAccount>>();
+  /** The newest sequence seen per user, held or not: what a load from the tables must include to be kept. */
+  private readonly seenSeq: LRUCache<string, number>;
 
   constructor(
     private readonly reader: LedgerReader,
     maxEntries = 100_000,
   ) {
     this.entries = new LRUCache({ max: maxEntries, dispose: (entry) => this.forgetOfUser(entry) });
+    this.seenSeq = new LRUCache({ max: maxEntries });
   }
 
   get size(): number {
@@ -42,6 +47,7 @@ export class AccountCache {
     if (cached) return cached;
     const loaded = await this.reader.accountWithBalances(accountId);
     if (!loaded) return undefined;
+    if (loaded.seq < (this.seenSeq.get(loaded.account.userId) ?? 0)) return loaded;
     const current = this.entries.get(accountId);
     if (!current || current.seq < loaded.seq) {
       this.entries.set(accountId, loaded);
@@ -54,6 +60,7 @@ export class AccountCache {
 
   apply(event: LedgerJournalEvent): void {
     const seq = event.payload.seq;
+    if (seq > (this.seenSeq.get(event.payload.userId) ?? 0)) this.seenSeq.set(event.payload.userId, seq);
     // Every event that changes balances carries them, after the change.
     if ('balances' in event.payload) {
       for (const b of event.payload.balances) {
