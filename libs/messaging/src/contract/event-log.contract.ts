@@ -117,6 +117,29 @@ export function describeEventLogContract(name: string, makeHarness: () => Promis
       }
     });
 
+    run(
+      'hands back a consumer from the end only once it stands there: the next record is delivered',
+      async (_h, log) => {
+        const t = topic(2);
+        await log.createTopics([t]);
+        await log.publish(records(t.name, 4, 2));
+        const seen: IncomingRecord[] = [];
+        await log.consume({
+          groupId: `g-${randomUUID()}`,
+          topics: [t.name],
+          fromBeginning: false,
+          ephemeral: true,
+          eachBatch: async (batch) => {
+            seen.push(...batch.records);
+          },
+        });
+        // Published the moment consume() resolves, as a gateway sends its first command once ready.
+        await log.publish(records(t.name, 2, 2, 4));
+        await waitFor(() => seen.length >= 2, 'the two records published after the start');
+        expect(seen.map((r) => r.value).sort()).toEqual(['4', '5']);
+      },
+    );
+
     run('resumes a group from its committed offsets after a restart', async (harness, log) => {
       const t = topic(2);
       const group = `g-${randomUUID()}`;

@@ -39,8 +39,17 @@ export class EmbeddedConsumer implements Consumer {
     this.topics = [...options.topics];
   }
 
-  start(): void {
+  /**
+   * A consumer from the end takes its positions before it is handed back, not at its first poll:
+   * a record published the moment consume() resolves (a gateway's first command, whose reply this
+   * consumer waits for) would otherwise fall before the end it reads and be skipped.
+   */
+  async start(): Promise<void> {
     this.running = true;
+    if (!this.options.fromBeginning) {
+      await this.refreshAssignment();
+      for (const owned of this.owned) owned.position = await this.startPosition(owned);
+    }
     this.loop = this.run();
   }
 

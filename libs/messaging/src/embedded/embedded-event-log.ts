@@ -164,7 +164,7 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
     for (const topic of options.topics) this.topicState(topic);
     const consumer = new EmbeddedConsumer(this, options);
     this.join(consumer);
-    consumer.start();
+    await consumer.start();
     return consumer;
   }
 

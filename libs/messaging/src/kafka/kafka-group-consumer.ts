@@ -55,10 +55,32 @@ export class KafkaGroupConsumer implements Consumer {
       await this.consumer.subscribe({ topic, fromBeginning: this.options.fromBeginning ?? false });
     if (!this.options.ephemeral)
       this.consumer.on(this.consumer.events.END_BATCH_PROCESS, (event) => void this.commitPastMarkers(event.payload));
+    const positioned = this.options.fromBeginning ? undefined : this.firstFetch();
     await this.consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
       eachBatch: (payload) => this.onBatch(payload),
+    });
+    await positioned;
+  }
+
+  /**
+   * kafkajs's run() returns once the member has its partitions, but a group without committed
+   * offsets resolves "latest" only in its first fetch: a record published in between would be
+   * skipped (a gateway's reply consumer would miss the reply to the first command it sends). The
+   * first fetch has resolved every assigned partition's offset, so a consumer from the end is
+   * handed back only once it stands there.
+   */
+  private firstFetch(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stopListening = [
+        this.consumer.on(this.consumer.events.FETCH, () => settle(resolve)),
+        this.consumer.on(this.consumer.events.CRASH, (event) => settle(() => reject(event.payload.error))),
+      ];
+      const settle = (then: () => void) => {
+        for (const stop of stopListening) stop();
+        then();
+      };
     });
   }
 
