@@ -36,6 +36,7 @@ const resources: Resource[] = readdirSync(k8sDir)
   .filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml')
   .flatMap((f) => parseAllDocuments(readFileSync(join(k8sDir, f), 'utf8')).map((d) => d.toJSON() as Resource))
   .filter(Boolean);
+const mebibytes = (q: string): number => Number(q.replace(/(Mi|Gi)$/, '')) * (q.endsWith('Gi') ? 1024 : 1);
 const workloads = resources.filter((r) => r.kind === 'Deployment' || r.kind === 'StatefulSet');
 const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as {
   services: Record<
@@ -49,7 +50,12 @@ describe('deploy manifests and docker-compose.yml against the code', () => {
     const workload = workloads.find((w) => w.metadata.name === service);
     expect(workload).toBeDefined();
     const command = workload!.spec!.template!.spec.containers[0]!.command!;
-    expect(command).toEqual(['node', 'scripts/run.js', `apps/${service}/src/main.ts`]);
+    expect(command).toEqual([
+      'node',
+      expect.stringMatching(/^--max-old-space-size=\d+$/),
+      'scripts/run.js',
+      `apps/${service}/src/main.ts`,
+    ]);
     expect(existsSync(`apps/${service}/src/main.ts`)).toBe(true);
     const inCompose = Object.entries(compose.services).filter(([, s]) =>
       s.command?.includes(`apps/${service}/src/main.ts`),
@@ -82,7 +88,6 @@ describe('deploy manifests and docker-compose.yml against the code', () => {
   it("gives each service the memory request and limit of README's table of what it keeps, the limit above the request", () => {
     const readme = readFileSync('README.md', 'utf8');
     const section = readme.slice(readme.indexOf('### Memory: what each service keeps'));
-    const mebibytes = (q: string): number => Number(q.replace(/(Mi|Gi)$/, '')) * (q.endsWith('Gi') ? 1024 : 1);
     for (const service of services) {
       const row = section.split('\n').find((line) => line.startsWith(`| ${service} |`));
       expect({ service, row }).toEqual({ service, row: expect.any(String) });
@@ -94,6 +99,17 @@ describe('deploy manifests and docker-compose.yml against the code', () => {
         limit,
       });
       expect(mebibytes(limit!)).toBeGreaterThan(mebibytes(request!));
+    }
+  });
+
+  it("caps each service's V8 heap at three quarters of its memory limit, so it collects before the kernel kills it", () => {
+    for (const service of services) {
+      const container = workloads.find((w) => w.metadata.name === service)!.spec!.template!.spec.containers[0]!;
+      const limit = container.resources!.limits!.memory!;
+      expect({ service, heap: container.command![1] }).toEqual({
+        service,
+        heap: `--max-old-space-size=${(mebibytes(limit) * 3) / 4}`,
+      });
     }
   });
 
