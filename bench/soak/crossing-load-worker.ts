@@ -1,6 +1,8 @@
 // The soak's load: `concurrency` loops, each owning a pair of accounts, send crossing LIMIT orders
-// (one account rests, the other takes it: each pair a trade) for `durationSec`, every request
-// signed afresh. Sides alternate per round so balances oscillate instead of draining. Prints a
+// (one account rests GTC, the other takes with IOC: each pair a trade) for `durationSec`, every
+// request signed afresh. Sides alternate per round so balances oscillate instead of draining. The
+// taker is IOC so that nothing but the makers ever rests: the book stays as large as the loops, and
+// what the soak measures per order is not an open-order count that grows with the run. Prints a
 // `progress <answered> <filled>` line every second and a JSON result as its last line.
 import { createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -39,8 +41,9 @@ function postOrder(
   job: CrossingLoadJob,
   account: SoakAccount,
   side: 'BUY' | 'SELL',
+  timeInForce: 'GTC' | 'IOC',
 ): Promise<{ status: number; body: string }> {
-  const query = `symbol=${job.symbol}&side=${side}&type=LIMIT&timeInForce=GTC&price=${job.price}&quantity=${job.quantity}&newClientOrderId=soak${runId}-${++sent}&recvWindow=60000&timestamp=${Date.now()}`;
+  const query = `symbol=${job.symbol}&side=${side}&type=LIMIT&timeInForce=${timeInForce}&price=${job.price}&quantity=${job.quantity}&newClientOrderId=soak${runId}-${++sent}&recvWindow=60000&timestamp=${Date.now()}`;
   const signature = createHmac('sha256', account.secretKey).update(query).digest('hex');
   const url = new URL(`/openapi/v1/order?${query}&signature=${signature}`, job.url);
   return new Promise((done, fail) => {
@@ -70,8 +73,8 @@ async function run(job: CrossingLoadJob): Promise<CrossingLoadResult> {
     const taker = job.accounts[(2 * index + 1) % job.accounts.length]!;
     for (let round = 0; Date.now() < deadline; round++) {
       const makerSide = round % 2 === 0 ? 'BUY' : 'SELL';
-      record(await postOrder(job, maker, makerSide));
-      record(await postOrder(job, taker, makerSide === 'BUY' ? 'SELL' : 'BUY'));
+      record(await postOrder(job, maker, makerSide, 'GTC'));
+      record(await postOrder(job, taker, makerSide === 'BUY' ? 'SELL' : 'BUY', 'IOC'));
     }
   };
   const progress = setInterval(() => process.stdout.write(`progress ${result.answered} ${result.filled}\n`), 1000);

@@ -2,7 +2,7 @@
 // Crossing orders (each pair a trade) for SOAK_MINUTES; every 10 s the exchange's RSS, heap used,
 // journal bytes and PostgreSQL bytes; then growth per 1M orders, a restart after a tenth of the
 // history against a restart after all of it (time to ready, RSS), and an idle exchange's growth per
-// hour. Run: `npm run bench:soak` (SOAK_MINUTES=30, SOAK_CONCURRENCY=40, SOAK_ACCOUNTS=8,
+// hour. Run: `npm run bench:soak` (SOAK_MINUTES=30, SOAK_CONCURRENCY=40, SOAK_ACCOUNTS=2 per loop,
 // SOAK_IDLE_SEC=120). Not a test: it prints numbers for the README and the issue notes.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -19,12 +19,15 @@ const SERVER_CORE = 0;
 const LOAD_CORE = 1;
 const minutes = Number(process.env.SOAK_MINUTES ?? 30);
 const concurrency = Number(process.env.SOAK_CONCURRENCY ?? 40);
-const accountCount = Number(process.env.SOAK_ACCOUNTS ?? 8);
+// A pair of accounts per loop: loops sharing an account meet themselves on the book, and what
+// self-trade prevention leaves resting would grow the open orders with the run.
+const accountCount = Number(process.env.SOAK_ACCOUNTS ?? 2 * concurrency);
 const idleSec = Number(process.env.SOAK_IDLE_SEC ?? 120);
 const port = Number(process.env.SOAK_PORT ?? BENCH_PORTS.soak);
 const adminToken = 'soak-operator-token-0123456789';
 const root = resolve(__dirname, '../..');
 const MB = 1024 * 1024;
+const ORDER_QUANTITY = '0.001';
 
 interface Sample {
   atSec: number;
@@ -33,6 +36,8 @@ interface Sample {
   heapUsedBytes: number;
   journalBytes: number;
   postgresBytes: number;
+  /** Orders resting on the soak's book, from its public depth: live state, which may grow only with them. */
+  openOrders: number;
 }
 
 interface Restart {
@@ -106,6 +111,19 @@ async function heapUsedOf(): Promise<number> {
   }
 }
 
+async function openOrdersOnTheBook(): Promise<number> {
+  try {
+    const depth = (await (await fetch(`${base}/openapi/quote/v1/depth?symbol=BTCUSDT&limit=100`)).json()) as {
+      bids: [string, string][];
+      asks: [string, string][];
+    };
+    const quantity = [...depth.bids, ...depth.asks].reduce((sum, [, q]) => sum + Number(q), 0);
+    return Math.round(quantity / Number(ORDER_QUANTITY));
+  } catch {
+    return NaN;
+  }
+}
+
 async function sample(exchange: ChildProcess, atSec: number, orders: number): Promise<Sample> {
   return {
     atSec,
@@ -114,13 +132,14 @@ async function sample(exchange: ChildProcess, atSec: number, orders: number): Pr
     heapUsedBytes: await heapUsedOf(),
     journalBytes: bytesOf(join(dataDir, 'event-log')),
     postgresBytes: bytesOf(join(dataDir, 'postgres')),
+    openOrders: await openOrdersOnTheBook(),
   };
 }
 
 function printSample(s: Sample): void {
   const mb = (n: number): string => formatNumber(n / MB, 1).padStart(9);
   console.log(
-    `${String(s.atSec).padStart(6)} s ${formatNumber(s.orders).padStart(11)} orders  RSS ${mb(s.rssBytes)} MB  heap ${mb(s.heapUsedBytes)} MB  journal ${mb(s.journalBytes)} MB  PostgreSQL ${mb(s.postgresBytes)} MB`,
+    `${String(s.atSec).padStart(6)} s ${formatNumber(s.orders).padStart(11)} orders  RSS ${mb(s.rssBytes)} MB  heap ${mb(s.heapUsedBytes)} MB  journal ${mb(s.journalBytes)} MB  PostgreSQL ${mb(s.postgresBytes)} MB  open orders ${formatNumber(s.openOrders).padStart(6)}`,
   );
 }
 
@@ -153,7 +172,7 @@ async function loadPhase(
     durationSec,
     symbol: 'BTCUSDT',
     price: '30000',
-    quantity: '0.001',
+    quantity: ORDER_QUANTITY,
   };
   writeFileSync(jobFile, JSON.stringify(job));
   const node = [process.execPath, 'scripts/run.js', 'bench/soak/crossing-load-worker.ts', jobFile];
@@ -203,7 +222,7 @@ async function main(): Promise<void> {
     `  node ${process.version}, ${cpus().length} cores; exchange on core ${SERVER_CORE}, load on core ${LOAD_CORE} ${taskset() ? '(taskset)' : '(no taskset: unpinned)'}`,
   );
   console.log(
-    `  embedded default, fsync always; ${concurrency} loops over ${accountCount} accounts, crossing BTCUSDT LIMIT GTC 0.001 @ 30000 (each pair a trade), fresh signatures`,
+    `  embedded default, fsync always; ${concurrency} loops over ${accountCount} accounts, crossing BTCUSDT LIMIT 0.001 @ 30000, maker GTC and taker IOC (each pair a trade), fresh signatures`,
   );
   console.log(
     `  ${minutes} min of load: ${firstSec} s, restart, ${totalSec - firstSec} s, restart; then ${idleSec} s idle; DATA_DIR ${dataDir}`,
@@ -244,6 +263,9 @@ async function main(): Promise<void> {
     );
     console.log(
       `per 1M orders (steady state, ${formatNumber(to.orders - from.orders)} orders): RSS ${formatNumber(perMillion(from, to, (s) => s.rssBytes) / MB, 1)} MB (goal ≤ 100), heap ${formatNumber(perMillion(from, to, (s) => s.heapUsedBytes) / MB, 1)} MB`,
+    );
+    console.log(
+      `open orders on the book ${formatNumber(from.openOrders)} → ${formatNumber(to.openOrders)} over the steady state (live state: what they hold is not growth with history)`,
     );
     const floors = heapFloors(steady);
     if (floors)
