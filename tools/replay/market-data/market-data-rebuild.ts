@@ -9,6 +9,7 @@ import {
   MarketHistoryStore,
   marketStateHash,
   openMarketDataSource,
+  parseKlineRetention,
   parseOrderEvent,
   takeCut,
 } from '@exchange/market-data';
@@ -45,7 +46,10 @@ async function rebuild(ctx: ReplayContext, options: ReplayOptions, url: string):
   try {
     // The position to rebuild up to, and what the live schema held there, in one snapshot: a
     // writer still running moves on without tearing the comparison.
-    const liveDigest = await historyDigest(liveSource, live, partitions);
+    const liveDigest = await historyDigest(liveSource, live, partitions, {
+      symbols: marketSymbolsOf(ctx.markets).map((m) => m.symbol),
+      intervals: parseKlineRetention(ctx.config.MARKET_DATA_KLINE_RETENTION_DAYS),
+    });
     await prepareTarget(url, target, options.into === undefined);
     const rebuilt = await openMarketDataSource(url, target);
     try {
@@ -56,7 +60,7 @@ async function rebuild(ctx: ReplayContext, options: ReplayOptions, url: string):
         new MarketHistoryStore(rebuilt, target),
         liveDigest,
       );
-      const rebuiltDigest = await historyDigest(rebuilt, target, partitions);
+      const rebuiltDigest = await historyDigest(rebuilt, target, partitions, { floors: liveDigest.floors });
       const checks: Check[] = [
         {
           name: 'state hash',

@@ -1,5 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
-import type { PartitionCut } from '@exchange/market-data';
+import { klineFloors, type KlineRetention, type PartitionCut } from '@exchange/market-data';
 import type { DataSource, QueryRunner } from 'typeorm';
 
 /** The history tables whose rows the events alone decide, with the key they are hashed in order of. */
@@ -47,6 +47,38 @@ export interface HistoryDigest {
   /** next_offset by partition (0 where the writer stored nothing yet). */
   checkpoints: number[];
   cuts: Map<number, PartitionCut>;
+  /** Candles below these were not compared (a prune may have deleted them in the live schema). */
+  floors: KlineFloor[];
+}
+
+/** Below `floor`, a (symbol, interval)'s candles are past retention and may be gone from the live schema. */
+export interface KlineFloor {
+  symbol: string;
+  interval: string;
+  floor: number;
+}
+
+/**
+ * The live schema's retention floors: what the history writer's prunes may have deleted lies
+ * below them. Its prunes measure retention by the partition's event time, which never passes the
+ * newest checkpoint's: floors by that time cover every prune so far.
+ */
+async function liveFloors(
+  runner: QueryRunner,
+  schema: string,
+  retention: { symbols: readonly string[]; intervals: KlineRetention },
+): Promise<KlineFloor[]> {
+  const intervals = [...retention.intervals.keys()];
+  if (intervals.length === 0 || retention.symbols.length === 0) return [];
+  const [{ now }]: [{ now: string | null }] = await runner.query(
+    `SELECT max(event_time) AS now FROM "${schema}".checkpoints`,
+  );
+  if (now === null) return [];
+  const rows: { symbol: string; interval: string; floor: string }[] = await runner.query(
+    `WITH ${klineFloors(`"${schema}"`)} SELECT symbol, interval, floor FROM floors`,
+    [retention.symbols, intervals, intervals.map((i) => Number(now) - retention.intervals.get(i)!)],
+  );
+  return rows.map((r) => ({ symbol: r.symbol, interval: r.interval, floor: Number(r.floor) }));
 }
 
 /** Reads the digest in one REPEATABLE READ snapshot, so a writer committing meanwhile cannot tear it. */
@@ -54,14 +86,16 @@ export async function historyDigest(
   dataSource: DataSource,
   schema: string,
   partitions: number,
+  retention: { symbols: readonly string[]; intervals: KlineRetention } | { floors: KlineFloor[] },
 ): Promise<HistoryDigest> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {
     await runner.startTransaction('REPEATABLE READ');
+    const floors = 'floors' in retention ? retention.floors : await liveFloors(runner, schema, retention);
     const hash = createHash('sha256');
     const rows = {} as Record<DecidedTable, number>;
-    for (const table of decidedTables) rows[table.table] = await hashTable(runner, schema, table, hash);
+    for (const table of decidedTables) rows[table.table] = await hashTable(runner, schema, table, hash, floors);
     const checkpoints = new Array<number>(partitions).fill(0);
     for (const r of await runner.query(`SELECT partition, next_offset FROM "${schema}".checkpoints`))
       checkpoints[r.partition] = Number(r.next_offset);
@@ -71,7 +105,7 @@ export async function historyDigest(
       ),
     );
     await runner.commitTransaction();
-    return { hash: hash.digest('hex'), rows, checkpoints, cuts };
+    return { hash: hash.digest('hex'), rows, checkpoints, cuts, floors };
   } finally {
     await runner.release();
   }
@@ -82,16 +116,26 @@ async function hashTable(
   schema: string,
   { table, key, columns }: (typeof decidedTables)[number],
   hash: Hash,
+  floors: KlineFloor[],
 ): Promise<number> {
+  // Candles below their floor are left out on both sides: the live schema may have pruned them.
+  const [kept, keptParams] =
+    table === 'klines'
+      ? [
+          `NOT EXISTS (SELECT 1 FROM unnest($1::text[], $2::text[], $3::bigint[]) AS f(symbol, interval, floor)
+             WHERE f.symbol = t.symbol AND f.interval = t.interval AND t.open_time < f.floor)`,
+          [floors.map((f) => f.symbol), floors.map((f) => f.interval), floors.map((f) => f.floor)],
+        ]
+      : ['true', []];
   const keyList = key.join(', ');
-  const after = `(${keyList}) > (${key.map((_, i) => `$${i + 1}`).join(', ')})`;
+  const after = `(${keyList}) > (${key.map((_, i) => `$${i + keptParams.length + 1}`).join(', ')})`;
   let last: unknown[] | undefined;
   let count = 0;
   for (;;) {
     const page: Record<string, unknown>[] = await runner.query(
-      `SELECT ${key.map((k) => `${k} AS k_${k}`).join(', ')}, concat_ws('|', ${columns.join(', ')}) AS line FROM "${schema}".${table}
-       ${last ? `WHERE ${after}` : ''} ORDER BY ${keyList} LIMIT ${PAGE}`,
-      last ?? [],
+      `SELECT ${key.map((k) => `${k} AS k_${k}`).join(', ')}, concat_ws('|', ${columns.join(', ')}) AS line FROM "${schema}".${table} t
+       WHERE ${kept} ${last ? `AND ${after}` : ''} ORDER BY ${keyList} LIMIT ${PAGE}`,
+      [...keptParams, ...(last ?? [])],
     );
     for (const row of page) hash.update(`${table}|${row.line as string}\n`);
     count += page.length;

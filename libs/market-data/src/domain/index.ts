@@ -10,3 +10,4 @@ export * from './ticker-window';
 export * from './partition-cut';
 export * from './market-state-hash';
 export * from './contract-prices';
+export * from './kline-retention';

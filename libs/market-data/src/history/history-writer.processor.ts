@@ -21,6 +21,8 @@ const topic = Topics.orderEvents.name;
 const FLUSH_EVERY_MS = 250;
 /** …or at once when this many changes wait, which bounds the memory a burst takes. */
 const MAX_PENDING_CHANGES = 50_000;
+/** Candles deleted per symbol and interval per statement, and statements per cut: a prune stays short. */
+const KLINE_PRUNE_BUDGET = { rows: 1000, statements: 10 };
 
 interface WriterPartition {
   fold: MarketFold;
@@ -142,6 +144,27 @@ export class HistoryWriter implements OnApplicationBootstrap, OnApplicationShutd
     if (commit.cut) {
       state.updatesSinceCut = 0;
       state.cutAt = this.clock.now();
+      await this.pruneKlines(partition, commit);
+    }
+  }
+
+  /**
+   * Candles past retention, after a cut (at most once per cut interval) and outside its
+   * transaction, by the partition's event time (what the start's 24 h window is measured by, so
+   * the 1m candles it reads are never the ones gone). Bounded per call; a failure only waits
+   * for the next cut.
+   */
+  private async pruneKlines(partition: number, commit: HistoryBatch): Promise<void> {
+    if (this.settings.klineRetention.size === 0) return;
+    try {
+      await this.store.pruneKlines(
+        commit.cut!.symbols.map((s) => s.symbol),
+        this.settings.klineRetention,
+        commit.eventTime,
+        KLINE_PRUNE_BUDGET,
+      );
+    } catch (error) {
+      this.logger.warn({ err: error, partition }, 'market-data: candles past retention not pruned this time');
     }
   }
 

@@ -4,6 +4,7 @@ import {
   type KlineInterval,
   klineIntervals,
   type KlineQuery,
+  type KlineRetention,
   MEMORY_DEPTH,
   type PartitionCut,
   type PublicTrade,
@@ -217,6 +218,38 @@ export class MarketHistoryStore {
     return out;
   }
 
+  /**
+   * Deletes, for each symbol and interval of `retention`, candles opened before `now` minus its
+   * retention, never one of the newest MEMORY_DEPTH (a start reads those, so a replica started
+   * now serves what a long-running one does), at most `rows` per symbol and interval per
+   * statement and `statements` statements: each is short, and a backlog (retention set on a long
+   * history) goes over several calls. Returns the rows deleted. The candles a writer upserts are
+   * the newest ones, so this may run beside it.
+   */
+  async pruneKlines(
+    symbols: readonly string[],
+    retention: KlineRetention,
+    now: number,
+    budget: { rows: number; statements: number },
+  ): Promise<number> {
+    const intervals = [...retention.keys()];
+    if (symbols.length === 0 || intervals.length === 0) return 0;
+    const before = intervals.map((i) => now - retention.get(i)!);
+    let deleted = 0;
+    for (let i = 0; i < budget.statements; i++) {
+      const [, count]: [unknown, number] = await this.dataSource.query(
+        `WITH ${klineFloors(this.s)},
+         doomed AS (SELECT k.symbol, k.interval, k.open_time FROM floors f CROSS JOIN LATERAL
+           (SELECT symbol, interval, open_time FROM ${this.s}.klines WHERE symbol = f.symbol AND interval = f.interval AND open_time < f.floor ORDER BY open_time LIMIT $4) k)
+         DELETE FROM ${this.s}.klines k USING doomed d WHERE k.symbol = d.symbol AND k.interval = d.interval AND k.open_time = d.open_time`,
+        [symbols, intervals, before, budget.rows],
+      );
+      deleted += count;
+      if (count < budget.rows) break;
+    }
+    return deleted;
+  }
+
   /** Trades past retention, never one of a symbol's newest MEMORY_DEPTH: a quiet symbol keeps its last price and trades. */
   private async pruneTrades(manager: EntityManager, prune: { symbols: string[]; before: number }): Promise<void> {
     await manager.query(
@@ -268,6 +301,18 @@ export class MarketHistoryStore {
       ],
     );
   }
+}
+
+/**
+ * `floors(symbol, interval, floor)`: below `floor` a candle is past retention ($3, per interval
+ * of $2, for the symbols $1) and not one of its series' newest MEMORY_DEPTH. A series holding
+ * fewer has no row: nothing of it goes. Shared with the replay's digest, which leaves out of its
+ * comparison what a prune may have deleted.
+ */
+export function klineFloors(schema: string): string {
+  return `floors AS (SELECT s.symbol, r.interval, LEAST(r.before, n.open_time) AS floor
+    FROM unnest($1::text[]) AS s(symbol) CROSS JOIN unnest($2::text[], $3::bigint[]) AS r(interval, before)
+    CROSS JOIN LATERAL (SELECT open_time FROM ${schema}.klines WHERE symbol = s.symbol AND interval = r.interval ORDER BY open_time DESC OFFSET ${MEMORY_DEPTH - 1} LIMIT 1) n)`;
 }
 
 interface TradeRowDb {

@@ -131,6 +131,16 @@ export const configSchema = z.object({
    * its newest 1,000 whatever their age: a start reads only those (its 24 h window comes from the 1m candles).
    */
   MARKET_DATA_TRADE_RETENTION_MS: z.coerce.number().int().min(0).default(3_600_000),
+  /**
+   * Market data: how long stored candles of each interval are kept, `<interval>=<days>` pairs
+   * (0 or an interval left out: forever), pruned after book cuts in bounded batches. Each symbol
+   * keeps its newest 1,000 of every interval whatever their age (a start reads those), and 1m
+   * candles at least 1 day (a start's 24 h ticker window): market data refuses to start otherwise.
+   */
+  MARKET_DATA_KLINE_RETENTION_DAYS: z
+    .string()
+    .regex(/^([0-9]+[a-zA-Z]=[0-9]+(\.[0-9]+)?)?(,[0-9]+[a-zA-Z]=[0-9]+(\.[0-9]+)?)*$/)
+    .default('1m=30,5m=90,15m=365,30m=365,1h=1095,2h=1095,4h=1095,6h=1095,8h=1095,12h=1095'),
   /** Market data stores each partition's book cut at least this often (ms; also every 1000 book updates): new replicas start from it. */
   MARKET_DATA_CUT_INTERVAL_MS: z.coerce.number().int().min(0).default(10_000),
 });
