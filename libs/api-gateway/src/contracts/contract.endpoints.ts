@@ -34,7 +34,9 @@ const newOrderParams = z.object({
   timeInForce: param
     .oneOf(CONTRACT_TIME_IN_FORCE, 'GTC (default), IOC, FOK, LIMIT_MAKER', ErrorCode.INVALID_TIME_IN_FORCE)
     .optional(),
-  clientOrderId: param.text('unique per account among its open contract orders'),
+  clientOrderId: param.text(
+    'unique per account while its order is open and for the retry window (RETRY_WINDOW_MS) after it ends; a repeat is -1141',
+  ),
   quantity: param.text("contracts; a CLOSE order at most the position's available (-2022)"),
   leverage: param.text("required on OPEN orders: 1 to the risk-limit tier's maximum (-1130)").optional(),
   price: param.text('required for priceType INPUT').optional(),
