@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { ManualClock } from '@exchange/platform';
-import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
-import { signedRequest } from '../../../test/support/signed-client';
+import { contractClient } from '../../../test/support/contract-client';
+import type { TestUser } from '../../../test/support/exchange-actors';
 import { startTestExchange, type TestExchange } from '../../../test/support/test-exchange';
 
 type Json = Record<string, unknown>;
@@ -17,8 +17,9 @@ describe('contract client order ids through REST', () => {
   const clock = new ManualClock(Date.now());
   let exchange: TestExchange;
   let alice: TestUser;
+  let client: ReturnType<typeof contractClient>;
   const call = (method: string, path: string, query: Record<string, string | number> = {}) =>
-    signedRequest<Json>(exchange.baseUrl, method, path, alice.key, { timestamp: clock.now(), query });
+    client.call(alice, method, path, query);
   const open = (clientOrderId: string) =>
     call('POST', '/openapi/contract/v1/order', {
       symbol: 'BTC-SWAP-USDT',
@@ -31,14 +32,14 @@ describe('contract client order ids through REST', () => {
 
   beforeAll(async () => {
     exchange = await startTestExchange({ clock, env: { RETRY_WINDOW_MS: String(WINDOW_MS) } });
-    alice = await createFundedUser(exchange.baseUrl, exchange.infrastructure.config.ADMIN_TOKEN!, { USDT: '5000' });
-    const moved = await call('POST', '/openapi/v1/transfer', {
-      fromAccountType: 1,
-      toAccountType: 3,
-      tokenId: 'USDT',
-      amount: '1000',
-    });
-    expect(moved.body).toEqual({ success: 'true' });
+    client = contractClient(
+      exchange.baseUrl,
+      exchange.infrastructure.config.ADMIN_TOKEN!,
+      clock,
+      'BTC-SWAP-USDT',
+      'BTCUSDT',
+    );
+    alice = await client.trader('1000');
   });
   afterAll(async () => exchange.close());
 

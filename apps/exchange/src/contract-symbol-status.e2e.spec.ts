@@ -1,7 +1,9 @@
 import 'reflect-metadata';
-import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
+import { ManualClock } from '@exchange/platform';
+import { contractClient } from '../../../test/support/contract-client';
+import type { TestUser } from '../../../test/support/exchange-actors';
 import { http } from '../../../test/support/http-client';
-import { adminCall, freshTimestamp, signedRequest } from '../../../test/support/signed-client';
+import { adminCall } from '../../../test/support/signed-client';
 import { startTestExchange, type TestExchange } from '../../../test/support/test-exchange';
 import { waitFor } from '../../../test/support/wait-for';
 
@@ -14,8 +16,9 @@ describe("a contract symbol's status set by the operator", () => {
   let alice: TestUser;
   let token: string;
   let n = 0;
+  let client: ReturnType<typeof contractClient>;
   const call = (method: string, path: string, query: Record<string, string | number> = {}) =>
-    signedRequest<Json>(exchange.baseUrl, method, path, alice.key, { timestamp: freshTimestamp(), query });
+    client.call(alice, method, path, query);
   const open = () =>
     call('POST', '/openapi/contract/v1/order', {
       symbol: SWAP,
@@ -39,14 +42,8 @@ describe("a contract symbol's status set by the operator", () => {
   beforeAll(async () => {
     exchange = await startTestExchange();
     token = exchange.infrastructure.config.ADMIN_TOKEN!;
-    alice = await createFundedUser(exchange.baseUrl, token, { USDT: '5000' });
-    const moved = await call('POST', '/openapi/v1/transfer', {
-      fromAccountType: 1,
-      toAccountType: 3,
-      tokenId: 'USDT',
-      amount: '1000',
-    });
-    expect(moved.body).toEqual({ success: 'true' });
+    client = contractClient(exchange.baseUrl, token, new ManualClock(Date.now()), SWAP, 'BTCUSDT');
+    alice = await client.trader('1000');
   });
   afterAll(async () => exchange.close());
 
