@@ -72,11 +72,12 @@ describe('contract client order ids through REST', () => {
     const again = await open('keep');
     expect(again.body).toMatchObject({ clientOrderId: 'keep', status: 'NEW' });
     expect(again.body['orderId']).not.toBe(first.body['orderId']);
-    // The client id names the newest order again, and the canceled one is still in the history.
-    expect((await call('GET', '/openapi/contract/v1/getOrder', { clientOrderId: 'keep' })).body).toMatchObject({
-      orderId: again.body['orderId'],
-      status: 'NEW',
-    });
+    // The client id names the newest order again (under either name), and the canceled one is still in the history.
+    for (const name of ['clientOrderId', 'origClientOrderId'])
+      expect((await call('GET', '/openapi/contract/v1/getOrder', { [name]: 'keep' })).body).toMatchObject({
+        orderId: again.body['orderId'],
+        status: 'NEW',
+      });
     const history = (await call('GET', '/openapi/contract/v1/historyOrders')).body as unknown as Json[];
     expect(history.filter((o) => o.clientOrderId === 'keep').map((o) => [o.orderId, o.status])).toEqual([
       [first.body['orderId'], 'CANCELED'],

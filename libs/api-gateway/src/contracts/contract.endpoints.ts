@@ -47,6 +47,7 @@ const newOrderParams = z.object({
 const byIdParams = {
   orderId: param.int('one of orderId / clientOrderId', 1, MAX_ID).optional(),
   clientOrderId: param.text("the order's client id").optional(),
+  origClientOrderId: param.text("the same as clientOrderId (the spot API's name)").optional(),
 };
 
 const between = { startTime: param.int('ms', 0, MAX_ID).optional(), endTime: param.int('ms', 0, MAX_ID).optional() };
@@ -64,6 +65,9 @@ const tradeListParams = z.object({
   ...between,
   limit,
 });
+
+export type NewContractOrderParams = z.output<typeof newOrderParams>;
+export type ContractOrderRefParams = { orderId?: number; clientOrderId?: string; origClientOrderId?: string };
 
 /** Perpetual contract trading (CONTRACTS.md, Orders): the BHEx family's contract API. */
 export const ContractEndpoints = {
