@@ -5,6 +5,7 @@
 // outcome → answer) and each ends with its hold released (spot CANCELED, contract EXPIRED).
 import { createHmac } from 'node:crypto';
 import { type PresignedRequest, runExchangeVsHello } from '../support/exchange-vs-hello';
+import { BENCH_PORTS } from '../support/ports';
 
 type Key = { apiKey: string; secretKey: string };
 
@@ -31,7 +32,7 @@ runExchangeVsHello({
     RATE_LIMIT_ORDERS_PER_DAY: '1000000000',
     REPLAY_GUARD: 'off',
   },
-  portBase: 47_600,
+  portBase: BENCH_PORTS.contractOrderEntry,
   setup: async (baseUrl, demo) => {
     const [transfer] = presigned(
       demo,

@@ -9,6 +9,7 @@ export const BENCH_PORTS = {
   orderEntry: 21_200,
   soak: 21_400,
   userStream: 21_600,
+  contractOrderEntry: 21_800,
 } as const;
 
 /** A random block of 200 in 22000-29999, for a benchmark of which several runs may overlap. */

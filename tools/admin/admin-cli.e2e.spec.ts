@@ -34,6 +34,13 @@ describe('admin CLI', () => {
     });
     expect(() => toCall(['chain', 'confirm', '99', '--confirmations', 'many'])).toThrow(/confirmations/);
     expect(toCall(['flags', '7', '--can-trade', 'false'])).toMatchObject({ body: { canTrade: false } });
+    // Contracts (issue 17): a contracts account's USDT and positions, and a contract book's status.
+    expect(toCall(['contracts', '7'])).toEqual({ method: 'GET', path: '/admin/v1/accounts/7/contracts' });
+    expect(toCall(['symbol-status', 'BTC-SWAP-USDT', 'HALT'])).toEqual({
+      method: 'POST',
+      path: '/admin/v1/symbols/BTC-SWAP-USDT/status',
+      body: { status: 'HALT' },
+    });
     expect(() => toCall(['users', 'delete'])).toThrow(/usage/);
   });
 

@@ -239,10 +239,10 @@ describe('contract market data', () => {
     ws.on('message', (data) => frames.push(JSON.parse(data.toString()) as Json));
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
     try {
-      for (const topic of ['markPrice', 'index', 'trade'])
+      for (const topic of ['markPrice', 'index', 'trade', 'depth', 'kline_1m', 'realtimes'])
         ws.send(JSON.stringify({ symbol: 'BTC-SWAP-USDT', topic, event: 'sub' }));
       ws.send(JSON.stringify({ symbol: 'BTCUSDT', topic: 'markPrice', event: 'sub' }));
-      await waitFor(() => frames.length >= 4, 'first frames', 10_000);
+      await waitFor(() => frames.length >= 7, 'first frames', 10_000);
       expect(frames.find((f) => f.topic === 'markPrice')).toMatchObject({
         symbol: 'BTC-SWAP-USDT',
         f: true,
@@ -275,7 +275,18 @@ describe('contract market data', () => {
         data: [{ s: 'BTC-SWAP-USDT', t: t0 + 63_000, p: '50047.3', i: '50000' }],
       });
       await publish(events.trade('BTC-SWAP-USDT', t0 + 63_500, '50070', '1'));
-      await waitFor(() => frames.some((f) => f.topic === 'trade' && f.f === false), 'a contract trade frame', 10_000);
+      // The spot topics carry the contract as they carry a spot symbol: in its ticks, in contracts.
+      const live = (topic: string) => frames.filter((f) => f.topic === topic && f.f === false).at(-1);
+      await waitFor(() => live('trade') !== undefined, 'a contract trade frame', 10_000);
+      expect(live('trade')).toMatchObject({
+        symbol: 'BTC-SWAP-USDT',
+        data: [{ p: '50070.0', q: '1', t: t0 + 63_500 }],
+      });
+      await waitFor(() => live('kline_1m') !== undefined, 'a contract kline frame', 10_000);
+      expect(live('kline_1m')!.data).toMatchObject([{ s: 'BTC-SWAP-USDT', c: '50070.0', i: '1m' }]);
+      await waitFor(() => live('realtimes') !== undefined, 'a contract ticker frame', 10_000);
+      expect(live('realtimes')!.data).toMatchObject([{ s: 'BTC-SWAP-USDT', c: '50070.0' }]);
+      expect(frames.find((f) => f.topic === 'depth' && f.f === true)).toMatchObject({ symbol: 'BTC-SWAP-USDT' });
     } finally {
       ws.close();
     }

@@ -3,7 +3,8 @@ import { ApiError, assertPlainText, hasForbiddenCharacters } from '@exchange/pla
 /** Ids are positive integers below 2^53 (ARCHITECTURE rule 7): anything else never reaches SQL. */
 const ID = /^[1-9]\d{0,15}$/;
 const API_KEY = /^[A-Za-z0-9]{64}$/;
-const SYMBOL = /^[A-Za-z0-9]{1,32}$/;
+/** A spot symbol, or a contract's name with its dashes (BTC-SWAP-USDT). */
+const SYMBOL = /^[A-Za-z0-9]+(-[A-Za-z0-9]+)*$/;
 
 export function isId(value: string): boolean {
   return ID.test(value) && Number.isSafeInteger(Number(value));
@@ -29,7 +30,8 @@ export function apiKeyParam(value: string): string {
 /** A symbol's shape only; whether it is listed is the markets' answer (-1121). */
 export function symbolParam(value: string): string {
   assertPlainText('symbol', value, 64);
-  if (!SYMBOL.test(value)) throw ApiError.invalid('symbol', 'expected letters and digits');
+  if (value.length > 32 || !SYMBOL.test(value))
+    throw ApiError.invalid('symbol', 'expected letters and digits, up to 32, in parts joined by dashes');
   return value;
 }
 

@@ -174,17 +174,22 @@ export class AdminService {
     symbolName: string,
     status: 'TRADING' | 'HALT' | 'BREAK',
   ): Promise<{ symbol: string; status: string; baseAsset: string; quoteAsset: string }> {
-    const symbol = this.markets.symbol(symbolName);
-    if (!symbol) throw new ApiError(ErrorCode.INVALID_SYMBOL, `Invalid symbol '${symbolName}'.`);
+    // A contract's book is halted the same way; brokerInfo names the contract its own base asset.
+    const contract = this.markets.contract(symbolName);
+    const spot = this.markets.symbol(symbolName);
+    const record = contract
+      ? { symbol: contract.symbol, baseAsset: contract.symbol, quoteAsset: contract.marginToken }
+      : spot && { symbol: spot.symbol, baseAsset: spot.baseAsset, quoteAsset: spot.quoteAsset };
+    if (!record) throw new ApiError(ErrorCode.INVALID_SYMBOL, `Invalid symbol '${symbolName}'.`);
     const command = {
       type: 'SetSymbolStatus',
       v: 1,
       id: this.ids.next(),
       ts: this.clock.now(),
-      payload: { symbol: symbol.symbol, status },
+      payload: { symbol: record.symbol, status },
     };
-    await this.log.publish([{ topic: Topics.orderCommands.name, key: symbol.symbol, value: JSON.stringify(command) }]);
-    return { symbol: symbol.symbol, status, baseAsset: symbol.baseAsset, quoteAsset: symbol.quoteAsset };
+    await this.log.publish([{ topic: Topics.orderCommands.name, key: record.symbol, value: JSON.stringify(command) }]);
+    return { ...record, status };
   }
 
   private async requireAccount(accountId: string): Promise<AccountRow> {

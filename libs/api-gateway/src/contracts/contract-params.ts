@@ -6,8 +6,9 @@ import type {
   ContractTimeInForce,
   Markets,
 } from '@exchange/contracts';
-import { ApiError, ErrorCode, parseDecimalParam, type RequestParams } from '@exchange/platform';
+import { ApiError, ErrorCode, parseDecimalParam } from '@exchange/platform';
 import { checkPrice, checkQuantity, CLIENT_ORDER_ID, decimalsOf } from '../orders/order-params';
+import type { NewContractOrderParams } from './contract.endpoints';
 
 export const CONTRACT_SIDES = ['BUY_OPEN', 'SELL_OPEN', 'BUY_CLOSE', 'SELL_CLOSE'] as const;
 export const PRICE_TYPES = ['INPUT', 'OPPONENT', 'QUEUE', 'OVER', 'MARKET'] as const;
@@ -37,8 +38,7 @@ export function contractOf(markets: Markets, name: string): ContractConfig {
   return contract;
 }
 
-export function optionalContract(markets: Markets, params: RequestParams): string | undefined {
-  const symbol = params.optional('symbol');
+export function optionalContract(markets: Markets, symbol: string | undefined): string | undefined {
   return symbol === undefined ? undefined : contractOf(markets, symbol).symbol;
 }
 
@@ -48,42 +48,37 @@ export function optionalContract(markets: Markets, params: RequestParams): strin
  * orders, a client order id (required, as in the family). A STOP order needs a triggerPrice
  * (PRICE_FILTER's tick); it enters the book as the order it describes once the last price crosses it.
  */
-export function parseContractOrder(params: RequestParams, markets: Markets): NewContractOrder {
-  const contract = contractOf(markets, params.required('symbol'));
-  const side = params.optionalEnum('side', CONTRACT_SIDES, ErrorCode.INVALID_SIDE) ?? missing('side');
-  const orderType =
-    params.optionalEnum('orderType', ['LIMIT', 'STOP'] as const, ErrorCode.INVALID_ORDER_TYPE) ?? 'LIMIT';
-  const priceType = params.optionalEnum('priceType', PRICE_TYPES) ?? 'INPUT';
-  const timeInForce =
-    params.optionalEnum('timeInForce', CONTRACT_TIME_IN_FORCE, ErrorCode.INVALID_TIME_IN_FORCE) ?? 'GTC';
-  const clientOrderId = params.optional('clientOrderId') ?? missing('clientOrderId');
+export function parseContractOrder(params: NewContractOrderParams, markets: Markets): NewContractOrder {
+  const contract = contractOf(markets, params.symbol);
+  const { side, clientOrderId } = params;
+  const priceType = params.priceType ?? 'INPUT';
   if (!CLIENT_ORDER_ID.test(clientOrderId))
     throw ApiError.invalid('clientOrderId', 'up to 36 letters, digits, _ - : .');
   const quantity = checkQuantity(
-    parseDecimalParam('quantity', params.required('quantity'), decimalsOf(contract.stepSize)),
+    parseDecimalParam('quantity', params.quantity, decimalsOf(contract.stepSize)),
     contract,
   ).toFixed();
   const opening = side === 'BUY_OPEN' || side === 'SELL_OPEN';
-  const leverageText = params.optional('leverage');
-  if (opening && leverageText === undefined) missing('leverage');
-  const leverage = opening ? parseDecimalParam('leverage', leverageText!, 2).toFixed() : undefined;
+  const leverage = opening
+    ? parseDecimalParam('leverage', params.leverage ?? missing('leverage'), 2).toFixed()
+    : undefined;
   const order: NewContractOrder = {
     contract,
     side,
     priceType,
     quantity,
-    timeInForce: priceType === 'MARKET' ? 'IOC' : timeInForce,
+    timeInForce: priceType === 'MARKET' ? 'IOC' : (params.timeInForce ?? 'GTC'),
     clientOrderId,
     ...(leverage ? { leverage } : {}),
   };
   const priceDecimals = decimalsOf(contract.tickSize);
   if (priceType === 'INPUT')
-    order.price = checkPrice(parseDecimalParam('price', params.required('price'), priceDecimals), contract);
+    order.price = checkPrice(parseDecimalParam('price', params.price ?? missing('price'), priceDecimals), contract);
   if (priceType === 'OVER')
-    order.overPrice = parseDecimalParam('overPrice', params.required('overPrice'), priceDecimals);
-  if (orderType === 'STOP')
+    order.overPrice = parseDecimalParam('overPrice', params.overPrice ?? missing('overPrice'), priceDecimals);
+  if (params.orderType === 'STOP')
     order.triggerPrice = checkPrice(
-      parseDecimalParam('triggerPrice', params.required('triggerPrice'), priceDecimals),
+      parseDecimalParam('triggerPrice', params.triggerPrice ?? missing('triggerPrice'), priceDecimals),
       contract,
     ).toFixed();
   return order;

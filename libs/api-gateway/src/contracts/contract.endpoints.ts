@@ -34,7 +34,9 @@ const newOrderParams = z.object({
   timeInForce: param
     .oneOf(CONTRACT_TIME_IN_FORCE, 'GTC (default), IOC, FOK, LIMIT_MAKER', ErrorCode.INVALID_TIME_IN_FORCE)
     .optional(),
-  clientOrderId: param.text('unique per account among its open contract orders'),
+  clientOrderId: param.text(
+    'unique per account while its order is open and for the retry window (RETRY_WINDOW_MS) after it ends; a repeat is -1141',
+  ),
   quantity: param.text("contracts; a CLOSE order at most the position's available (-2022)"),
   leverage: param.text("required on OPEN orders: 1 to the risk-limit tier's maximum (-1130)").optional(),
   price: param.text('required for priceType INPUT').optional(),
@@ -45,6 +47,7 @@ const newOrderParams = z.object({
 const byIdParams = {
   orderId: param.int('one of orderId / clientOrderId', 1, MAX_ID).optional(),
   clientOrderId: param.text("the order's client id").optional(),
+  origClientOrderId: param.text("the same as clientOrderId (the spot API's name)").optional(),
 };
 
 const between = { startTime: param.int('ms', 0, MAX_ID).optional(), endTime: param.int('ms', 0, MAX_ID).optional() };
@@ -62,6 +65,9 @@ const tradeListParams = z.object({
   ...between,
   limit,
 });
+
+export type NewContractOrderParams = z.output<typeof newOrderParams>;
+export type ContractOrderRefParams = { orderId?: number; clientOrderId?: string; origClientOrderId?: string };
 
 /** Perpetual contract trading (CONTRACTS.md, Orders): the BHEx family's contract API. */
 export const ContractEndpoints = {

@@ -8,6 +8,7 @@ import type {
 } from '@exchange/contracts';
 import { ApiError, type Clock, ErrorCode, type IdGenerator } from '@exchange/platform';
 import type { LedgerReader } from '@exchange/ledger-query';
+import type { SignedRequest } from '../auth/private-route';
 import type { AuthContext } from '../auth/signed-request-authenticator';
 import type { LedgerClient } from '../ledger-client/ledger-client';
 import { orderKey } from '../replies/pending-replies';
@@ -15,6 +16,7 @@ import { contractCancelOutcome, contractPlacement } from './contract-outcomes';
 import { contractOf, optionalContract, parseContractOrder } from './contract-params';
 import { resolveContractPrice } from './contract-prices';
 import { contractOrderRowView, type ContractOrderView, contractTradeView, positionView } from './contract-views';
+import { type ContractOrderRefParams, ContractEndpoints as E } from './contract.endpoints';
 import type { ContractListQuery, ContractsReader } from '@exchange/ledger-query';
 
 /**
@@ -36,8 +38,8 @@ export class ContractService {
     private readonly clock: Clock,
   ) {}
 
-  async place(ctx: AuthContext): Promise<ContractOrderView> {
-    const request = parseContractOrder(ctx.params, this.markets);
+  async place(ctx: SignedRequest<typeof E.place>): Promise<ContractOrderView> {
+    const request = parseContractOrder(ctx.query, this.markets);
     const quotes = request.priceType === 'INPUT' ? {} : await this.reader.quotes(request.contract.symbol);
     const price = resolveContractPrice(request, quotes);
     const accountId = await this.contractsAccountOf(ctx);
@@ -68,29 +70,30 @@ export class ContractService {
     return this.ledger.request(command, contractPlacement(command.id, orderId));
   }
 
-  async getOrder(ctx: AuthContext): Promise<ContractOrderView> {
+  async getOrder(ctx: SignedRequest<typeof E.getOrder>): Promise<ContractOrderView> {
     const accountId = await this.contractsAccountOf(ctx);
-    const { orderId, clientOrderId } = this.orderRef(ctx);
+    const { orderId, clientOrderId } = orderRef(ctx.query);
     const row = await this.reader.order(accountId, orderId, clientOrderId);
     if (!row) throw new ApiError(ErrorCode.NO_SUCH_ORDER, 'Order does not exist.');
     return contractOrderRowView(row);
   }
 
-  async cancel(ctx: AuthContext): Promise<ContractOrderView> {
+  async cancel(ctx: SignedRequest<typeof E.cancel>): Promise<ContractOrderView> {
     const accountId = await this.contractsAccountOf(ctx);
-    const { orderId, clientOrderId } = this.orderRef(ctx);
-    ctx.params.optionalEnum('orderType', ['LIMIT', 'STOP'] as const, ErrorCode.INVALID_ORDER_TYPE);
+    const { orderId, clientOrderId } = orderRef(ctx.query);
     const row = await this.reader.order(accountId, orderId, clientOrderId);
     if (!row) throw new ApiError(ErrorCode.NO_SUCH_ORDER, 'Order does not exist.');
     return this.cancelOne(ctx, accountId, row.record.orderId, row.record);
   }
 
   /** Cancels every open order of the account (of one symbol when given); answers once each has ended. */
-  async batchCancel(ctx: AuthContext): Promise<{ message: string; timestamp: number; orderIds: string[] }> {
+  async batchCancel(
+    ctx: SignedRequest<typeof E.batchCancel>,
+  ): Promise<{ message: string; timestamp: number; orderIds: string[] }> {
     const accountId = await this.contractsAccountOf(ctx);
     const open = await this.reader.openOrders({
       accountId,
-      symbol: optionalContract(this.markets, ctx.params),
+      symbol: optionalContract(this.markets, ctx.query.symbol),
       limit: 1000,
     });
     const ended = await Promise.allSettled(open.map((o) => this.cancelOne(ctx, accountId, o.record.orderId, o.record)));
@@ -98,20 +101,27 @@ export class ContractService {
     return { message: 'success', timestamp: this.clock.now(), orderIds };
   }
 
-  async openOrders(ctx: AuthContext): Promise<ContractOrderView[]> {
-    return (await this.reader.openOrders(await this.listQuery(ctx, 'orderId'))).map(contractOrderRowView);
+  async openOrders(ctx: SignedRequest<typeof E.openOrders>): Promise<ContractOrderView[]> {
+    const { orderId, orderType, ...q } = ctx.query;
+    const query = await this.listQuery(ctx, { ...q, below: orderId });
+    return (await this.reader.openOrders({ ...query, ...(orderType ? { orderType } : {}) })).map(contractOrderRowView);
   }
 
-  async historyOrders(ctx: AuthContext): Promise<ContractOrderView[]> {
-    return (await this.reader.historyOrders(await this.listQuery(ctx, 'orderId'))).map(contractOrderRowView);
+  async historyOrders(ctx: SignedRequest<typeof E.historyOrders>): Promise<ContractOrderView[]> {
+    const { orderId, orderType, ...q } = ctx.query;
+    const query = await this.listQuery(ctx, { ...q, below: orderId });
+    return (await this.reader.historyOrders({ ...query, ...(orderType ? { orderType } : {}) })).map(
+      contractOrderRowView,
+    );
   }
 
-  async myTrades(ctx: AuthContext): Promise<Record<string, unknown>[]> {
-    return (await this.reader.trades(await this.listQuery(ctx, 'fromId'))).map(contractTradeView);
+  async myTrades(ctx: SignedRequest<typeof E.myTrades>): Promise<Record<string, unknown>[]> {
+    const { fromId, ...q } = ctx.query;
+    return (await this.reader.trades(await this.listQuery(ctx, { ...q, below: fromId }))).map(contractTradeView);
   }
 
-  async positions(ctx: AuthContext): Promise<Record<string, string>[]> {
-    return this.positionsOf(await this.contractsAccountOf(ctx), optionalContract(this.markets, ctx.params));
+  async positions(ctx: SignedRequest<typeof E.positions>): Promise<Record<string, string>[]> {
+    return this.positionsOf(await this.contractsAccountOf(ctx), optionalContract(this.markets, ctx.query.symbol));
   }
 
   /** A contracts account's positions as `positions` shows them (the operator's view reads the same). */
@@ -150,14 +160,9 @@ export class ContractService {
    * Adds (positive) or removes (negative) position margin. The ledger checks a removal at the mark
    * price it consumed itself; the command's markPrice (v1's shape) only stands in until a price has reached it.
    */
-  async modifyMargin(ctx: AuthContext): Promise<Record<string, string>> {
-    const contract = contractOf(this.markets, ctx.params.required('symbol'));
-    const side =
-      ctx.params.optionalEnum('side', ['LONG', 'SHORT'] as const, ErrorCode.INVALID_SIDE) ??
-      (() => {
-        throw ApiError.missing('side');
-      })();
-    const amount = ctx.params.required('amount');
+  async modifyMargin(ctx: SignedRequest<typeof E.modifyMargin>): Promise<Record<string, string>> {
+    const { side, amount } = ctx.query;
+    const contract = contractOf(this.markets, ctx.query.symbol);
     if (!/^-?(0|[1-9]\d{0,19})(\.\d{1,18})?$/.test(amount))
       throw new ApiError(
         ErrorCode.ILLEGAL_CHARS,
@@ -225,34 +230,28 @@ export class ContractService {
     return main.accountId;
   }
 
-  private orderRef(ctx: AuthContext): { orderId?: string; clientOrderId?: string } {
-    const orderId = ctx.params.optionalInt('orderId', 1, Number.MAX_SAFE_INTEGER);
-    const clientOrderId = ctx.params.optional('clientOrderId') ?? ctx.params.optional('origClientOrderId');
-    if (orderId === undefined && clientOrderId === undefined)
-      throw new ApiError(ErrorCode.ORDER_ID_MISSING, 'Param orderId or clientOrderId must be sent.');
-    return orderId === undefined ? { clientOrderId } : { orderId: String(orderId) };
-  }
-
-  private async listQuery(ctx: AuthContext, cursor: 'orderId' | 'fromId'): Promise<ContractListQuery> {
-    const p = ctx.params;
-    const below = p.optionalInt(cursor, 1, Number.MAX_SAFE_INTEGER);
-    const startTime = p.optionalInt('startTime', 0, Number.MAX_SAFE_INTEGER);
-    const endTime = p.optionalInt('endTime', 0, Number.MAX_SAFE_INTEGER);
-    if (startTime !== undefined && endTime !== undefined && startTime > endTime)
+  private async listQuery(
+    ctx: AuthContext,
+    q: { symbol?: string; below?: number; startTime?: number; endTime?: number; limit?: number },
+  ): Promise<ContractListQuery> {
+    if (q.startTime !== undefined && q.endTime !== undefined && q.startTime > q.endTime)
       throw new ApiError(ErrorCode.START_AFTER_END, 'startTime must not be after endTime.');
     return {
       accountId: await this.contractsAccountOf(ctx),
-      symbol: optionalContract(this.markets, p),
-      ...(below === undefined ? {} : { idBelow: String(below) }),
-      ...(cursor === 'orderId' ? orderTypeOf(p) : {}),
-      ...(startTime === undefined ? {} : { startTime }),
-      ...(endTime === undefined ? {} : { endTime }),
-      limit: p.optionalInt('limit', 1, 1000) ?? 20,
+      symbol: optionalContract(this.markets, q.symbol),
+      ...(q.below === undefined ? {} : { idBelow: String(q.below) }),
+      ...(q.startTime === undefined ? {} : { startTime: q.startTime }),
+      ...(q.endTime === undefined ? {} : { endTime: q.endTime }),
+      limit: q.limit ?? 20,
     };
   }
 }
 
-function orderTypeOf(params: AuthContext['params']): { orderType?: 'LIMIT' | 'STOP' } {
-  const orderType = params.optionalEnum('orderType', ['LIMIT', 'STOP'] as const, ErrorCode.INVALID_ORDER_TYPE);
-  return orderType === undefined ? {} : { orderType };
+/** An order named by orderId or its client id (either name of it), else -1105. */
+function orderRef(query: ContractOrderRefParams): { orderId?: string; clientOrderId?: string } {
+  const { orderId } = query;
+  const clientOrderId = query.clientOrderId ?? query.origClientOrderId;
+  if (orderId === undefined && clientOrderId === undefined)
+    throw new ApiError(ErrorCode.ORDER_ID_MISSING, 'Param orderId or clientOrderId must be sent.');
+  return orderId === undefined ? { clientOrderId } : { orderId: String(orderId) };
 }

@@ -49,6 +49,11 @@ export function ledgerStateHash(state: LedgerState): string {
     for (const clientOrderId of [...index.keys()].sort())
       hash.update(`cc|${accountId}|${clientOrderId}|${index.get(clientOrderId)}\n`);
   }
+  for (const accountId of [...state.contractClientIdsEnded.keys()].sort()) {
+    const ended = state.contractClientIdsEnded.get(accountId)!;
+    for (const clientOrderId of [...ended.keys()].sort())
+      hash.update(`ce|${accountId}|${clientOrderId}|${ended.get(clientOrderId)}\n`);
+  }
   hash.update(`contracts|${contractsStateHash(state.contracts)}\n`);
   return hash.digest('hex');
 }

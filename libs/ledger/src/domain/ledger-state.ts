@@ -13,6 +13,7 @@ import type {
 import { Money } from './ledger-money';
 import { type ContractsState, initialContractsState } from './contracts/contract-state';
 import { evolveContractJournal } from './contracts/contract-journal-fold';
+import { evictLeading, holdsClientId } from './client-id-window';
 
 export interface Balance {
   free: Money;
@@ -74,8 +75,14 @@ export interface LedgerState {
   clientIdWindowMs: number;
   /** The contracts accounts' USDT, positions and open contract orders (the contracts domain's fold). */
   contracts: ContractsState;
-  /** Per contracts account, clientOrderId → orderId of its open contract orders. */
+  /** Per contracts account, clientOrderId → orderId of the contract order that holds it (open, or ended within the window). */
   contractClientIds: Map<string, Map<string, string>>;
+  /**
+   * Per contracts account, clientOrderId → when its order ended (the event's time), for the ended
+   * orders that still hold their id, in the order they ended: eviction reads from the front, so an
+   * order left open for days holds back nothing (the fold drops ended orders; these are what is left).
+   */
+  contractClientIdsEnded: Map<string, Map<string, number>>;
 }
 
 /** A client order id stays taken while its order is open and this long after it is final. */
@@ -93,6 +100,7 @@ export function initialLedgerState(clientIdWindowMs = DEFAULT_CLIENT_ID_WINDOW_M
     clientIdWindowMs,
     contracts: initialContractsState(),
     contractClientIds: new Map(),
+    contractClientIdsEnded: new Map(),
   };
 }
 
@@ -100,11 +108,6 @@ const finalStatuses: ReadonlySet<LedgerOrderStatus> = new Set(['FILLED', 'CANCEL
 
 export function isFinal(order: LedgerOrderRecord): boolean {
   return finalStatuses.has(order.status);
-}
-
-/** Whether the order still holds its client id at `now` (open, or final for less than the window). */
-export function holdsClientId(order: LedgerOrderRecord, now: number, windowMs: number): boolean {
-  return order.finalTime === undefined || now < order.finalTime + windowMs;
 }
 
 /** A partition's fee account exists from the first fee it receives, as the deciding side created it. */
@@ -246,22 +249,21 @@ export function putWithdrawal(state: LedgerState, withdrawal: LedgerWithdrawalRe
 }
 
 /**
- * Eviction on access: when an account places an order, its orders final for the window or more (by the
- * event's time, so a replay evicts exactly what the live fold did) leave the hot state with their
- * client ids. An account that never places again keeps its last final orders; they are few.
+ * When an account places an order, its orders final for the window or more leave the hot state with
+ * their client ids. An account that never places again keeps its last final orders; they are few.
+ * The index is in placement order, so a long-open order at its front holds back the ones after it.
  */
 function evictExpiredClientIds(state: LedgerState, accountId: string, now: number): void {
   const index = state.clientIds.get(accountId);
   if (!index) return;
-  // The index is in placement order: stop at the first order that still holds its id, so a
-  // placement costs what it evicts (scanning every entry made order entry quadratic). Entries
-  // kept behind a long-open order do no harm: decisions check holdsClientId by time.
-  for (const [clientOrderId, orderId] of index) {
-    const order = state.orders.get(orderId);
-    if (order && holdsClientId(order, now, state.clientIdWindowMs)) break;
-    index.delete(clientOrderId);
-    state.orders.delete(orderId);
-  }
+  evictLeading(
+    index,
+    (_, orderId) => {
+      const order = state.orders.get(orderId);
+      return !order || !holdsClientId(order, now, state.clientIdWindowMs);
+    },
+    (_, orderId) => state.orders.delete(orderId),
+  );
 }
 
 function addAccount(state: LedgerState, record: AccountRecord): void {

@@ -2,7 +2,8 @@ import type { LedgerOrderTerms, PlaceOrder, RequestCancel, SymbolConfig } from '
 import { balanceAfter, type Draft, requireAccountOf, requireAsset, type TradingContext } from './ledger-decision';
 import { Money } from './ledger-money';
 import { LedgerRejection, RejectCode } from './ledger-rejection';
-import { holdsClientId, type LedgerState, peekBalance } from './ledger-state';
+import { holdsClientId } from './client-id-window';
+import { type LedgerState, peekBalance } from './ledger-state';
 
 interface OrderTerms {
   price: Money;

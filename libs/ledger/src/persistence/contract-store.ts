@@ -1,6 +1,6 @@
 import type { ContractOrderRecord, PositionAfter } from '@exchange/contracts';
 import type { DataSource } from 'typeorm';
-import { indexClientId } from '../domain/contracts/contract-journal-fold';
+import { endClientId, indexClientId } from '../domain/contracts/contract-journal-fold';
 import { fundingKey, setBalance, setOrder, setPosition } from '../domain/contracts/contract-state';
 import { Money } from '../domain/ledger-money';
 import type { LedgerState } from '../domain/ledger-state';
@@ -8,8 +8,9 @@ import { forgetContracts } from '../processing/partition-contracts';
 
 /**
  * Replaces the contracts fold of one partition's accounts with what PostgreSQL holds: their USDT,
- * positions and open contract orders (and the partition's fee, insurance and clearing accounts'), its
- * last funding times and marks, as the fold had them.
+ * positions and open contract orders (and the partition's fee, insurance and clearing accounts'), the
+ * client ids of orders ended within the retry window at `now`, its last funding times and marks, as
+ * the fold had them.
  */
 export async function loadContracts(
   dataSource: DataSource,
@@ -17,6 +18,7 @@ export async function loadContracts(
   state: LedgerState,
   accountIds: ReadonlySet<string>,
   systemAccountIds: readonly string[],
+  now: number,
 ): Promise<void> {
   const c = state.contracts;
   const owned = new Set([...accountIds, ...systemAccountIds]);
@@ -35,6 +37,16 @@ export async function loadContracts(
     [ids],
   );
   for (const { record } of positions) setPosition(c, record);
+  // An order's update_time is its last event's time: for an ended order, when it ended (the fold's final time).
+  const ended: { record: ContractOrderRecord; update_time: string }[] = await dataSource.query(
+    `SELECT record, update_time::text FROM ${s}.contract_orders WHERE account_id = ANY($1::bigint[]) AND status NOT IN ('NEW', 'PARTIALLY_FILLED')
+       AND client_order_id IS NOT NULL AND update_time > $2 ORDER BY update_time, order_id`,
+    [ids, now - state.clientIdWindowMs],
+  );
+  for (const { record, update_time } of ended) {
+    indexClientId(state, record);
+    endClientId(state, record, Number(update_time));
+  }
   const orders: { record: ContractOrderRecord }[] = await dataSource.query(
     `SELECT record FROM ${s}.contract_orders WHERE account_id = ANY($1::bigint[]) AND status IN ('NEW', 'PARTIALLY_FILLED') ORDER BY order_id`,
     [ids],

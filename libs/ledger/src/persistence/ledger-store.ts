@@ -105,7 +105,7 @@ export class LedgerStore {
       insuranceAccountIdOf(partition),
       clearingAccountIdOf(partition),
     ];
-    await loadContracts(this.dataSource, this.schema, state, partitionAccounts, systemAccounts);
+    await loadContracts(this.dataSource, this.schema, state, partitionAccounts, systemAccounts, now);
     await this.loadOrders(state, partition, now);
     await this.loadWithdrawals(state, partition);
     if (feeAccountId) await this.loadFeeAccount(state, feeAccountId);

@@ -1,10 +1,24 @@
 import { type LedgerCommand, ledgerCommandSchema } from '@exchange/contracts';
+import {
+  ALICE as TRADER,
+  funded,
+  fundingOf,
+  Ledger,
+  leg as tradeLeg,
+  outcome,
+  place as placeOrder,
+} from '../domain/contracts/contract-ledger.fixtures';
 import { shippedMarkets as markets } from '../domain/contracts/contract-scenario.fixtures';
 import { type ContractsState, fundingKey, setBalance } from '../domain/contracts/contract-state';
 import { clearingAccountIdOf, insuranceAccountIdOf } from '../domain/ledger-ids';
 import { Money } from '../domain/ledger-money';
 import { decide, type TradingContext } from '../domain/decide';
-import { evolve, initialLedgerState, type LedgerState } from '../domain/ledger-state';
+import {
+  DEFAULT_CLIENT_ID_WINDOW_MS as WINDOW,
+  evolve,
+  initialLedgerState,
+  type LedgerState,
+} from '../domain/ledger-state';
 import { ledgerStateHash } from '../domain/ledger-state-hash';
 import { capturePartition, forgetPartition, type PartitionScope, restorePartition } from './partition-state';
 
@@ -19,7 +33,7 @@ const scopeOf = (partition: number): PartitionScope => ({
 const ALICE = { userId: '100', spot: '1001', contracts: '1003' };
 const BOB = { userId: '201', spot: '2011', contracts: '2013' };
 
-/** Both users trade the swap: a partly filled long and short (liquidation prices), resting rests with client ids (stop and per-position indexes), one with its cancel requested. */
+/** Both users trade the swap: a partly filled long and short (liquidation prices), resting rests with client ids (stop and per-position indexes), one with its cancel requested, one ended. */
 function trading(): LedgerState {
   const state = initialLedgerState();
   let n = 0;
@@ -45,49 +59,10 @@ function trading(): LedgerState {
     for (const e of events) evolve(state, e);
   };
   const place = (who: typeof ALICE, orderId: string, side: string, quantity: string, price: string): void =>
-    send('PlaceContractOrder', {
-      userId: who.userId,
-      accountId: who.contracts,
-      orderId,
-      symbol: SWAP,
-      side,
-      price,
-      quantity,
-      leverage: '20',
-      marketsVersion: markets.version,
-      clientOrderId: `c${orderId}`,
-    });
+    send('PlaceContractOrder', placeOrder(who, orderId, side, quantity, price, { leverage: '20' }));
   const leg = (who: typeof ALICE, orderId: string, side: 'BUY' | 'SELL', isMaker: boolean): void =>
-    send('SettleTradeLeg', {
-      tradeId: '7',
-      symbol: SWAP,
-      orderId,
-      accountId: who.contracts,
-      userId: who.userId,
-      side,
-      price: '30000',
-      qty: '4',
-      quoteQty: '0',
-      isMaker,
-    });
-  for (const u of [ALICE, BOB]) {
-    send('CreateUser', { userId: u.userId, name: u.userId, accountIds: [u.spot, `${u.userId}2`, u.contracts] });
-    send('CreditDeposit', {
-      userId: u.userId,
-      accountId: u.spot,
-      depositId: `${u.userId}9`,
-      asset: 'USDT',
-      amount: '10000',
-    });
-    send('TransferFunds', {
-      userId: u.userId,
-      transferId: `${u.userId}8`,
-      fromAccountId: u.spot,
-      toAccountId: u.contracts,
-      asset: 'USDT',
-      amount: '5000',
-    });
-  }
+    send('SettleTradeLeg', tradeLeg(who, orderId, side, '4', '30000', isMaker));
+  for (const [type, payload] of [...fundingOf(ALICE), ...fundingOf(BOB)]) send(type, payload);
   place(ALICE, '11', 'BUY_OPEN', '10', '30000');
   place(BOB, '12', 'SELL_OPEN', '10', '30000');
   leg(ALICE, '11', 'BUY', true);
@@ -96,6 +71,9 @@ function trading(): LedgerState {
   place(BOB, '14', 'SELL_OPEN', '2', '31000');
   // A cancel on its way to the engine: the order stays open, marked so.
   send('RequestContractCancel', { userId: BOB.userId, accountId: BOB.contracts, orderId: '14' });
+  // An ended order: its client id stays held for the retry window.
+  place(BOB, '15', 'SELL_OPEN', '1', '31000');
+  send('ApplyOrderOutcome', outcome(BOB, '15', 'SELL', 'CANCELED', 'USER'));
   return state;
 }
 
@@ -124,6 +102,8 @@ describe("a partition's contracts, as a snapshot holds them", () => {
     expect(ledgerStateHash(restored)).toBe(ledgerStateHash(live));
     expect(indexes(restored.contracts)).toEqual(indexes(live.contracts));
     expect(restored.contractClientIds).toEqual(live.contractClientIds);
+    expect([...restored.contractClientIdsEnded.keys()]).toEqual([BOB.contracts]);
+    expect(restored.contractClientIdsEnded).toEqual(live.contractClientIdsEnded);
     expect([
       live.contracts.orders.get('14')?.cancelRequested,
       restored.contracts.orders.get('14')?.cancelRequested,
@@ -141,7 +121,7 @@ describe("a partition's contracts, as a snapshot holds them", () => {
     expect([...live.contracts.orders.keys()].sort()).toEqual(['11', '13']);
     expect([...live.contracts.positions.values()].map((p) => p.accountId)).toEqual([ALICE.contracts]);
     expect(live.contracts.balances.has(BOB.contracts) || live.contracts.balances.has('9000000001')).toBe(false);
-    expect(live.contractClientIds.has(BOB.contracts)).toBe(false);
+    expect(live.contractClientIds.has(BOB.contracts) || live.contractClientIdsEnded.has(BOB.contracts)).toBe(false);
     expect([...live.contracts.liquidation.values()].reduce((n, heap) => n + heap.size, 0)).toBe(1);
     restorePartition(live, captured);
     expect({ hash: ledgerStateHash(live), indexes: indexes(live.contracts) }).toEqual(before);
@@ -177,5 +157,37 @@ describe("a partition's contracts, as a snapshot holds them", () => {
     expect(live.contracts.balances.get(clearingAccountIdOf(0))?.free.toFixed()).toBe('-1');
     restorePartition(live, captured);
     expect({ hash: ledgerStateHash(live), fundings: [...live.contracts.fundings], marks: marks() }).toEqual(before);
+  });
+
+  it('keeps the client ids of ended orders with their end times: restored, it refuses and frees them as the live ledger, and hashes as a replay', () => {
+    const live = funded();
+    live.given(
+      'PlaceContractOrder',
+      placeOrder(TRADER, '41', 'BUY_OPEN', '1', '29000', { leverage: '10', timeInForce: 'IOC', clientOrderId: 'gone' }),
+    );
+    live.given('ApplyOrderOutcome', outcome(TRADER, '41', 'BUY', 'CANCELED', 'IOC_REMAINDER'));
+    const endedAt = live.decidedAt;
+    const restored = new Ledger();
+    for (const partition of [0, 1])
+      restorePartition(
+        restored.state,
+        JSON.parse(JSON.stringify(capturePartition(live.state, scopeOf(partition), []))),
+      );
+    const replayed = initialLedgerState();
+    for (const e of live.journal) evolve(replayed, e);
+    expect([...restored.state.contractClientIdsEnded]).toEqual([[TRADER.contracts, new Map([['gone', endedAt]])]]);
+    expect(ledgerStateHash(restored.state)).toBe(ledgerStateHash(live.state));
+    expect(ledgerStateHash(restored.state)).toBe(ledgerStateHash(replayed));
+
+    const again = (ledger: Ledger, orderId: string) =>
+      ledger.rejection(
+        'PlaceContractOrder',
+        placeOrder(TRADER, orderId, 'BUY_OPEN', '1', '29000', { leverage: '10', clientOrderId: 'gone' }),
+      );
+    for (const ledger of [live, restored]) ledger.decideNextAt(endedAt + WINDOW - 1);
+    expect([again(live, '42'), again(restored, '42')]).toEqual([-1141, -1141]);
+    for (const ledger of [live, restored]) ledger.decideNextAt(endedAt + WINDOW);
+    expect([again(live, '43'), again(restored, '43')]).toEqual([undefined, undefined]);
+    expect(restored.state.contractClientIdsEnded.size).toBe(0);
   });
 });

@@ -21,6 +21,8 @@ export interface PartitionContracts {
   /** In the fold's order, so the orders of a position come back in placement order; with their cancel-requested marks. */
   orders: OpenContractOrder[];
   clientIds: [accountId: string, entries: [clientOrderId: string, orderId: string][]][];
+  /** The ended orders' client ids still held, with when they ended, in that order. Absent from snapshots taken before ended orders kept them. */
+  endedClientIds?: [accountId: string, entries: [clientOrderId: string, finalTime: number][]][];
   /** The last funding time settled per fund account (the partition's insurance share) and symbol. Absent from snapshots taken before funding. */
   fundings?: [fundAccountId: string, symbol: string, fundingTime: number][];
   /** The last mark price consumed per fund account and symbol. Absent from snapshots taken before marks were kept. */
@@ -56,9 +58,8 @@ export function captureContracts(state: LedgerState, accountIds: ReadonlySet<str
     balances,
     positions,
     orders: [...c.orders.values()].filter((o) => accountIds.has(o.accountId)),
-    clientIds: [...state.contractClientIds]
-      .filter(([accountId]) => accountIds.has(accountId))
-      .map(([accountId, entries]) => [accountId, [...entries]]),
+    clientIds: entriesOf(state.contractClientIds, accountIds),
+    endedClientIds: entriesOf(state.contractClientIdsEnded, accountIds),
     fundings: perFundOf(c.fundings, accountIds).map(({ key, symbol, fundAccountId }) => [
       fundAccountId,
       symbol,
@@ -78,6 +79,7 @@ export function forgetContracts(state: LedgerState, accountIds: ReadonlySet<stri
   for (const accountId of accountIds) {
     c.balances.delete(accountId);
     state.contractClientIds.delete(accountId);
+    state.contractClientIdsEnded.delete(accountId);
   }
   for (const [key, p] of c.positions) {
     if (!accountIds.has(p.accountId)) continue;
@@ -104,10 +106,19 @@ export function restoreContracts(state: LedgerState, captured: PartitionContract
   for (const p of captured.positions) setPosition(c, { ...p, avgPrice: '' });
   for (const o of captured.orders) setOrder(c, o);
   for (const [accountId, entries] of captured.clientIds) state.contractClientIds.set(accountId, new Map(entries));
+  for (const [accountId, entries] of captured.endedClientIds ?? [])
+    state.contractClientIdsEnded.set(accountId, new Map(entries));
   for (const [fundAccountId, symbol, fundingTime] of captured.fundings ?? [])
     c.fundings.set(fundingKey(symbol, fundAccountId), fundingTime);
   for (const [fundAccountId, symbol, markPrice] of captured.marks ?? [])
     c.marks.set(fundingKey(symbol, fundAccountId), new Money(markPrice));
+}
+
+/** The accounts' per-account maps, as entries in their order (an eviction order is kept). */
+function entriesOf<V>(perAccount: ReadonlyMap<string, ReadonlyMap<string, V>>, accountIds: ReadonlySet<string>) {
+  return [...perAccount]
+    .filter(([accountId]) => accountIds.has(accountId))
+    .map(([accountId, entries]): [string, [string, V][]] => [accountId, [...entries]]);
 }
 
 /** The entries of a per-fund map (fundings, marks) that belong to the accounts, keyed `symbol|fundAccountId` (see fundingKey). */

@@ -1,17 +1,36 @@
 import type { ContractEvent, ContractJournalEvent, ContractOrderRecord } from '@exchange/contracts';
+import { evictLeading, holdsClientId } from '../client-id-window';
 import type { LedgerState } from '../ledger-state';
 import { evolveContracts } from './contract-state';
 
 /**
  * Folds a journaled contracts event into the ledger's state: the contracts fold itself, and the
- * index of open contract orders by client order id (an order leaves it when the fold drops it).
+ * client-id index of contract orders. An order keeps its client id while open (the fold holds it)
+ * and for the retry window after it ends, as a spot order does; the ended ones go when their account
+ * places its next order after the window.
  */
 export function evolveContractJournal(state: LedgerState, event: ContractJournalEvent): void {
   if (event.type === 'ContractOrderRested') return;
   const before = touchedOrder(state, event);
   evolveContracts(state.contracts, event as unknown as ContractEvent);
-  if (event.type === 'ContractOrderPlaced') indexClientId(state, event.payload.order);
-  else if (before && !state.contracts.orders.has(before.orderId)) unindexClientId(state, before);
+  if (event.type === 'ContractOrderPlaced') {
+    evictEndedClientIds(state, event.payload.order.accountId, event.ts);
+    indexClientId(state, event.payload.order);
+  } else if (before && !state.contracts.orders.has(before.orderId)) endClientId(state, before, event.ts);
+}
+
+/** Whether a contract order of the account holds the client id at `now` (open, or ended within the window). */
+export function holdsContractClientId(
+  state: LedgerState,
+  accountId: string,
+  clientOrderId: string,
+  now: number,
+): boolean {
+  const orderId = state.contractClientIds.get(accountId)?.get(clientOrderId);
+  if (orderId === undefined) return false;
+  if (state.contracts.orders.has(orderId)) return true;
+  const finalTime = state.contractClientIdsEnded.get(accountId)?.get(clientOrderId);
+  return finalTime !== undefined && holdsClientId({ finalTime }, now, state.clientIdWindowMs);
 }
 
 function touchedOrder(state: LedgerState, event: ContractJournalEvent): ContractOrderRecord | undefined {
@@ -19,17 +38,36 @@ function touchedOrder(state: LedgerState, event: ContractJournalEvent): Contract
   return state.contracts.orders.get(event.payload.order.orderId);
 }
 
+/** An open order takes its client id (from an ended order whose window has passed, if one still had it). */
 export function indexClientId(state: LedgerState, order: ContractOrderRecord): void {
   if (order.clientOrderId === undefined) return;
   let index = state.contractClientIds.get(order.accountId);
   if (!index) state.contractClientIds.set(order.accountId, (index = new Map()));
   index.set(order.clientOrderId, order.orderId);
+  const ended = state.contractClientIdsEnded.get(order.accountId);
+  if (ended?.delete(order.clientOrderId) && ended.size === 0) state.contractClientIdsEnded.delete(order.accountId);
 }
 
-function unindexClientId(state: LedgerState, order: ContractOrderRecord): void {
+/** An ended order keeps its client id from `finalTime` on, for the window (see evictEndedClientIds). */
+export function endClientId(state: LedgerState, order: ContractOrderRecord, finalTime: number): void {
   if (order.clientOrderId === undefined) return;
-  const index = state.contractClientIds.get(order.accountId);
-  if (index?.get(order.clientOrderId) !== order.orderId) return;
-  index.delete(order.clientOrderId);
-  if (index.size === 0) state.contractClientIds.delete(order.accountId);
+  if (state.contractClientIds.get(order.accountId)?.get(order.clientOrderId) !== order.orderId) return;
+  let ended = state.contractClientIdsEnded.get(order.accountId);
+  if (!ended) state.contractClientIdsEnded.set(order.accountId, (ended = new Map()));
+  ended.set(order.clientOrderId, finalTime);
+}
+
+/** The account's client ids of orders ended for the window or more at `now` are free again, and forgotten. */
+function evictEndedClientIds(state: LedgerState, accountId: string, now: number): void {
+  const ended = state.contractClientIdsEnded.get(accountId);
+  if (!ended) return;
+  const index = state.contractClientIds.get(accountId);
+  evictLeading(
+    ended,
+    (_, finalTime) => !holdsClientId({ finalTime }, now, state.clientIdWindowMs),
+    (clientOrderId) => index?.delete(clientOrderId),
+  );
+  if (ended.size > 0) return;
+  state.contractClientIdsEnded.delete(accountId);
+  if (index?.size === 0) state.contractClientIds.delete(accountId);
 }

@@ -5,6 +5,7 @@ import type { PartitionContext } from '../ledger-decision';
 import { clearingAccountIdOf, insuranceAccountIdOf, systemOrderIdOf, systemSeqOf } from '../ledger-ids';
 import { Money } from '../ledger-money';
 import { evolve, initialLedgerState } from '../ledger-state';
+import { fundingOf, leg, place } from './contract-ledger.fixtures';
 import { shippedMarkets as markets } from './contract-scenario.fixtures';
 import { peekContractBalance, peekPosition } from './contract-state';
 
@@ -82,58 +83,12 @@ class Ledger {
 /** Alice LONG 10 and Bob SHORT 10 at 30000, 10× leverage, in different partitions. */
 function opened(): Ledger {
   const ledger = new Ledger();
-  for (const u of [ALICE, BOB]) {
-    ledger.given(
-      'CreateUser',
-      { userId: u.userId, name: u.userId, accountIds: [u.spot, `${u.userId}2`, u.contracts] },
-      u.partition,
-    );
-    ledger.given(
-      'CreditDeposit',
-      { userId: u.userId, accountId: u.spot, depositId: `${u.userId}9`, asset: 'USDT', amount: '10000' },
-      u.partition,
-    );
-    ledger.given(
-      'TransferFunds',
-      {
-        userId: u.userId,
-        transferId: `${u.userId}8`,
-        fromAccountId: u.spot,
-        toAccountId: u.contracts,
-        asset: 'USDT',
-        amount: '1000',
-      },
-      u.partition,
-    );
-  }
-  const order = (u: typeof ALICE, orderId: string, side: string) => ({
-    userId: u.userId,
-    accountId: u.contracts,
-    orderId,
-    symbol: SWAP,
-    side,
-    price: '30000',
-    quantity: '10',
-    leverage: '10',
-    marketsVersion: markets.version,
-    clientOrderId: `c${orderId}`,
-  });
-  ledger.given('PlaceContractOrder', order(ALICE, '11', 'BUY_OPEN'), 0);
-  ledger.given('PlaceContractOrder', order(BOB, '12', 'SELL_OPEN'), 1);
-  const leg = (u: typeof ALICE, orderId: string, side: string, isMaker: boolean) => ({
-    tradeId: '77',
-    symbol: SWAP,
-    orderId,
-    accountId: u.contracts,
-    userId: u.userId,
-    side,
-    price: '30000',
-    qty: '10',
-    quoteQty: '0',
-    isMaker,
-  });
-  ledger.given('SettleTradeLeg', leg(ALICE, '11', 'BUY', true), 0);
-  ledger.given('SettleTradeLeg', leg(BOB, '12', 'SELL', false), 1);
+  for (const u of [ALICE, BOB])
+    for (const [type, payload] of fundingOf(u, '1000')) ledger.given(type, payload, u.partition);
+  ledger.given('PlaceContractOrder', place(ALICE, '11', 'BUY_OPEN', '10', '30000', { leverage: '10' }), 0);
+  ledger.given('PlaceContractOrder', place(BOB, '12', 'SELL_OPEN', '10', '30000', { leverage: '10' }), 1);
+  ledger.given('SettleTradeLeg', leg(ALICE, '11', 'BUY', '10', '30000', true), 0);
+  ledger.given('SettleTradeLeg', leg(BOB, '12', 'SELL', '10', '30000', false), 1);
   return ledger;
 }
 

@@ -15,6 +15,7 @@ import { requireAccountOf } from '../ledger-decision';
 import { LedgerRejection, RejectCode } from '../ledger-rejection';
 import type { LedgerState } from '../ledger-state';
 import { decideContract } from './contract-decider';
+import { holdsContractClientId } from './contract-journal-fold';
 import { type ContractContext, MARGIN_TOKEN } from './contract-decision';
 import { orderRecordOf } from './contract-state';
 
@@ -74,7 +75,7 @@ function requireContractsAccount(state: LedgerState, userId: string, accountId: 
 export function placeContract(command: PlaceContractOrder, state: LedgerState, ctx: DecisionContext): Draft[] {
   const p = command.payload;
   requireContractsAccount(state, p.userId, p.accountId, true);
-  if (p.clientOrderId !== undefined && state.contractClientIds.get(p.accountId)?.has(p.clientOrderId)) {
+  if (p.clientOrderId !== undefined && holdsContractClientId(state, p.accountId, p.clientOrderId, ctx.now)) {
     throw new LedgerRejection(RejectCode.DUPLICATE_CLIENT_ORDER_ID, `Duplicate clientOrderId '${p.clientOrderId}'.`);
   }
   return contractDrafts(command, state, ctx);
