@@ -36,13 +36,14 @@ export interface PositionState {
 
 /**
  * An open order as the fold keeps it: its record, and whether a cancel is on its way to the engine
- * (a user's or a liquidation's), so a liquidation does not request it twice and waits for its end.
+ * (a user's or a liquidation's), so a liquidation does not request it twice and waits for its end;
+ * `cancelReason` when a liquidation asked, so the order's end says why rather than the engine's USER.
  */
-export type OpenContractOrder = ContractOrderRecord & { cancelRequested?: true };
+export type OpenContractOrder = ContractOrderRecord & { cancelRequested?: true; cancelReason?: 'LIQUIDATION' };
 
-/** The order's record as events carry it, without the fold's mark. */
+/** The order's record as events carry it, without the fold's marks. */
 export function orderRecordOf(order: OpenContractOrder): ContractOrderRecord {
-  const { cancelRequested: _mark, ...record } = order;
+  const { cancelRequested: _mark, cancelReason: _reason, ...record } = order;
   return record;
 }
 
@@ -262,7 +263,8 @@ export function evolveContracts(state: ContractsState, event: ContractEvent): Co
       return state;
     case 'ContractCancelRequested': {
       const order = state.orders.get(event.payload.order.orderId);
-      if (order) setOrder(state, { ...order, cancelRequested: true });
+      const reason = event.payload.reason;
+      if (order) setOrder(state, { ...order, cancelRequested: true, ...(reason ? { cancelReason: reason } : {}) });
       return state;
     }
     default: {
