@@ -25,6 +25,8 @@ export interface PartitionContracts {
   fundings?: [fundAccountId: string, symbol: string, fundingTime: number][];
   /** The last mark price consumed per fund account and symbol. Absent from snapshots taken before marks were kept. */
   marks?: [fundAccountId: string, symbol: string, markPrice: string][];
+  /** What no margin paid, per account of the partition (ContractsState.uncovered). Absent from snapshots taken before it was kept per account. */
+  uncovered?: [accountId: string, amount: string][];
 }
 
 export function captureContracts(state: LedgerState, accountIds: ReadonlySet<string>): PartitionContracts {
@@ -69,6 +71,9 @@ export function captureContracts(state: LedgerState, accountIds: ReadonlySet<str
       symbol,
       c.marks.get(key)!.toFixed(),
     ]),
+    uncovered: [...c.uncovered]
+      .filter(([accountId]) => accountIds.has(accountId))
+      .map(([accountId, amount]) => [accountId, amount.toFixed()]),
   };
 }
 
@@ -77,6 +82,7 @@ export function forgetContracts(state: LedgerState, accountIds: ReadonlySet<stri
   const c = state.contracts;
   for (const accountId of accountIds) {
     c.balances.delete(accountId);
+    c.uncovered.delete(accountId);
     state.contractClientIds.delete(accountId);
   }
   for (const [key, p] of c.positions) {
@@ -108,6 +114,7 @@ export function restoreContracts(state: LedgerState, captured: PartitionContract
     c.fundings.set(fundingKey(symbol, fundAccountId), fundingTime);
   for (const [fundAccountId, symbol, markPrice] of captured.marks ?? [])
     c.marks.set(fundingKey(symbol, fundAccountId), new Money(markPrice));
+  for (const [accountId, amount] of captured.uncovered ?? []) c.uncovered.set(accountId, new Money(amount));
 }
 
 /** The entries of a per-fund map (fundings, marks) that belong to the accounts, keyed `symbol|fundAccountId` (see fundingKey). */
