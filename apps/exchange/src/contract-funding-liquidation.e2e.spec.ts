@@ -3,6 +3,7 @@ import { ManualClock } from '@exchange/platform';
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
 import { externalIndexMarkets } from '../../../test/support/external-index-markets';
 import { adminCall, signedRequest } from '../../../test/support/signed-client';
+import { StreamClient } from '../../../test/support/stream-client';
 import { startTestExchange, type TestExchange } from '../../../test/support/test-exchange';
 import { waitFor } from '../../../test/support/wait-for';
 
@@ -63,7 +64,11 @@ describe('funding and liquidation through the price relay', () => {
       ).toEqual({ success: 'true' });
     await adminCall(exchange.baseUrl, token, 'POST', '/admin/v1/insurance-fund', { amount: '80000' });
   });
-  afterAll(async () => exchange.close());
+  let stream: StreamClient | undefined;
+  afterAll(async () => {
+    stream?.close();
+    await exchange.close();
+  });
 
   it('pays funding at each interval end, long to short, to the unit, the sum unchanged', async () => {
     // Alice LONG 10 and Bob SHORT 10 at 30000, 10×: margin 30 each, fees 0.06 (Bob maker) and 0.18 (Alice taker).
@@ -113,6 +118,21 @@ describe('funding and liquidation through the price relay', () => {
   });
 
   it('liquidates the long when the index falls through its flp: Alice loses exactly her margin, the fund takes the position', async () => {
+    // A close order of hers rests on the book: the liquidation has the engine cancel it first, and her
+    // stream (a real client) says so: CANCELED, and u ("the trade is normal") false.
+    const listenKey = (await call<{ listenKey: string }>(alice, 'POST', '/openapi/v1/userDataStream')).body.listenKey;
+    stream = await StreamClient.connect(exchange.baseUrl, listenKey);
+    const close = await call<{ orderId: string; status: string }>(alice, 'POST', '/openapi/contract/v1/order', {
+      symbol: SWAP,
+      side: 'SELL_CLOSE',
+      quantity: '4',
+      price: '35000',
+      clientOrderId: `fl-${++n}`,
+    });
+    expect(close.body.status).toBe('NEW');
+    const reports = () => stream!.of('contractExecutionReport').filter((f) => f.i === close.body.orderId);
+    await stream.waitForFrames('the close order reported', () => reports().length > 0);
+    expect(reports()[0]).toMatchObject({ X: 'NEW', u: true, C: true });
     const long = await position(alice, 'LONG');
     const before = Number(await total(alice));
     const flp = Number(long!.flp);
@@ -133,5 +153,10 @@ describe('funding and liquidation through the price relay', () => {
     };
     expect(Number(insurance.balance)).toBeGreaterThan(0);
     expect(await position(bob, 'SHORT')).toMatchObject({ position: '10' });
+    await stream!.waitForFrames('the close order canceled', () => reports().some((f) => f.X === 'CANCELED'));
+    expect(reports().map((f) => [f.X, f.u])).toEqual([
+      ['NEW', true],
+      ['CANCELED', false],
+    ]);
   });
 });

@@ -197,6 +197,9 @@ export const contractJournalEventSchemas = {
     indexPrice: decimal,
     at: ms,
   }),
-  ContractCancelRequested: ledgerEventV1('ContractCancelRequested', { order: orderSchema }),
+  ContractCancelRequested: ledgerEventV1('ContractCancelRequested', {
+    order: orderSchema,
+    reason: z.literal('LIQUIDATION').optional(),
+  }),
   ContractOrderRested: ledgerEventV1('ContractOrderRested', { accountId: id, symbol: id, orderId: id }),
 } satisfies { [T in ContractJournalEvent['type']]: z.ZodType<Extract<ContractJournalEvent, { type: T }>> };

@@ -165,7 +165,7 @@ export interface ContractOrderEnded {
     released: string;
     balance: ContractBalanceAfter;
     position: PositionAfter;
-    /** The engine's reason, when it gave one. */
+    /** The engine's reason, when it gave one; LIQUIDATION for an order canceled because its position was liquidated. */
     reason?: string;
   };
 }
@@ -199,7 +199,11 @@ export type ContractEvent =
  */
 export interface ContractCancelRequested {
   type: 'ContractCancelRequested';
-  payload: { order: ContractOrderRecord };
+  payload: {
+    order: ContractOrderRecord;
+    /** Set when a liquidation asked for it: the order's end then says so (ContractOrderEnded.reason), whatever the engine's reason. */
+    reason?: 'LIQUIDATION';
+  };
 }
 
 /** The engine's word that an order's remainder rests on the book (what a new order's REST answer waits for): no contracts state changes. */

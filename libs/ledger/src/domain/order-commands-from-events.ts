@@ -1,4 +1,3 @@
-import { LIQUIDATION_CANCEL } from './contracts/contract-liquidation';
 import type {
   CancelOrder,
   ContractOrderRecord,
@@ -100,18 +99,10 @@ export function orderCommandsFor(events: readonly LedgerJournalEvent[]): OrderCo
         ts: event.ts,
         payload: { symbol: o.symbol, orderId: o.orderId, accountId: o.accountId, userId: o.userId },
       });
-    } else if (event.type === 'ContractOrderEnded' && event.payload.reason === LIQUIDATION_CANCEL) {
-      // The ledger ended it for a liquidation. Now only STOP orders end so (never on the book: the engine
-      // answers it does not know them); journals from before held LIMIT ones the engine must still take off.
-      const p = event.payload;
-      commands.push({
-        type: 'CancelOrder',
-        v: 1,
-        id: event.id,
-        ts: event.ts,
-        payload: { symbol: p.symbol, orderId: p.order.orderId, accountId: p.accountId, userId: p.userId },
-      });
     }
+    // A ContractOrderEnded asks nothing of the engine: a liquidation ends only STOP orders in the ledger
+    // (never on the book), and its other ends (reason LIQUIDATION too) are the engine's own answers.
+    // These records are written with the events they derive from, so no older journal passes here again.
   }
   return commands;
 }

@@ -190,4 +190,32 @@ describe("a partition's contracts, as a snapshot holds them", () => {
     expect([again(live, '43'), again(restored, '43')]).toEqual([undefined, undefined]);
     expect(restored.state.contractClientIdsEnded.size).toBe(0);
   });
+
+  it("carries each partition's uncovered losses in its own snapshot, into the state hash", () => {
+    const live = trading();
+    // What no margin paid stays with the account whose settlement left it: a user's fill, a fund share's funding.
+    live.contracts.uncovered.set(ALICE.contracts, new Money('12.5'));
+    live.contracts.uncovered.set(insuranceAccountIdOf(1), new Money('0.75'));
+    const uncovered = (c: ContractsState) => [...c.uncovered].map(([id, amount]) => [id, amount.toFixed()]).sort();
+    const hash = ledgerStateHash(live);
+    const snapshots = [0, 1].map((p) => JSON.parse(JSON.stringify(capturePartition(live, scopeOf(p), []))));
+    expect(snapshots.map((snapshot) => snapshot.contracts.uncovered)).toEqual([
+      [[ALICE.contracts, '12.5']],
+      [[insuranceAccountIdOf(1), '0.75']],
+    ]);
+    const restored = initialLedgerState();
+    for (const snapshot of snapshots) restorePartition(restored, snapshot);
+    expect(ledgerStateHash(restored)).toBe(hash);
+    expect(uncovered(restored.contracts)).toEqual(uncovered(live.contracts));
+
+    // The hash sees it: a partition that lost its share of it is not the same state.
+    forgetPartition(live, scopeOf(1));
+    expect(uncovered(live.contracts)).toEqual([[ALICE.contracts, '12.5']]);
+    const { uncovered: _dropped, ...older } = snapshots[1].contracts;
+    restorePartition(live, { ...snapshots[1], contracts: older });
+    expect(ledgerStateHash(live)).not.toBe(hash);
+    forgetPartition(live, scopeOf(1));
+    restorePartition(live, snapshots[1]);
+    expect(ledgerStateHash(live)).toBe(hash);
+  });
 });

@@ -27,6 +27,8 @@ export interface PartitionContracts {
   fundings?: [fundAccountId: string, symbol: string, fundingTime: number][];
   /** The last mark price consumed per fund account and symbol. Absent from snapshots taken before marks were kept. */
   marks?: [fundAccountId: string, symbol: string, markPrice: string][];
+  /** What no margin paid, per account of the partition (ContractsState.uncovered). Absent from snapshots taken before it was kept per account. */
+  uncovered?: [accountId: string, amount: string][];
 }
 
 export function captureContracts(state: LedgerState, accountIds: ReadonlySet<string>): PartitionContracts {
@@ -70,6 +72,9 @@ export function captureContracts(state: LedgerState, accountIds: ReadonlySet<str
       symbol,
       c.marks.get(key)!.toFixed(),
     ]),
+    uncovered: [...c.uncovered]
+      .filter(([accountId]) => accountIds.has(accountId))
+      .map(([accountId, amount]) => [accountId, amount.toFixed()]),
   };
 }
 
@@ -78,6 +83,7 @@ export function forgetContracts(state: LedgerState, accountIds: ReadonlySet<stri
   const c = state.contracts;
   for (const accountId of accountIds) {
     c.balances.delete(accountId);
+    c.uncovered.delete(accountId);
     state.contractClientIds.delete(accountId);
     state.contractClientIdsEnded.delete(accountId);
   }
@@ -112,6 +118,7 @@ export function restoreContracts(state: LedgerState, captured: PartitionContract
     c.fundings.set(fundingKey(symbol, fundAccountId), fundingTime);
   for (const [fundAccountId, symbol, markPrice] of captured.marks ?? [])
     c.marks.set(fundingKey(symbol, fundAccountId), new Money(markPrice));
+  for (const [accountId, amount] of captured.uncovered ?? []) c.uncovered.set(accountId, new Money(amount));
 }
 
 /** The accounts' per-account maps, as entries in their order (an eviction order is kept). */

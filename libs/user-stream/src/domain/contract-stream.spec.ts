@@ -295,6 +295,30 @@ describe('contract events on a user stream', () => {
     expect(streamAll(mainStream, [placed(), ended('EXPIRED')]).frames.at(-2)).toMatchObject({ X: 'EXPIRED' });
   });
 
+  it("says an order canceled because its position was liquidated is not a normal end (u false); a user's cancel stays normal", () => {
+    const ended = (reason: string) =>
+      event('ContractOrderEnded', {
+        accountId: '300',
+        symbol: 'BTC-SWAP-USDT',
+        side: 'BUY_OPEN',
+        order: { orderId: '7001', executedQty: '0', marginLeft: '0', status: 'CANCELED' },
+        released: '60.72',
+        balance: usdt('1000', '0', '0'),
+        position: position({ opening: '0' }),
+        reason,
+      });
+    const reports = (reason: string) =>
+      streamAll(contractStream, [placed(), ended(reason)]).frames.filter((f) => f.e === 'contractExecutionReport');
+    expect(reports('LIQUIDATION').map((r) => [r.X, r.u])).toEqual([
+      ['NEW', true],
+      ['CANCELED', false],
+    ]);
+    expect(reports('USER').map((r) => [r.X, r.u])).toEqual([
+      ['NEW', true],
+      ['CANCELED', true],
+    ]);
+  });
+
   it("sends the USDT as outboundAccountInfo on the contracts account's own stream, with that account's flags", () => {
     const { frames } = streamAll(contractStream, [
       event('ContractAccountCredited', {

@@ -70,7 +70,11 @@ export function contractFlagsOf(
   };
 }
 
-/** Every key of spec 6.3; l, L, n and m describe the fill when the event is one. */
+/**
+ * Every key of spec 6.3; l, L, n and m describe the fill when the event is one. u ("whether the
+ * trade is normal") is false when the order was canceled because its position was liquidated: the
+ * family marks liquidation as not normal (its LIQUI_* order types), and 6.3 has no reason key.
+ */
 export function contractExecutionReport(
   order: ContractOrderView,
   event: ContractJournalEvent,
@@ -94,7 +98,7 @@ export function contractExecutionReport(
     L: fill?.price ?? '0',
     n: fill?.fee ?? '0',
     N: fill?.feeToken ?? 'USDT',
-    u: true,
+    u: !(event.type === 'ContractOrderEnded' && event.payload.reason === 'LIQUIDATION'),
     // Working unless it is a STOP order waiting for its trigger (the family: "for stop orders").
     w: order.orderType !== 'STOP',
     m: fill?.isMaker ?? false,

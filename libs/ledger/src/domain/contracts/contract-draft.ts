@@ -78,7 +78,7 @@ export class ContractDraft {
       marks: new OverlayMap(base.marks),
       liquidation: new Map(),
       stops: new Map(),
-      uncovered: base.uncovered,
+      uncovered: new OverlayMap(base.uncovered),
     };
   }
 

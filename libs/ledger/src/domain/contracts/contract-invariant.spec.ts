@@ -3,7 +3,7 @@ import { Money, ZERO } from '../ledger-money';
 import { seededRandom } from '../seeded-random.fixtures';
 import { checkInvariants } from './contract-invariants.fixtures';
 import { isOpening, positionSideOf } from './contract-decision';
-import { evolveContracts, initialContractsState } from './contract-state';
+import { evolveContracts, initialContractsState, totalUncovered } from './contract-state';
 import { contractsStateHash } from './contract-state-hash';
 import { ContractScenario, shippedMarkets } from './contract-scenario.fixtures';
 
@@ -191,7 +191,7 @@ describe('Contracts: random trading between accounts', () => {
         (sum, b) => sum.plus(b.free).plus(b.locked).plus(b.positionMargin),
         ZERO,
       );
-      expect(cash.minus(sim.s.state.uncovered).toFixed()).toBe(sim.credited.toFixed());
+      expect(cash.minus(totalUncovered(sim.s.state)).toFixed()).toBe(sim.credited.toFixed());
       expect([...sim.s.state.positions.values()].every((p) => p.size.isZero())).toBe(true);
 
       const replayed = sim.s.journal.reduce(evolveContracts, initialContractsState());

@@ -1,6 +1,6 @@
 import { type Money, ZERO } from '../ledger-money';
 import { isOpening, positionSideOf } from './contract-decision';
-import type { ContractsState } from './contract-state';
+import { type ContractsState, totalUncovered } from './contract-state';
 
 const remainingOf = (o: { quantity: string; executedQty: string }) => ZERO.plus(o.quantity).minus(o.executedQty);
 
@@ -55,7 +55,7 @@ export function checkInvariants(state: ContractsState, credited: Money): void {
   // Equity at any common price is conserved: cash plus the open positions' unrealised PnL, which
   // at one price sums to Σ short entry values − Σ long entry values (LONG and SHORT sizes match),
   // less the losses no margin covered (created, and owed by the insurance fund).
-  same('equity', cash.minus(openValue).minus(state.uncovered), credited);
+  same('equity', cash.minus(openValue).minus(totalUncovered(state)), credited);
 }
 
 /** A plain throw rather than expect(): this runs after every step of every seed. */

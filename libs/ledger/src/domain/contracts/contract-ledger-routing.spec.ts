@@ -84,7 +84,10 @@ describe('the ledger routes contract commands through the contracts decider', ()
       payload: { symbol: SWAP, orderId: '21', accountId: ALICE.contracts },
     });
     const [ended] = ledger.given('ApplyOrderOutcome', outcome(ALICE, '21', 'BUY', 'CANCELED', 'USER'));
-    expect(ended?.type === 'ContractOrderEnded' && ended.payload.order.status).toBe('CANCELED');
+    expect(ended?.type === 'ContractOrderEnded' && [ended.payload.order.status, ended.payload.reason]).toEqual([
+      'CANCELED',
+      'USER',
+    ]);
     expect(ledger.usdt(ALICE.contracts)).toEqual({ free: '5000', locked: '0', positionMargin: '0' });
     expect(
       ledger.rejection('RequestContractCancel', { userId: ALICE.userId, accountId: ALICE.contracts, orderId: '21' }),

@@ -77,7 +77,10 @@ describe('Contracts: a liquidation cancels through the engine first', () => {
     const s = opened();
     s.order(ALICE, '13', 'BUY_OPEN', '10', '47700', '20');
     const lock = s.state.orders.get('13')!.marginLocked;
-    expect(types(mark(s, '47738.6'))).toEqual(['ContractCancelRequested']);
+    expect(mark(s, '47738.6')).toEqual([
+      { type: 'ContractCancelRequested', payload: expect.objectContaining({ reason: 'LIQUIDATION' }) },
+    ]);
+    expect(s.state.orders.get('13')).toMatchObject({ cancelRequested: true, cancelReason: 'LIQUIDATION' });
     expect(s.balance(ALICE).locked).toBe(lock);
 
     // Dave sells 4 into it before the cancel: Alice's position grows by 4 at 47700 (margin 9.54).
@@ -91,9 +94,19 @@ describe('Contracts: a liquidation cancels through the engine first', () => {
 
     // The engine's CANCELED outcome ends the remainder and frees what it still locked; no order is left on the book,
     // so the same step takes the position over at the mark the partition keeps.
-    const events = s
-      .given('EndContractOrder', { accountId: ALICE, orderId: '13', symbol: SYMBOL, status: 'CANCELED' })
-      .filter((e) => e.type !== 'ContractOrderEnded');
+    // The engine cancels it as it would a user's (reason USER); its end says it was the liquidation.
+    const all = s.given('EndContractOrder', {
+      accountId: ALICE,
+      orderId: '13',
+      symbol: SYMBOL,
+      status: 'CANCELED',
+      reason: 'USER',
+    });
+    expect(all[0]).toMatchObject({
+      type: 'ContractOrderEnded',
+      payload: { order: { orderId: '13', status: 'CANCELED' }, reason: 'LIQUIDATION' },
+    });
+    const events = all.filter((e) => e.type !== 'ContractOrderEnded');
     expect(s.balance(ALICE).locked).toBe('0');
     expect(types(events)).toEqual(['PositionLiquidated', 'ContractOrderPlaced']);
     // She loses exactly the margin she had then: 2500 + 9.54; the fund takes 1004 at 50190.8 − 2509.54.

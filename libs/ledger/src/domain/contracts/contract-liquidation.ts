@@ -122,7 +122,7 @@ function liquidationCandidates(state: ContractsState, symbol: string, mark: Mone
   });
 }
 
-/** The reason of a STOP order the ledger ended for a liquidation (a STOP waits in the ledger, not on the engine's book). */
+/** The reason of an order canceled because its position was liquidated: a STOP the ledger ended, or an order the engine took off its book at the liquidation's request. */
 export const LIQUIDATION_CANCEL = 'LIQUIDATION';
 
 /**
@@ -154,7 +154,8 @@ export function cancelPositionOrders(draft: ContractDraft, key: string, ctx: Con
       continue;
     }
     onBook = true;
-    if (!o.cancelRequested) draft.emit({ type: 'ContractCancelRequested', payload: { order: orderRecordOf(o) } });
+    if (!o.cancelRequested)
+      draft.emit({ type: 'ContractCancelRequested', payload: { order: orderRecordOf(o), reason: LIQUIDATION_CANCEL } });
   }
   return !onBook;
 }

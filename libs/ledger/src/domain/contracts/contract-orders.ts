@@ -19,7 +19,13 @@ import {
   requireContract,
   roundUp,
 } from './contract-decision';
-import { type ContractsState, peekContractBalance, peekPosition, type PositionState } from './contract-state';
+import {
+  type ContractsState,
+  type OpenContractOrder,
+  peekContractBalance,
+  peekPosition,
+  type PositionState,
+} from './contract-state';
 
 /**
  * What an OPEN order locks at its own price (BHEx's marginLocked): the margin, value / leverage,
@@ -156,7 +162,7 @@ export function placeContractOrder(
 export function openContractOrder(
   state: ContractsState,
   p: { orderId: string; accountId: string; symbol: string },
-): ContractOrderRecord {
+): OpenContractOrder {
   const order = state.orders.get(p.orderId);
   if (!order || order.accountId !== p.accountId || order.symbol !== p.symbol)
     throw internal(`order ${p.orderId} is not an open order of account ${p.accountId} on ${p.symbol}`);
@@ -181,6 +187,8 @@ export function endContractOrder(
     ? { ...position, opening: position.opening.minus(remaining) }
     : { ...position, closing: position.closing.minus(remaining) };
   const balanceNow = { ...balance, free: balance.free.plus(released), locked: balance.locked.minus(released) };
+  // The engine cancels a liquidation's request as it does a user's: the fold remembers who asked.
+  const reason = p.status === 'CANCELED' && order.cancelReason ? order.cancelReason : p.reason;
   return [
     {
       type: 'ContractOrderEnded',
@@ -192,7 +200,7 @@ export function endContractOrder(
         released: released.toFixed(),
         balance: balanceAfter(p.accountId, balanceNow),
         position: positionAfter(after, config, ctx),
-        ...(p.reason === undefined ? {} : { reason: p.reason }),
+        ...(reason === undefined ? {} : { reason }),
       },
     },
   ];

@@ -254,6 +254,11 @@ describe('price and funding commands decided per ledger partition', () => {
     );
     expect(ledger.state.contracts.orders.has('13')).toBe(false);
     expect(ended.map((e) => e.type)).toEqual(['ContractOrderEnded', 'PositionLiquidated', 'ContractOrderPlaced']);
+    // The end says why though the engine said USER; it asks the engine nothing more (only the fund's IOC goes to it).
+    expect(ended[0]).toMatchObject({
+      payload: { order: { orderId: '13', status: 'CANCELED' }, reason: 'LIQUIDATION' },
+    });
+    expect(orderCommandsFor(ended).map((c) => c.type)).toEqual(['SubmitOrder']);
     expect(mark('m3')).toEqual([[], []]);
     expect(peekPosition(ledger.state.contracts, insuranceAccountIdOf(0), SWAP, 'LONG').size.toFixed()).toBe('10');
   });

@@ -1,4 +1,5 @@
 import { contractsStateHash } from './contract-state-hash';
+import { totalUncovered } from './contract-state';
 import { ContractScenario, FEES } from './contract-scenario.fixtures';
 
 const ALICE = '1001';
@@ -223,7 +224,7 @@ describe('Contracts: a close past bankruptcy', () => {
     });
     expect(s.balance(ALICE)).toEqual({ free: freeBefore, locked: '0', positionMargin: '0' });
     expect(s.position(ALICE, 'LONG').realizedPnl).toBe('-2490.6');
-    expect(s.state.uncovered.toFixed()).toBe('509.4');
+    expect(totalUncovered(s.state).toFixed()).toBe('509.4');
     // Bob is paid his whole gain of 3000.
     expect(s.position(BOB, 'SHORT').realizedPnl).toBe('3000');
     expect(s.balance(FEES).free).toBe('77.6'); // 30 + 10 + 9.4 + 28.2

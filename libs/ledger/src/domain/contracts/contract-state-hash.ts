@@ -23,11 +23,11 @@ export function contractsStateHash(state: ContractsState): string {
       `o|${id}|${o.accountId}|${o.symbol}|${o.side}|${o.price}|${o.quantity}|${o.leverage}|${o.executedQty}|${o.marginLocked}|${o.marginLeft}|${o.status}|${o.time}|${o.marketsVersion}`,
     );
     hash.update(
-      `|${o.orderType}|${o.triggerPrice ?? ''}|${o.timeInForce ?? ''}|${o.clientOrderId ?? ''}|${o.priceType ?? ''}${o.cancelRequested ? '|cancel-requested' : ''}\n`,
+      `|${o.orderType}|${o.triggerPrice ?? ''}|${o.timeInForce ?? ''}|${o.clientOrderId ?? ''}|${o.priceType ?? ''}${o.cancelRequested ? '|cancel-requested' : ''}${o.cancelReason ? `|${o.cancelReason}` : ''}\n`,
     );
   }
   for (const symbol of [...state.fundings.keys()].sort()) hash.update(`f|${symbol}|${state.fundings.get(symbol)}\n`);
   for (const key of [...state.marks.keys()].sort()) hash.update(`m|${key}|${state.marks.get(key)!.toFixed()}\n`);
-  hash.update(`u|${state.uncovered.toFixed()}\n`);
+  for (const id of [...state.uncovered.keys()].sort()) hash.update(`u|${id}|${state.uncovered.get(id)!.toFixed()}\n`);
   return hash.digest('hex');
 }

@@ -36,13 +36,14 @@ export interface PositionState {
 
 /**
  * An open order as the fold keeps it: its record, and whether a cancel is on its way to the engine
- * (a user's or a liquidation's), so a liquidation does not request it twice and waits for its end.
+ * (a user's or a liquidation's), so a liquidation does not request it twice and waits for its end;
+ * `cancelReason` when a liquidation asked, so the order's end says why rather than the engine's USER.
  */
-export type OpenContractOrder = ContractOrderRecord & { cancelRequested?: true };
+export type OpenContractOrder = ContractOrderRecord & { cancelRequested?: true; cancelReason?: 'LIQUIDATION' };
 
-/** The order's record as events carry it, without the fold's mark. */
+/** The order's record as events carry it, without the fold's marks. */
 export function orderRecordOf(order: OpenContractOrder): ContractOrderRecord {
-  const { cancelRequested: _mark, ...record } = order;
+  const { cancelRequested: _mark, cancelReason: _reason, ...record } = order;
   return record;
 }
 
@@ -65,8 +66,12 @@ export interface ContractsState {
   liquidation: Map<string, PriceHeap>;
   /** STOP orders' trigger prices per `symbol|BUY` (lowest first) and `symbol|SELL` (highest first): derived. */
   stops: Map<string, PriceHeap>;
-  /** Losses no margin could pay (see ContractOrderFilled.uncovered): what the insurance fund owes. */
-  uncovered: Money;
+  /**
+   * Losses no margin could pay (see ContractOrderFilled.uncovered), per account whose settlement
+   * left them unpaid (a position's account, or a fund share that could not pay a funding): what
+   * the insurance fund owes. Per account, so each ledger partition's snapshot carries its own.
+   */
+  uncovered: Map<string, Money>;
 }
 
 export function initialContractsState(): ContractsState {
@@ -79,8 +84,20 @@ export function initialContractsState(): ContractsState {
     marks: new Map(),
     liquidation: new Map(),
     stops: new Map(),
-    uncovered: ZERO,
+    uncovered: new Map(),
   };
+}
+
+/** What no margin paid, over every account of the fold. */
+export function totalUncovered(state: ContractsState): Money {
+  let total = ZERO;
+  for (const amount of state.uncovered.values()) total = total.plus(amount);
+  return total;
+}
+
+function addUncovered(state: ContractsState, accountId: string, amount: string): void {
+  if (new Money(amount).isZero()) return;
+  state.uncovered.set(accountId, (state.uncovered.get(accountId) ?? ZERO).plus(amount));
 }
 
 export function fundingKey(symbol: string, fundAccountId: string): string {
@@ -216,7 +233,7 @@ export function evolveContracts(state: ContractsState, event: ContractEvent): Co
       setPosition(state, position);
       if (event.type === 'ContractOrderFilled') {
         setBalance(state, event.payload.feeAccount);
-        state.uncovered = state.uncovered.plus(event.payload.uncovered);
+        addUncovered(state, event.payload.accountId, event.payload.uncovered);
       }
       return state;
     }
@@ -231,7 +248,7 @@ export function evolveContracts(state: ContractsState, event: ContractEvent): Co
       }
       setBalance(state, event.payload.insurance);
       if (event.payload.clearing) setBalance(state, event.payload.clearing);
-      state.uncovered = state.uncovered.plus(event.payload.uncovered);
+      addUncovered(state, event.payload.insurance.accountId, event.payload.uncovered);
       state.fundings.set(
         fundingKey(event.payload.symbol, event.payload.insurance.accountId),
         event.payload.fundingTime,
@@ -248,7 +265,7 @@ export function evolveContracts(state: ContractsState, event: ContractEvent): Co
       for (const c of event.payload.counterparties) {
         setBalance(state, c.balance);
         setPosition(state, c.position);
-        state.uncovered = state.uncovered.plus(c.uncovered);
+        addUncovered(state, c.accountId, c.uncovered);
       }
       return state;
     case 'ContractStopTriggered':
@@ -262,7 +279,8 @@ export function evolveContracts(state: ContractsState, event: ContractEvent): Co
       return state;
     case 'ContractCancelRequested': {
       const order = state.orders.get(event.payload.order.orderId);
-      if (order) setOrder(state, { ...order, cancelRequested: true });
+      const reason = event.payload.reason;
+      if (order) setOrder(state, { ...order, cancelRequested: true, ...(reason ? { cancelReason: reason } : {}) });
       return state;
     }
     default: {
