@@ -72,7 +72,8 @@ const partitionDir = (dir: string, topic: string, partition: number): string =>
  * compaction per topic, and an atomic "append these records and commit this offset" step.
  *
  * Every step is one framed, checksummed entry of a write-ahead log (the atomic unit, group-committed
- * with one fdatasync); once durable, its records are appended to per-partition segment files. A
+ * with one fdatasync); once written, its records are in the partitions (handed to consumers that read
+ * unsynced records at once, to the others once durable) and go to per-partition segment files. A
  * checkpoint syncs the segments, rewrites the manifest (segments and committed offsets) and starts a
  * new write-ahead log, so opening reads the manifest, the active segments' indexes and the log's
  * short tail, never the history; older records are read from disk through a bounded cache.

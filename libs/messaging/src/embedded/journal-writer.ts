@@ -1,3 +1,4 @@
+import { ftruncateSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { EventLogUnavailableError } from '../event-log-errors';
 
@@ -102,9 +103,11 @@ export class JournalWriter {
         await first.run().then(first.resolve, first.reject);
         continue;
       }
+      // The frames appended in this turn of the event loop go out in one write.
+      await new Promise<void>((next) => setImmediate(next));
       const end = this.queue.findIndex((item) => item.kind === 'task');
       const batch = this.queue.splice(0, end < 0 ? this.queue.length : end) as PendingWrite[];
-      if (!(await this.write(batch))) continue;
+      if (!this.write(batch)) continue;
       if (!this.run(batch, (w) => w.onWritten())) break;
       if (this.fsync === 'never') this.durable(batch);
       else {
@@ -153,18 +156,22 @@ export class JournalWriter {
     }
   }
 
-  /** Writes a batch; on failure cuts what was half written, so appends can resume once space returns. */
-  private async write(batch: PendingWrite[]): Promise<boolean> {
+  /**
+   * Writes a batch into the OS's cache, synchronously: tens of µs, where a write on the thread pool
+   * costs two thread hand-offs per step. On failure cuts what was half written, so appends can
+   * resume once space returns.
+   */
+  private write(batch: PendingWrite[]): boolean {
     const bytes = batch.length === 1 ? batch[0]!.frame : Buffer.concat(batch.map((w) => w.frame));
     try {
       // A write may take only part of the bytes (a file-size limit, a disk filling up): go on until all are in or it fails.
-      for (let done = 0; done < bytes.length;) done += (await this.handle.write(bytes, done)).bytesWritten;
+      for (let done = 0; done < bytes.length;) done += writeSync(this.handle.fd, bytes, done);
       this.size += bytes.length;
       return true;
     } catch (error) {
       const refused = unavailable(error);
       try {
-        await this.handle.truncate(this.size);
+        ftruncateSync(this.handle.fd, this.size);
       } catch {
         this.fail(refused);
       }
