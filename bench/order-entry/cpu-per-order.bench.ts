@@ -9,10 +9,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
+import { randomPortBlock } from '../support/ports';
 import { cpuSecondsOfTree } from '../support/process-cpu';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 10_000);
-const PORT = 47_600;
+// A random block: several runs (base and branch, other sessions) may overlap on a shared machine.
+const PORT = randomPortBlock();
 
 async function startExchange(dir: string): Promise<ChildProcess> {
   const env = {

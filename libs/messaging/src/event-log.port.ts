@@ -73,6 +73,17 @@ export interface ConsumerOptions {
    * so a rebalance resumes where it was, and deletes the group when the consumer stops.
    */
   ephemeral?: boolean;
+  /**
+   * For a decider whose only effects are the records it returns and memory that dies with the
+   * process (the ledger, the matching engine): the embedded log hands it records once written to
+   * the journal, before the fsync that makes them durable, and counts its step committed once
+   * written, so a chain of such steps (gateway → ledger → engine → ledger) shares one fsync instead
+   * of waiting for one per hop. A crash cannot keep a step and lose what it was decided from: the
+   * journal is one file in append order. Anything seen outside the process (a reply, a socket, a
+   * database row) must come from a consumer without this flag, which sees durable records only.
+   * Kafka hands every consumer replicated records only and ignores it.
+   */
+  readUnsynced?: boolean;
   eachBatch(batch: IncomingBatch): Promise<BatchOutcome | void>;
   hooks?: ConsumerHooks;
 }

@@ -123,7 +123,8 @@ export class LedgerCommandProcessor implements OnApplicationShutdown {
     );
   }
 
-  @ConsumeBatches({ topic: Topics.ledgerCommands.name, groupId: LEDGER_GROUP, fromBeginning: true })
+  // Its effects are the records it returns and the hot state: it may decide from records not yet synced (ConsumerOptions.readUnsynced).
+  @ConsumeBatches({ topic: Topics.ledgerCommands.name, groupId: LEDGER_GROUP, fromBeginning: true, readUnsynced: true })
   async onCommands(batch: IncomingBatch): Promise<BatchOutcome> {
     const start = batch.records[0]?.offset;
     if (start === undefined) return {};

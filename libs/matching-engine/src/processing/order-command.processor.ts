@@ -44,7 +44,13 @@ export class OrderCommandProcessor implements OnApplicationShutdown {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  @ConsumeBatches({ topic: Topics.orderCommands.name, groupId: MATCHING_ENGINE_GROUP, fromBeginning: true })
+  // Its effects are the records it returns and the books: it may decide from records not yet synced (ConsumerOptions.readUnsynced).
+  @ConsumeBatches({
+    topic: Topics.orderCommands.name,
+    groupId: MATCHING_ENGINE_GROUP,
+    fromBeginning: true,
+    readUnsynced: true,
+  })
   async onCommands(batch: IncomingBatch): Promise<BatchOutcome> {
     const start = batch.records[0]?.offset;
     if (start === undefined) return {};

@@ -65,7 +65,7 @@ export class EmbeddedConsumer implements Consumer {
     while (this.running) {
       const batch = await this.nextBatch();
       if (!batch) {
-        await this.log.changed.wait(this.idleWait());
+        await (this.options.readUnsynced ? this.log.written : this.log.changed).wait(this.idleWait());
         continue;
       }
       await this.deliver(batch.owned, batch.batch);
@@ -80,7 +80,7 @@ export class EmbeddedConsumer implements Consumer {
       if (!this.running) return;
       const committed = this.options.ephemeral
         ? this.log.owns(this, generation, batch, outcome?.emit)
-        : await this.log.commitStep(this, generation, batch, outcome?.emit ?? undefined);
+        : await this.log.commitStep(this, generation, batch, outcome?.emit ?? undefined, this.options.readUnsynced);
       if (committed) owned.position = batch.nextOffset;
       owned.failures = 0;
     } catch {
@@ -110,6 +110,7 @@ export class EmbeddedConsumer implements Consumer {
         owned.partition,
         owned.position,
         this.options.maxBatchSize ?? DEFAULT_MAX_BATCH,
+        this.options.readUnsynced === true,
       );
       if (records.length === 0) continue;
       this.cursor = (this.cursor + i + 1) % this.owned.length;

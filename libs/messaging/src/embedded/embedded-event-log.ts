@@ -13,7 +13,8 @@ import { partitionForKey } from '../partitioning/murmur2-partitioner';
 import { EmbeddedConsumer } from './embedded-consumer';
 import { ConsumerGroups } from './consumer-groups';
 import type { JournalEntry, StoredRecord } from './journal-entry';
-import { encodeFrame, type FsyncPolicy, JournalWriter, recoverJournal } from './journal-file';
+import { encodeFrame, recoverJournal } from './journal-file';
+import { type FsyncPolicy, JournalWriter } from './journal-writer';
 import { LruCache } from './lru-cache';
 import { decodeJournalEntry, encodeJournalEntry } from './record-codec';
 import { type CachedValue, PartitionLog, type SegmentSettings } from './partition-log';
@@ -71,7 +72,8 @@ const partitionDir = (dir: string, topic: string, partition: number): string =>
  * compaction per topic, and an atomic "append these records and commit this offset" step.
  *
  * Every step is one framed, checksummed entry of a write-ahead log (the atomic unit, group-committed
- * with one fdatasync); once durable, its records are appended to per-partition segment files. A
+ * with one fdatasync); once written, its records are in the partitions (handed to consumers that read
+ * unsynced records at once, to the others once durable) and go to per-partition segment files. A
  * checkpoint syncs the segments, rewrites the manifest (segments and committed offsets) and starts a
  * new write-ahead log, so opening reads the manifest, the active segments' indexes and the log's
  * short tail, never the history; older records are read from disk through a bounded cache.
@@ -91,8 +93,15 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
   private generation: number;
   private timer: NodeJS.Timeout | undefined;
   private closing: Promise<void> | undefined;
-  /** Woken on every append, commit, rebalance and stop. */
-  readonly changed = new Signal();
+  /** Woken once a step is written, before it is durable: what consumers that read unsynced records wait on. */
+  readonly written = new Signal();
+  /** Woken on every durable append and commit, rebalance and stop (and wakes `written`'s waiters too). */
+  readonly changed = new Signal(this.written);
+  /**
+   * Partitions holding records not durable yet, with the offset below which they are: consumers
+   * that do not read unsynced records are handed records up to there only (Kafka's high watermark).
+   */
+  private readonly durableEnds = new Map<PartitionLog, number>();
 
   private constructor(
     private readonly options: EmbeddedEventLogOptions,
@@ -125,7 +134,7 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
     const log = new EmbeddedEventLog(options, manifest);
     log.restore();
     const path = join(options.dir, manifest.wal);
-    const recovered = recoverJournal<JournalEntry>(path, decodeJournalEntry, (entry) => log.apply(entry));
+    const recovered = recoverJournal<JournalEntry>(path, decodeJournalEntry, (entry) => log.apply(entry, false));
     log.flushPartitions();
     if (recovered.tornBytes > 0) {
       options.onWarning?.('event log: cut a torn frame at the end of the journal', {
@@ -235,9 +244,12 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
 
   // --- used by EmbeddedConsumer ---
 
-  /** Records from `offset`, at most `max`; empty when the consumer is at the end. */
-  slice(topic: string, partition: number, offset: number, max: number): IncomingRecord[] {
-    return this.partition(topic, partition).read(offset, max);
+  /** Records from `offset`, at most `max`, durable ones only unless `unsynced`; empty when the consumer is at the end. */
+  slice(topic: string, partition: number, offset: number, max: number, unsynced: boolean): IncomingRecord[] {
+    const log = this.partition(topic, partition);
+    const durableEnd = unsynced ? undefined : this.durableEnds.get(log);
+    if (durableEnd === undefined) return log.read(offset, max);
+    return offset >= durableEnd ? [] : log.read(offset, Math.min(max, durableEnd - offset));
   }
 
   endOffset(topic: string, partition: number): number {
@@ -256,17 +268,27 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
   /**
    * Appends the batch's outcome and its offset commit in one frame. A member that lost the
    * partition in a rebalance is fenced here, synchronously, as Kafka fences a zombie producer.
+   * For a member that reads unsynced records the step counts once written: what it decides next
+   * follows this step in the journal, so no crash can keep the later step and lose this one.
    */
   async commitStep(
     member: EmbeddedConsumer,
     generation: number,
     batch: IncomingBatch,
     emit: readonly OutgoingRecord[] | undefined,
+    unsynced = false,
   ): Promise<boolean> {
     if (!this.owns(member, generation, batch)) return false;
     const entry: JournalEntry = { c: [{ g: member.groupId, t: batch.topic, p: batch.partition, o: batch.nextOffset }] };
     if (emit && emit.length > 0) entry.r = emit.map((r) => this.toStored(r));
-    await this.append(entry);
+    if (!unsynced) {
+      await this.append(entry);
+      return true;
+    }
+    await new Promise<void>((written, refused) => {
+      // A sync that fails later fails the writer: every later step is refused, so the failure is not lost by ignoring it here.
+      this.append(entry, written).catch(refused);
+    });
     return true;
   }
 
@@ -334,11 +356,33 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
     return { ...this.settings, segmentBytes };
   }
 
-  private append(entry: JournalEntry): Promise<void> {
-    return this.writer.append(encodeFrame(encodeJournalEntry(entry)), () => this.apply(entry));
+  private append(entry: JournalEntry, onWritten?: () => void): Promise<void> {
+    const pending = this.options.fsync !== 'never';
+    let ends: Map<PartitionLog, number> | undefined;
+    return this.writer.append(encodeFrame(encodeJournalEntry(entry)), {
+      onWritten: () => {
+        ends = this.apply(entry, pending);
+        onWritten?.();
+      },
+      onDurable: pending ? () => this.durable(ends) : undefined,
+    });
   }
 
-  private apply(entry: JournalEntry): void {
+  /** Records of a step now durable: consumers of durable records only may be handed them. */
+  private durable(ends: Map<PartitionLog, number> | undefined): void {
+    for (const [log, end] of ends ?? []) {
+      if (end >= log.end) this.durableEnds.delete(log);
+      else this.durableEnds.set(log, end);
+    }
+    this.changed.notify();
+  }
+
+  /**
+   * Applies a step: topics, records (readable at once by consumers of unsynced records; by the
+   * others from `durable` on, when `pending`) and commits. Returns the ends the step left its partitions at.
+   */
+  private apply(entry: JournalEntry, pending: boolean): Map<PartitionLog, number> | undefined {
+    let ends: Map<PartitionLog, number> | undefined;
     for (const definition of entry.d ?? []) {
       if (this.topics.has(definition.name)) continue;
       const partitions = Array.from({ length: definition.partitions }, (_, p) =>
@@ -354,7 +398,9 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
     }
     for (const r of entry.r ?? []) {
       const log = this.partition(r.t, r.p);
+      if (pending && !this.durableEnds.has(log)) this.durableEnds.set(log, log.end);
       log.append({ k: r.k, v: r.v, h: r.h, ts: r.ts });
+      (ends ??= new Map()).set(log, log.end);
       this.unflushed.add(log);
     }
     for (const c of entry.c ?? []) this.committed.set(commitKey(c.g, c.t, c.p), c.o);
@@ -369,14 +415,16 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
           });
         });
     }
-    this.changed.notify();
+    if (pending) this.written.notify();
+    else this.changed.notify();
+    return ends;
   }
 
   /**
    * Writes what the steps applied since the last call appended to the segment files: once per
-   * journal write (group commit), not once per step, so a partition touched by many steps of one
-   * write costs one file write. Nothing reads a segment file between the steps and this call (the
-   * tail is served from memory, and it runs in the same synchronous turn as they do).
+   * journal sync (group commit), not once per step, so a partition touched by many steps costs one
+   * file write. The tail is served from memory; a read of the active segment's file before this
+   * call (a consumer of unsynced records, its block evicted) writes what is pending first.
    */
   private flushPartitions(): void {
     for (const log of this.unflushed) log.flush();

@@ -340,6 +340,8 @@ export class PartitionLog {
   }
 
   private decode(segment: SegmentMeta, from: number, to: number, onRecord: (record: SegmentRecord) => void): void {
+    // Records a consumer of unsynced records may read are in the active segment before their step is durable.
+    if (segment === this.active) this.flush();
     const path = join(this.dir, segment.file);
     const data = Buffer.allocUnsafe(to - from);
     const fd = segment === this.active ? this.activeFd : openSync(path, 'r');

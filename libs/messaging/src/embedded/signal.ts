@@ -2,6 +2,9 @@
 export class Signal {
   private waiters: (() => void)[] = [];
 
+  /** `also`: a signal whose waiters every notify of this one wakes too. */
+  constructor(private readonly also?: Signal) {}
+
   wait(timeoutMs: number): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(done, timeoutMs);
@@ -18,5 +21,6 @@ export class Signal {
     const waiters = this.waiters;
     this.waiters = [];
     for (const w of waiters) w();
+    this.also?.notify();
   }
 }

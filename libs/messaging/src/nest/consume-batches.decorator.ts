@@ -5,6 +5,8 @@ export interface ConsumeBatchesOptions {
   groupId: string;
   fromBeginning?: boolean;
   maxBatchSize?: number;
+  /** See ConsumerOptions.readUnsynced: only for a handler whose effects are its returned records. */
+  readUnsynced?: boolean;
 }
 
 export const EVENT_LOG_EXTRAS_KEY = 'eventLog';

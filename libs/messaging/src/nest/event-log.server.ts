@@ -26,6 +26,7 @@ export class EventLogServer extends Server implements CustomTransportStrategy {
             topics: [options.topic],
             fromBeginning: options.fromBeginning,
             maxBatchSize: options.maxBatchSize,
+            readUnsynced: options.readUnsynced,
             eachBatch: async (batch: IncomingBatch) => {
               const result = await handler(batch);
               return (await lastValueFrom(this.transformToObservable(result), { defaultValue: undefined })) as
