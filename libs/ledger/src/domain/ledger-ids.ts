@@ -11,10 +11,24 @@ export function feeAccountIdOf(partition: number): string {
   return String(partition + 1);
 }
 
-/** Flow ids come from the command's position in the log: offset, partition, and the k-th flow of the command. */
+/** Flows one command may write: a funding pays every position of its symbol in the partition. */
+export const FLOWS_PER_COMMAND = 512;
+/** Where the flow ids of this layout start: above every id of the first (offset × 1024 + partition × 16 + k + 1). */
+const FLOW_ID_BASE = 2 ** 50;
+const FLOW_ID_LAST_OFFSET = Math.floor((Number.MAX_SAFE_INTEGER - FLOW_ID_BASE) / (64 * FLOWS_PER_COMMAND)) - 1;
+
+/**
+ * Flow ids come from the command's position in the log: offset, partition, and the k-th flow of
+ * the command, so they increase with the log per account and a rebuild reproduces them. The first
+ * layout gave a command 16 flows, and a funding of more positions than that in one partition (or a
+ * mark liquidating more) could not be journaled at all: this one gives 512, above all of the first
+ * layout's ids (theirs need an offset past 2^40 to reach 2^50), and lasts 2.4e11 commands a
+ * partition (7 years at 1,000 a second in every partition).
+ */
 export function flowIdOf(offset: number, partition: number, k: number): string {
-  if (k >= 16 || partition >= 64) throw new Error('ledger: flow id space exceeded');
-  return String(offset * 1024 + partition * 16 + k + 1);
+  if (k >= FLOWS_PER_COMMAND || partition >= 64 || offset > FLOW_ID_LAST_OFFSET)
+    throw new Error('ledger: flow id space exceeded');
+  return String(FLOW_ID_BASE + (offset * 64 + partition) * FLOWS_PER_COMMAND + k + 1);
 }
 
 /**

@@ -120,6 +120,29 @@ describe('Contracts: funding', () => {
     );
   });
 
+  it('pays every position of a busy partition in one interval, each payment a flow of its own id', () => {
+    // 20 LONGs and 20 SHORTs of 10 contracts at 50000: each pays or gets 10 × 0.001 × 50000 × 0.0001 = 0.05.
+    // The first id layout gave one command 16 flows, so this funding could not be journaled at all.
+    const s = new ContractScenario();
+    for (let i = 0; i < 20; i++) {
+      const [long, short] = [`5${String(i).padStart(2, '0')}1`, `6${String(i).padStart(2, '0')}1`];
+      s.credit(long, '1000').credit(short, '1000');
+      s.order(short, `2${i}`, 'SELL_OPEN', '10', '50000', '10');
+      s.order(long, `1${i}`, 'BUY_OPEN', '10', '50000', '10');
+      s.trade({ accountId: short, orderId: `2${i}` }, { accountId: long, orderId: `1${i}` }, '10', '50000', `${i + 1}`);
+    }
+    const total = cashOf(s);
+    const paid = s.apply('SettleFunding', { symbol: SYMBOL, fundingTime: HOUR8, rate: '0.0001', markPrice: '50000' });
+    const payments = settled(paid).payments;
+    expect(payments).toHaveLength(40);
+    expect(new Set(payments.map((p) => p.amount))).toEqual(new Set(['-0.05', '0.05']));
+    expect(settled(paid).remainder).toBe('0');
+    const flowIds = paid.flatMap((e) => ('flows' in e.payload ? (e.payload.flows ?? []).map((f) => f.flowId) : []));
+    expect(flowIds.length).toBeGreaterThanOrEqual(40);
+    expect(new Set(flowIds).size).toBe(flowIds.length);
+    expect(cashOf(s).toFixed()).toBe(total.toFixed());
+  });
+
   it('lets a payer pay no more than its margin, the fund making up the receipts from its seed', () => {
     // Carol at 20×: margin 16650 / 20 = 832.5, and 0.75% at 50000 costs her 124.875 an interval.
     const s = openedBook('20');

@@ -1,5 +1,6 @@
 import { type LedgerCommand, ledgerCommandSchema, type LedgerJournalEvent } from '@exchange/contracts';
 import { decide, type TradingContext } from '../decide';
+import { flowIdOf } from '../ledger-ids';
 import { evolve, initialLedgerState, type LedgerState } from '../ledger-state';
 import { FEES, shippedMarkets as markets, T0 } from './contract-scenario.fixtures';
 import { peekContractBalance } from './contract-state';
@@ -50,7 +51,7 @@ export class Ledger {
     });
     const ctx: TradingContext = {
       now: command.ts + DECISION_DELAY_MS,
-      flowId: (k) => String(offset * 16 + k + 1),
+      flowId: (k) => flowIdOf(offset, 0, k),
       asset: (n) => markets.asset(n),
       symbol: (s) => markets.symbol(s),
       contract: (s) => markets.contract(s),

@@ -108,6 +108,27 @@ describe('Contracts: liquidation', () => {
     checkAll(s);
   });
 
+  it('liquidates every long one mark crosses in a partition, more than a command once had flows for', () => {
+    // Twenty longs of 50 contracts at 50000, 20× (margin 125 each, flp 47738.69…), against one short.
+    const s = new ContractScenario().credit(BOB, '100000');
+    s.apply('SeedInsuranceFund', { seedId: '1', amount: '100000' });
+    s.order(BOB, '21', 'SELL_OPEN', '1000', '50000', '10');
+    for (let i = 0; i < 20; i++) {
+      const long = `7${String(i).padStart(2, '0')}1`;
+      s.credit(long, '1000');
+      s.order(long, `1${i}`, 'BUY_OPEN', '50', '50000', '20');
+      s.trade({ accountId: BOB, orderId: '21' }, { accountId: long, orderId: `1${i}` }, '50', '50000', `${i + 1}`);
+    }
+    const events = mark(s, '47700');
+    expect(events.filter((e) => e.type === 'PositionLiquidated')).toHaveLength(20);
+    // Each lost exactly its margin, nothing more.
+    for (let i = 0; i < 20; i++) {
+      const position = s.state.positions.get(`7${String(i).padStart(2, '0')}1|${SYMBOL}|LONG`)!;
+      expect([position.size.toFixed(), position.realizedPnl.toFixed()]).toEqual(['0', '-125']);
+    }
+    checkAll(s);
+  });
+
   it('liquidates a short when the mark rises to its flp; the fund closes at a loss it can pay', () => {
     const s = opened('1000');
     const events = mark(s, '54726.4');

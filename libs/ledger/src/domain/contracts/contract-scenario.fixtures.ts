@@ -6,6 +6,7 @@ import {
   Markets,
   type PositionSide,
 } from '@exchange/contracts';
+import { flowIdOf, systemOrderIdOf } from '../ledger-ids';
 import { type ContractContext, positionAfter } from './contract-decision';
 import { type ContractDecision, decideContract } from './contract-decider';
 import {
@@ -43,8 +44,8 @@ export class ContractScenario {
       contract: (s) => this.markets.contract(s),
       marginPrecision: this.markets.asset('USDT')!.precision,
       feeAccountId: FEES,
-      flowId: (k) => String(offset * 4096 + k + 1),
-      orderId: (k) => String(8_000_000_000 + offset * 64 + k),
+      flowId: (k) => flowIdOf(offset, 0, k),
+      orderId: (k) => systemOrderIdOf(offset, 0, k),
       insurance: { userId: '9000000', accountId: FUND },
     };
   }
