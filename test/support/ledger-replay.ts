@@ -88,6 +88,7 @@ export function timelessHash(state: LedgerState): string {
   for (const [id, order] of state.orders)
     state.orders.set(id, { ...order, finalTime: order.finalTime === undefined ? undefined : 0 });
   for (const [id, order] of state.contracts.orders) state.contracts.orders.set(id, { ...order, time: 0 });
-  for (const ended of state.contractClientIdsEnded.values()) for (const id of ended.keys()) ended.set(id, 0);
+  for (const ended of [...state.clientIdsEnded.values(), ...state.contractClientIdsEnded.values()])
+    for (const id of ended.keys()) ended.set(id, 0);
   return ledgerStateHash(state);
 }

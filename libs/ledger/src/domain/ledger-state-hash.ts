@@ -40,6 +40,11 @@ export function ledgerStateHash(state: LedgerState): string {
     for (const clientOrderId of [...index.keys()].sort())
       hash.update(`c|${accountId}|${clientOrderId}|${index.get(clientOrderId)}\n`);
   }
+  for (const accountId of [...state.clientIdsEnded.keys()].sort()) {
+    const ended = state.clientIdsEnded.get(accountId)!;
+    for (const clientOrderId of [...ended.keys()].sort())
+      hash.update(`e|${accountId}|${clientOrderId}|${ended.get(clientOrderId)}\n`);
+  }
   for (const withdrawalId of [...state.withdrawals.keys()].sort()) {
     const w = state.withdrawals.get(withdrawalId)!;
     hash.update(`w|${withdrawalId}|${w.accountId}|${w.clientOrderId}|${w.asset}|${w.quantity}|${w.fee}|${w.status}\n`);

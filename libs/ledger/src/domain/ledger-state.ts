@@ -13,7 +13,7 @@ import type {
 import { Money } from './ledger-money';
 import { type ContractsState, initialContractsState } from './contracts/contract-state';
 import { evolveContractJournal } from './contracts/contract-journal-fold';
-import { evictLeading, holdsClientId } from './client-id-window';
+import { type ClientIdWindow, endClientId, evictEndedClientIds, takeClientId } from './client-id-window';
 
 export interface Balance {
   free: Money;
@@ -64,6 +64,12 @@ export interface LedgerState {
   orders: Map<string, LedgerOrderRecord>;
   /** Per account, clientOrderId → orderId of the order that holds it (open, or final within the window). */
   clientIds: Map<string, Map<string, string>>;
+  /**
+   * Per account, clientOrderId → the finalTime of its order, for the final orders that still hold
+   * their id, in the order they became final: eviction reads from the front, so an order resting
+   * for days (placed before them, at the front of clientIds) holds back nothing.
+   */
+  clientIdsEnded: Map<string, Map<string, number>>;
   /** Every withdrawal of the users, by withdrawalId (few per user: kept for good). */
   withdrawals: Map<string, LedgerWithdrawalRecord>;
   /** Per account, clientOrderId → withdrawalId: a withdrawal's client id is never reused. */
@@ -95,6 +101,7 @@ export function initialLedgerState(clientIdWindowMs = DEFAULT_CLIENT_ID_WINDOW_M
     apiKeys: new Map(),
     orders: new Map(),
     clientIds: new Map(),
+    clientIdsEnded: new Map(),
     withdrawals: new Map(),
     withdrawalClientIds: new Map(),
     clientIdWindowMs,
@@ -221,14 +228,25 @@ function applyBalances(state: LedgerState, balances: readonly BalanceAfter[]): v
   }
 }
 
-function putOrder(state: LedgerState, order: LedgerOrderRecord): void {
+/** An order takes (or keeps) its client id; an ended order whose window had passed and that still held it leaves. */
+export function putOrder(state: LedgerState, order: LedgerOrderRecord): void {
   state.orders.set(order.orderId, order);
-  let index = state.clientIds.get(order.accountId);
-  if (!index) {
-    index = new Map();
-    state.clientIds.set(order.accountId, index);
-  }
-  index.set(order.clientOrderId, order.orderId);
+  const displaced = takeClientId(spotIds(state), order.accountId, order.clientOrderId, order.orderId);
+  if (displaced !== undefined && state.orders.get(displaced)?.finalTime !== undefined) state.orders.delete(displaced);
+}
+
+/**
+ * Queues the final orders' client ids by when they became final: for state loaded from where the
+ * order they ended in is not kept (the tables, a snapshot taken before the queue was).
+ */
+export function queueFinalOrders(state: LedgerState, orders: readonly LedgerOrderRecord[]): void {
+  const final = orders.flatMap((o) => (o.finalTime === undefined ? [] : [{ o, finalTime: o.finalTime }]));
+  final.sort((a, b) => a.finalTime - b.finalTime);
+  for (const { o, finalTime } of final) endClientId(spotIds(state), o.accountId, o.clientOrderId, o.orderId, finalTime);
+}
+
+function spotIds(state: LedgerState): ClientIdWindow {
+  return { index: state.clientIds, ended: state.clientIdsEnded };
 }
 
 /** An order's record held since its placement (open orders are all held, snapshot included), with what the event moved. */
@@ -238,7 +256,10 @@ function changeOrder(state: LedgerState, event: TradeSettled | OrderOutcomeAppli
     throw new Error(
       `ledger: ${event.type} ${event.id} names order ${event.payload.order.orderId}, which the state does not hold`,
     );
-  state.orders.set(order.orderId, changedOrder(order, event));
+  const changed = changedOrder(order, event);
+  state.orders.set(order.orderId, changed);
+  if (changed.finalTime !== undefined)
+    endClientId(spotIds(state), changed.accountId, changed.clientOrderId, changed.orderId, changed.finalTime);
 }
 
 export function putWithdrawal(state: LedgerState, withdrawal: LedgerWithdrawalRecord): void {
@@ -250,19 +271,12 @@ export function putWithdrawal(state: LedgerState, withdrawal: LedgerWithdrawalRe
 
 /**
  * When an account places an order, its orders final for the window or more leave the hot state with
- * their client ids. An account that never places again keeps its last final orders; they are few.
- * The index is in placement order, so a long-open order at its front holds back the ones after it.
+ * their client ids, whatever orders it holds open. An account that never places again keeps its
+ * last final orders; they are few.
  */
 function evictExpiredClientIds(state: LedgerState, accountId: string, now: number): void {
-  const index = state.clientIds.get(accountId);
-  if (!index) return;
-  evictLeading(
-    index,
-    (_, orderId) => {
-      const order = state.orders.get(orderId);
-      return !order || !holdsClientId(order, now, state.clientIdWindowMs);
-    },
-    (_, orderId) => state.orders.delete(orderId),
+  evictEndedClientIds(spotIds(state), accountId, now, state.clientIdWindowMs, (orderId) =>
+    state.orders.delete(orderId),
   );
 }
 

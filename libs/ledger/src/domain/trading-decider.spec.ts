@@ -1,33 +1,14 @@
-import type { AssetConfig, LedgerCommand, LedgerJournalEvent, SymbolConfig } from '@exchange/contracts';
+import type { LedgerCommand, LedgerJournalEvent } from '@exchange/contracts';
 import { ledgerCommandSchema, orderCommandSchema } from '@exchange/contracts';
 import { decide, type TradingContext } from './decide';
 import { cancelOrderFor, submitOrderFor } from './order-commands-from-events';
 import { Money } from './ledger-money';
 import { tradeFlows } from './trade-flows';
 import { DEFAULT_CLIENT_ID_WINDOW_MS, evolve, initialLedgerState } from './ledger-state';
+import { assets, btcusdt } from './spot-market.fixtures';
 
 const T0 = 1_700_000_000_000;
 const FEES = '9000000001';
-const assets: Record<string, AssetConfig> = {
-  BTC: { asset: 'BTC', precision: 8 },
-  USDT: { asset: 'USDT', precision: 6 },
-};
-const btcusdt: SymbolConfig = {
-  symbol: 'BTCUSDT',
-  baseAsset: 'BTC',
-  quoteAsset: 'USDT',
-  status: 'TRADING',
-  minPrice: '0.01',
-  maxPrice: '10000000',
-  tickSize: '0.01',
-  minQty: '0.00001',
-  maxQty: '1000',
-  stepSize: '0.00001',
-  minNotional: '5',
-  makerFee: '0.001',
-  takerFee: '0.0015',
-  selfTradePrevention: 'CANCEL_TAKER',
-};
 const ALICE = { userId: '100', accountId: '1001' };
 const BOB = { userId: '200', accountId: '2001' };
 

@@ -1,36 +1,11 @@
-import type {
-  AssetConfig,
-  LedgerCommand,
-  LedgerJournalEvent,
-  LedgerOrderRecord,
-  SymbolConfig,
-} from '@exchange/contracts';
+import type { LedgerCommand, LedgerJournalEvent, LedgerOrderRecord } from '@exchange/contracts';
 import { decide, type TradingContext } from './decide';
 import { Money } from './ledger-money';
 import { evolve, initialLedgerState, isFinal, type LedgerState } from './ledger-state';
 import { ledgerStateHash } from './ledger-state-hash';
 import { seededRandom as random } from './seeded-random.fixtures';
+import { assets, btcusdt } from './spot-market.fixtures';
 
-const assets: Record<string, AssetConfig> = {
-  BTC: { asset: 'BTC', precision: 8 },
-  USDT: { asset: 'USDT', precision: 6 },
-};
-const btcusdt: SymbolConfig = {
-  symbol: 'BTCUSDT',
-  baseAsset: 'BTC',
-  quoteAsset: 'USDT',
-  status: 'TRADING',
-  minPrice: '0.01',
-  maxPrice: '10000000',
-  tickSize: '0.01',
-  minQty: '0.00001',
-  maxQty: '1000',
-  stepSize: '0.00001',
-  minNotional: '5',
-  makerFee: '0.001',
-  takerFee: '0.0015',
-  selfTradePrevention: 'CANCEL_TAKER',
-};
 const users = ['101', '102', '103', '104'];
 const accountOf = (userId: string) => `${userId}1`;
 

@@ -1,40 +1,19 @@
 import {
-  type AssetConfig,
   type LedgerCommand,
   type LedgerJournalEvent,
   type LedgerOrderRecord,
   type LedgerTradingEventV1,
   parseJournalRecord,
   parseLedgerEvent,
-  type SymbolConfig,
 } from '@exchange/contracts';
 import { decide, type TradingContext } from '../domain/decide';
 import { evolve, initialLedgerState } from '../domain/ledger-state';
 import { ledgerStateHash } from '../domain/ledger-state-hash';
 import { tradeFlows } from '../domain/trade-flows';
 import { projectionRows } from './ledger-projection';
+import { assets, btcusdt } from '../domain/spot-market.fixtures';
 
 const T0 = 1_700_000_000_000;
-const assets: Record<string, AssetConfig> = {
-  BTC: { asset: 'BTC', precision: 8 },
-  USDT: { asset: 'USDT', precision: 6 },
-};
-const btcusdt: SymbolConfig = {
-  symbol: 'BTCUSDT',
-  baseAsset: 'BTC',
-  quoteAsset: 'USDT',
-  status: 'TRADING',
-  minPrice: '0.01',
-  maxPrice: '10000000',
-  tickSize: '0.01',
-  minQty: '0.00001',
-  maxQty: '1000',
-  stepSize: '0.00001',
-  minNotional: '5',
-  makerFee: '0.001',
-  takerFee: '0.0015',
-  selfTradePrevention: 'CANCEL_TAKER',
-};
 const ALICE = { userId: '100', accountId: '1001' };
 const BOB = { userId: '200', accountId: '2001' };
 const trading = { symbol: 'BTCUSDT' };

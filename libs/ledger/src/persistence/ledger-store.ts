@@ -3,7 +3,14 @@ import type { AccountType, LedgerOrderRecord, LedgerWithdrawalRecord, Permission
 import { clearingAccountIdOf, insuranceAccountIdOf } from '../domain/ledger-ids';
 import { ProcessedIds, readCheckpoint } from '@exchange/messaging';
 import type { DataSource } from 'typeorm';
-import { defaultFlags, feeAccountRecord, type LedgerState, putWithdrawal } from '../domain/ledger-state';
+import {
+  defaultFlags,
+  feeAccountRecord,
+  type LedgerState,
+  putOrder,
+  putWithdrawal,
+  queueFinalOrders,
+} from '../domain/ledger-state';
 import { loadContracts } from './contract-store';
 
 export interface LoadedPartition {
@@ -125,18 +132,18 @@ export class LedgerStore {
       if (this.partitionOf(order.userId) !== partition) continue;
       state.orders.delete(orderId);
       state.clientIds.get(order.accountId)?.delete(order.clientOrderId);
+      state.clientIdsEnded.get(order.accountId)?.delete(order.clientOrderId);
     }
     const rows: { record: LedgerOrderRecord }[] = await this.dataSource.query(
       `SELECT o.record FROM ${s}.orders o JOIN ${s}.users u ON u.user_id = o.user_id
        WHERE u.partition = $1 AND (o.final_time IS NULL OR o.final_time > $2) ORDER BY o.order_id`,
       [partition, now - state.clientIdWindowMs],
     );
-    for (const { record } of rows) {
-      state.orders.set(record.orderId, record);
-      let index = state.clientIds.get(record.accountId);
-      if (!index) state.clientIds.set(record.accountId, (index = new Map()));
-      index.set(record.clientOrderId, record.orderId);
-    }
+    for (const { record } of rows) putOrder(state, record);
+    queueFinalOrders(
+      state,
+      rows.map(({ record }) => record),
+    );
   }
 
   private async loadWithdrawals(state: LedgerState, partition: number): Promise<void> {

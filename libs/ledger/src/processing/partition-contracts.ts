@@ -122,7 +122,7 @@ export function restoreContracts(state: LedgerState, captured: PartitionContract
 }
 
 /** The accounts' per-account maps, as entries in their order (an eviction order is kept). */
-function entriesOf<V>(perAccount: ReadonlyMap<string, ReadonlyMap<string, V>>, accountIds: ReadonlySet<string>) {
+export function entriesOf<V>(perAccount: ReadonlyMap<string, ReadonlyMap<string, V>>, accountIds: ReadonlySet<string>) {
   return [...perAccount]
     .filter(([accountId]) => accountIds.has(accountId))
     .map(([accountId, entries]): [string, [string, V][]] => [accountId, [...entries]]);

@@ -1,30 +1,11 @@
-import type { AssetConfig, LedgerCommand, SymbolConfig } from '@exchange/contracts';
+import type { LedgerCommand } from '@exchange/contracts';
 import { ProcessedIds } from '@exchange/messaging';
 import { decide, type TradingContext } from '../domain/decide';
 import { evolve, initialLedgerState, type LedgerState } from '../domain/ledger-state';
 import { ledgerStateHash } from '../domain/ledger-state-hash';
 import { capturePartition, forgetPartition, type PartitionScope, restorePartition } from './partition-state';
+import { assets, btcusdt } from '../domain/spot-market.fixtures';
 
-const assets: Record<string, AssetConfig> = {
-  BTC: { asset: 'BTC', precision: 8 },
-  USDT: { asset: 'USDT', precision: 6 },
-};
-const btcusdt: SymbolConfig = {
-  symbol: 'BTCUSDT',
-  baseAsset: 'BTC',
-  quoteAsset: 'USDT',
-  status: 'TRADING',
-  minPrice: '0.01',
-  maxPrice: '10000000',
-  tickSize: '0.01',
-  minQty: '0.00001',
-  maxQty: '1000',
-  stepSize: '0.00001',
-  minNotional: '5',
-  makerFee: '0.001',
-  takerFee: '0.0015',
-  selfTradePrevention: 'CANCEL_TAKER',
-};
 /** Two partitions by the parity of the user id, each with its fee account. */
 const partitionOf = (userId: string): number => Number(userId) % 2;
 const scopeOf = (partition: number): PartitionScope => ({

@@ -1,13 +1,25 @@
 import type { AccountRecord, LedgerOrderRecord, LedgerWithdrawalRecord } from '@exchange/contracts';
-import type { AccountFlags, ApiKeyState, LedgerState, UserState } from '../domain/ledger-state';
+import {
+  type AccountFlags,
+  type ApiKeyState,
+  type LedgerState,
+  queueFinalOrders,
+  type UserState,
+} from '../domain/ledger-state';
 import { Money } from '../domain/ledger-money';
 import { clearingAccountIdOf, insuranceAccountIdOf } from '../domain/ledger-ids';
-import { captureContracts, forgetContracts, type PartitionContracts, restoreContracts } from './partition-contracts';
+import {
+  captureContracts,
+  entriesOf,
+  forgetContracts,
+  type PartitionContracts,
+  restoreContracts,
+} from './partition-contracts';
 
 /**
  * One ledger.commands partition's share of the hot state, as plain JSON: what a snapshot holds.
- * Maps become arrays in their iteration order, which the fold relies on (a client-id index is in
- * placement order, and eviction walks it from the oldest).
+ * Maps become arrays in their iteration order, which the fold relies on (ended client ids are in
+ * the order they ended, and eviction walks them from the oldest).
  */
 export interface PartitionState {
   users: UserState[];
@@ -15,6 +27,11 @@ export interface PartitionState {
   apiKeys: ApiKeyState[];
   orders: LedgerOrderRecord[];
   clientIds: [accountId: string, entries: [clientOrderId: string, orderId: string][]][];
+  /**
+   * The final orders' client ids still held, with their finalTime, in the order they became final
+   * (eviction's order). Absent from snapshots taken before it was kept: rebuilt by finalTime then.
+   */
+  endedClientIds?: [accountId: string, entries: [clientOrderId: string, finalTime: number][]][];
   withdrawals: LedgerWithdrawalRecord[];
   withdrawalClientIds: [accountId: string, entries: [clientOrderId: string, withdrawalId: string][]][];
   /** The contracts fold's share: the partition's contracts accounts (and fee account's USDT). Absent from snapshots taken before contracts. */
@@ -68,10 +85,6 @@ export function capturePartition(
       balances: [...a.balances].map(([asset, b]) => [asset, b.free.toFixed(), b.locked.toFixed()]),
     });
   }
-  const indexOf = (index: Map<string, Map<string, string>>): [string, [string, string][]][] =>
-    [...index]
-      .filter(([accountId]) => accountIds.has(accountId))
-      .map(([accountId, entries]) => [accountId, [...entries]]);
   return {
     users: [...state.users.values()]
       .filter((u) => owns(scope, u.userId))
@@ -79,9 +92,10 @@ export function capturePartition(
     accounts,
     apiKeys: [...state.apiKeys.values()].filter((k) => owns(scope, k.userId)),
     orders: [...state.orders.values()].filter((o) => owns(scope, o.userId)),
-    clientIds: indexOf(state.clientIds),
+    clientIds: entriesOf(state.clientIds, accountIds),
+    endedClientIds: entriesOf(state.clientIdsEnded, accountIds),
     withdrawals: [...state.withdrawals.values()].filter((w) => owns(scope, w.userId)),
-    withdrawalClientIds: indexOf(state.withdrawalClientIds),
+    withdrawalClientIds: entriesOf(state.withdrawalClientIds, accountIds),
     contracts: captureContracts(state, contractAccountsOf(state, scope)),
     processed,
   };
@@ -95,6 +109,7 @@ export function forgetPartition(state: LedgerState, scope: PartitionScope): void
   for (const accountId of accountIds) {
     state.accounts.delete(accountId);
     state.clientIds.delete(accountId);
+    state.clientIdsEnded.delete(accountId);
     state.withdrawalClientIds.delete(accountId);
   }
   for (const [userId] of state.users) if (owns(scope, userId)) state.users.delete(userId);
@@ -115,6 +130,9 @@ export function restorePartition(state: LedgerState, captured: PartitionState): 
   for (const k of captured.apiKeys) state.apiKeys.set(k.apiKey, { ...k });
   for (const o of captured.orders) state.orders.set(o.orderId, o);
   for (const [accountId, entries] of captured.clientIds) state.clientIds.set(accountId, new Map(entries));
+  if (captured.endedClientIds)
+    for (const [accountId, entries] of captured.endedClientIds) state.clientIdsEnded.set(accountId, new Map(entries));
+  else queueFinalOrders(state, captured.orders);
   for (const w of captured.withdrawals) state.withdrawals.set(w.withdrawalId, w);
   for (const [accountId, entries] of captured.withdrawalClientIds)
     state.withdrawalClientIds.set(accountId, new Map(entries));

@@ -1,5 +1,11 @@
 import type { ContractEvent, ContractJournalEvent, ContractOrderRecord } from '@exchange/contracts';
-import { evictLeading, holdsClientId } from '../client-id-window';
+import {
+  type ClientIdWindow,
+  endClientId as endHeldClientId,
+  evictEndedClientIds,
+  holdsClientId,
+  takeClientId,
+} from '../client-id-window';
 import type { LedgerState } from '../ledger-state';
 import { evolveContracts } from './contract-state';
 
@@ -14,7 +20,7 @@ export function evolveContractJournal(state: LedgerState, event: ContractJournal
   const before = touchedOrder(state, event);
   evolveContracts(state.contracts, event as unknown as ContractEvent);
   if (event.type === 'ContractOrderPlaced') {
-    evictEndedClientIds(state, event.payload.order.accountId, event.ts);
+    evictEndedClientIds(contractIds(state), event.payload.order.accountId, event.ts, state.clientIdWindowMs);
     indexClientId(state, event.payload.order);
   } else if (before && !state.contracts.orders.has(before.orderId)) endClientId(state, before, event.ts);
 }
@@ -40,34 +46,16 @@ function touchedOrder(state: LedgerState, event: ContractJournalEvent): Contract
 
 /** An open order takes its client id (from an ended order whose window has passed, if one still had it). */
 export function indexClientId(state: LedgerState, order: ContractOrderRecord): void {
-  if (order.clientOrderId === undefined) return;
-  let index = state.contractClientIds.get(order.accountId);
-  if (!index) state.contractClientIds.set(order.accountId, (index = new Map()));
-  index.set(order.clientOrderId, order.orderId);
-  const ended = state.contractClientIdsEnded.get(order.accountId);
-  if (ended?.delete(order.clientOrderId) && ended.size === 0) state.contractClientIdsEnded.delete(order.accountId);
+  if (order.clientOrderId !== undefined)
+    takeClientId(contractIds(state), order.accountId, order.clientOrderId, order.orderId);
 }
 
 /** An ended order keeps its client id from `finalTime` on, for the window (see evictEndedClientIds). */
 export function endClientId(state: LedgerState, order: ContractOrderRecord, finalTime: number): void {
-  if (order.clientOrderId === undefined) return;
-  if (state.contractClientIds.get(order.accountId)?.get(order.clientOrderId) !== order.orderId) return;
-  let ended = state.contractClientIdsEnded.get(order.accountId);
-  if (!ended) state.contractClientIdsEnded.set(order.accountId, (ended = new Map()));
-  ended.set(order.clientOrderId, finalTime);
+  if (order.clientOrderId !== undefined)
+    endHeldClientId(contractIds(state), order.accountId, order.clientOrderId, order.orderId, finalTime);
 }
 
-/** The account's client ids of orders ended for the window or more at `now` are free again, and forgotten. */
-function evictEndedClientIds(state: LedgerState, accountId: string, now: number): void {
-  const ended = state.contractClientIdsEnded.get(accountId);
-  if (!ended) return;
-  const index = state.contractClientIds.get(accountId);
-  evictLeading(
-    ended,
-    (_, finalTime) => !holdsClientId({ finalTime }, now, state.clientIdWindowMs),
-    (clientOrderId) => index?.delete(clientOrderId),
-  );
-  if (ended.size > 0) return;
-  state.contractClientIdsEnded.delete(accountId);
-  if (index?.size === 0) state.contractClientIds.delete(accountId);
+function contractIds(state: LedgerState): ClientIdWindow {
+  return { index: state.contractClientIds, ended: state.contractClientIdsEnded };
 }
