@@ -91,6 +91,8 @@ export class PartitionLog {
     settings: SegmentSettings,
     cache: LruCache<CachedValue>,
   ): PartitionLog {
+    // A file not listed is a roll's (or a compaction's) since the checkpoint: the replay rolls into the
+    // same name and appends ('a+'), so its bytes must go, or they would sit in front of the replayed records.
     const known = new Set(segments.flatMap((s) => [s.file, indexFileName(s.file)]));
     for (const file of existsSync(dir) ? readdirSync(dir) : []) if (!known.has(file)) unlinkSync(join(dir, file));
     for (const segment of segments) {
