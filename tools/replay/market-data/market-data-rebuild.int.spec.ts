@@ -164,4 +164,32 @@ describe('market-data replay', () => {
       /stored order\.events past the rebuilt position/,
     );
   }, 60_000);
+
+  it('compares what trade retention keeps once the live writer pruned trades past it', async () => {
+    // 1,200 BTCUSDT trades more than the 1-hour retention before the tick stored with the next cut.
+    const from = t0 + 50 * HOUR;
+    await publish(Array.from({ length: 1200 }, (_, i) => events.trade('BTCUSDT', from + i, '60000', '0.01')));
+    clock.advance(60_000);
+    await publish([events.tick('BTCUSDT', from + 2 * HOUR)]);
+    const { rows } = await db.query<{ n: string }>(
+      `SELECT count(*) AS n FROM "${live}".trades WHERE symbol = 'BTCUSDT'`,
+    );
+    // 32 earlier trades and the 1,200: the prune kept the newest 1,000.
+    expect(Number(rows[0]!.n)).toBe(1000);
+
+    const result = await rebuild();
+    expect(result.checks.filter((c) => !c.ok)).toEqual([]);
+    // ETHUSDT's and ETHBTC's 32 trades each, too few to prune.
+    expect(check(result, 'rows of trades').detail).toBe('rebuilt 1064 live 1064');
+
+    // A trade the retention keeps, changed or gone in the live schema, is a mismatch.
+    await db.query(`UPDATE "${live}".trades SET qty = qty * 2 WHERE symbol = 'BTCUSDT' AND trade_id = 1200`);
+    const changed = await rebuild();
+    expect(check(changed, 'state hash').ok).toBe(false);
+    expect(check(changed, 'rows of trades').ok).toBe(true);
+    await db.query(`DELETE FROM "${live}".trades WHERE symbol = 'BTCUSDT' AND trade_id = 1200`);
+    const missing = await rebuild();
+    expect(check(missing, 'state hash').ok).toBe(false);
+    expect(check(missing, 'rows of trades').ok).toBe(false);
+  }, 60_000);
 });

@@ -49,6 +49,7 @@ async function rebuild(ctx: ReplayContext, options: ReplayOptions, url: string):
     const liveDigest = await historyDigest(liveSource, live, partitions, {
       symbols: marketSymbolsOf(ctx.markets).map((m) => m.symbol),
       intervals: parseKlineRetention(ctx.config.MARKET_DATA_KLINE_RETENTION_DAYS),
+      tradeMs: ctx.config.MARKET_DATA_TRADE_RETENTION_MS,
     });
     await prepareTarget(url, target, options.into === undefined);
     const rebuilt = await openMarketDataSource(url, target);

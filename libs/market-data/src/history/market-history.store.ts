@@ -253,10 +253,9 @@ export class MarketHistoryStore {
   /** Trades past retention, never one of a symbol's newest MEMORY_DEPTH: a quiet symbol keeps its last price and trades. */
   private async pruneTrades(manager: EntityManager, prune: { symbols: string[]; before: number }): Promise<void> {
     await manager.query(
-      `DELETE FROM ${this.s}.trades t USING unnest($1::text[]) AS s(symbol)
-       WHERE t.symbol = s.symbol AND t.time < $2
-         AND t.trade_id <= (SELECT trade_id FROM ${this.s}.trades WHERE symbol = s.symbol ORDER BY trade_id DESC OFFSET $3 LIMIT 1)`,
-      [prune.symbols, prune.before, MEMORY_DEPTH],
+      `WITH ${tradeFloors(this.s)}
+       DELETE FROM ${this.s}.trades t USING floors f WHERE t.symbol = f.symbol AND t.time < $2 AND t.trade_id < f.floor`,
+      [prune.symbols, prune.before],
     );
   }
 
@@ -313,6 +312,16 @@ export function klineFloors(schema: string): string {
   return `floors AS (SELECT s.symbol, r.interval, LEAST(r.before, n.open_time) AS floor
     FROM unnest($1::text[]) AS s(symbol) CROSS JOIN unnest($2::text[], $3::bigint[]) AS r(interval, before)
     CROSS JOIN LATERAL (SELECT open_time FROM ${schema}.klines WHERE symbol = s.symbol AND interval = r.interval ORDER BY open_time DESC OFFSET ${MEMORY_DEPTH - 1} LIMIT 1) n)`;
+}
+
+/**
+ * `floors(symbol, floor)`: below trade id `floor` a trade of the symbols $1 is not one of its
+ * symbol's newest MEMORY_DEPTH; a symbol holding fewer has no row. A trade below it and older than
+ * the retention may be pruned. Shared with the replay's digest, as klineFloors is.
+ */
+export function tradeFloors(schema: string): string {
+  return `floors AS (SELECT s.symbol, n.trade_id AS floor FROM unnest($1::text[]) AS s(symbol)
+    CROSS JOIN LATERAL (SELECT trade_id FROM ${schema}.trades WHERE symbol = s.symbol ORDER BY trade_id DESC OFFSET ${MEMORY_DEPTH - 1} LIMIT 1) n)`;
 }
 
 interface TradeRowDb {
