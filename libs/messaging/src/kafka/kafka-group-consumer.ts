@@ -69,13 +69,23 @@ export class KafkaGroupConsumer implements Consumer {
    * offsets resolves "latest" only in its first fetch: a record published in between would be
    * skipped (a gateway's reply consumer would miss the reply to the first command it sends). The
    * first fetch has resolved every assigned partition's offset, so a consumer from the end is
-   * handed back only once it stands there.
+   * handed back only once it stands there. A member given no partitions never fetches and has
+   * nothing to stand at; a consumer stopped meanwhile is handed back as it is; after a retriable
+   * crash kafkajs restarts the consumer, whose first fetch is then awaited.
    */
   private firstFetch(): Promise<void> {
+    const { FETCH, GROUP_JOIN, STOP, CRASH } = this.consumer.events;
     return new Promise((resolve, reject) => {
       const stopListening = [
-        this.consumer.on(this.consumer.events.FETCH, () => settle(resolve)),
-        this.consumer.on(this.consumer.events.CRASH, (event) => settle(() => reject(event.payload.error))),
+        this.consumer.on(FETCH, () => settle(resolve)),
+        this.consumer.on(GROUP_JOIN, (event) => {
+          if (Object.values(event.payload.memberAssignment).every((partitions) => partitions.length === 0))
+            settle(resolve);
+        }),
+        this.consumer.on(STOP, () => settle(resolve)),
+        this.consumer.on(CRASH, (event) => {
+          if (!event.payload.restart) settle(() => reject(event.payload.error));
+        }),
       ];
       const settle = (then: () => void) => {
         for (const stop of stopListening) stop();
