@@ -195,6 +195,7 @@ export class AccountService {
         },
       },
       'FundsTransferred',
+      { correlationId: ctx.correlationId },
     );
     return { success: 'true' };
   }

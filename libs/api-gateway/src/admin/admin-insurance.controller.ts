@@ -3,7 +3,16 @@ import Decimal from 'decimal.js';
 import { z } from 'zod';
 import { type Markets, Topics } from '@exchange/contracts';
 import type { EventLog } from '@exchange/messaging';
-import { ApiEndpoint, ApiError, CLOCK, type Clock, EVENT_LOG, IdGenerator, MARKETS } from '@exchange/platform';
+import {
+  ApiEndpoint,
+  ApiError,
+  CLOCK,
+  type Clock,
+  CorrelationId,
+  EVENT_LOG,
+  IdGenerator,
+  MARKETS,
+} from '@exchange/platform';
 import { LedgerClient } from '../ledger-client/ledger-client';
 import { parseBody } from './admin.schemas';
 import { OperatorController } from './operator-controller';
@@ -46,7 +55,7 @@ export class AdminInsuranceController {
       "Body `{amount}` (USDT, a plain decimal above zero at USDT's precision), split evenly over the ledger partitions' fund accounts.",
     ok: seededSchema,
   })
-  async seed(@Body() body: unknown): Promise<z.infer<typeof seededSchema>> {
+  async seed(@Body() body: unknown, @CorrelationId() correlationId: string): Promise<z.infer<typeof seededSchema>> {
     const { amount: text } = parseBody(seedBody, body);
     const places = this.markets.asset('USDT')?.precision ?? 8;
     const amount = new Decimal(text);
@@ -66,7 +75,7 @@ export class AdminInsuranceController {
           payload: { seedId, amount: part.toFixed() },
         };
         if (part.isZero()) return { partition, amount: '0', balance: '0' };
-        const seeded = await this.ledger.execute(command, 'InsuranceFundSeeded', partition);
+        const seeded = await this.ledger.execute(command, 'InsuranceFundSeeded', { partition, correlationId });
         return { partition, amount: seeded.payload.amount, balance: seeded.payload.balance.free };
       }),
     );

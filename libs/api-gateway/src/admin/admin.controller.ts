@@ -1,6 +1,6 @@
 import { Body, Delete, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import { z } from 'zod';
-import { ApiEndpoint } from '@exchange/platform';
+import { ApiEndpoint, CorrelationId } from '@exchange/platform';
 import { apiKeyParam, idParam, intParam, symbolParam } from './admin-params';
 import { AdminService } from './admin.service';
 import {
@@ -45,24 +45,24 @@ export class AdminController {
   @Post('users')
   @HttpCode(200)
   @ApiEndpoint({ summary: 'Create a user with its main accounts of types 1, 2 and 3', ok: userCreatedSchema })
-  createUser(@Body() body: unknown) {
-    return this.admin.createUser(parseBody(createUserBody, body).name);
+  createUser(@Body() body: unknown, @CorrelationId() correlationId: string) {
+    return this.admin.createUser(parseBody(createUserBody, body).name, correlationId);
   }
 
   @Post('users/:userId/sub-accounts')
   @HttpCode(200)
   @ApiEndpoint({ summary: 'Create a sub-account (type 1 by default, or 3)', ok: subAccountCreatedSchema })
-  createSubAccount(@Param('userId') userId: string, @Body() body: unknown) {
+  createSubAccount(@Param('userId') userId: string, @Body() body: unknown, @CorrelationId() correlationId: string) {
     const { accountName, accountType } = parseBody(createSubAccountBody, body);
-    return this.admin.createSubAccount(idParam('userId', userId), accountName, accountType ?? 1);
+    return this.admin.createSubAccount(idParam('userId', userId), accountName, accountType ?? 1, correlationId);
   }
 
   @Post('api-keys')
   @HttpCode(200)
   @ApiEndpoint({ summary: 'Create an API key; the secret is shown only in this answer', ok: apiKeyCreatedSchema })
-  createApiKey(@Body() body: unknown) {
+  createApiKey(@Body() body: unknown, @CorrelationId() correlationId: string) {
     const { accountId, permissions } = parseBody(createApiKeyBody, body);
-    return this.admin.createApiKey(accountId, permissions);
+    return this.admin.createApiKey(accountId, permissions, correlationId);
   }
 
   @Get('api-keys')
@@ -77,8 +77,8 @@ export class AdminController {
 
   @Delete('api-keys/:apiKey')
   @ApiEndpoint({ summary: 'Revoke an API key, at once on every gateway replica', ok: empty })
-  revokeApiKey(@Param('apiKey') apiKey: string) {
-    return this.admin.revokeApiKey(apiKeyParam(apiKey));
+  revokeApiKey(@Param('apiKey') apiKey: string, @CorrelationId() correlationId: string) {
+    return this.admin.revokeApiKey(apiKeyParam(apiKey), correlationId);
   }
 
   @Post('deposits')
@@ -189,8 +189,8 @@ export class AdminController {
     summary: 'Set canTrade, canWithdraw, canDeposit (enforced, and reported as T, W, D)',
     ok: adminAccountSchema,
   })
-  setFlags(@Param('accountId') accountId: string, @Body() body: unknown) {
-    return this.admin.setFlags(idParam('accountId', accountId), parseBody(flagsBody, body));
+  setFlags(@Param('accountId') accountId: string, @Body() body: unknown, @CorrelationId() correlationId: string) {
+    return this.admin.setFlags(idParam('accountId', accountId), parseBody(flagsBody, body), correlationId);
   }
 
   @Get('dead-letters')

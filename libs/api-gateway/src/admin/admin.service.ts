@@ -51,6 +51,7 @@ export class AdminService {
 
   async createUser(
     name: string | undefined,
+    correlationId?: string,
   ): Promise<{ userId: string; accounts: { accountId: string; accountType: number; accountIndex: number }[] }> {
     const userId = this.ids.next();
     const event = await this.ledger.execute(
@@ -59,6 +60,7 @@ export class AdminService {
         payload: { userId, name: name ?? '', accountIds: [this.ids.next(), this.ids.next(), this.ids.next()] },
       }),
       'UserCreated',
+      { correlationId },
     );
     return {
       userId,
@@ -74,6 +76,7 @@ export class AdminService {
     userId: string,
     accountName: string,
     accountType: 1 | 3,
+    correlationId?: string,
   ): Promise<{ accountId: string; accountName: string; accountType: number; accountIndex: number }> {
     if (!(await this.reader.userExists(userId))) throw ApiError.invalid('userId', `user ${userId} does not exist`);
     const event = await this.ledger.execute(
@@ -82,6 +85,7 @@ export class AdminService {
         payload: { userId, accountId: this.ids.next(), accountType, accountName },
       }),
       'SubAccountCreated',
+      { correlationId },
     );
     const a = event.payload.account;
     return {
@@ -95,6 +99,7 @@ export class AdminService {
   async createApiKey(
     accountId: string,
     permissions: Permission[],
+    correlationId?: string,
   ): Promise<{ apiKey: string; secretKey: string; accountId: string; permissions: Permission[] }> {
     const account = await this.requireAccount(accountId);
     const apiKey = randomKey();
@@ -111,6 +116,7 @@ export class AdminService {
         },
       }),
       'ApiKeyCreated',
+      { correlationId },
     );
     return { apiKey, secretKey, accountId, permissions: event.payload.permissions };
   }
@@ -127,13 +133,14 @@ export class AdminService {
     }));
   }
 
-  async revokeApiKey(apiKey: string): Promise<Record<string, never>> {
+  async revokeApiKey(apiKey: string, correlationId?: string): Promise<Record<string, never>> {
     const key = await this.reader.apiKey(apiKey);
     if (!key) throw ApiError.invalid('apiKey', 'no such API key');
     if (!key.revoked)
       await this.ledger.execute(
         this.command({ type: 'RevokeApiKey', payload: { userId: key.userId, apiKey } }),
         'ApiKeyRevoked',
+        { correlationId },
       );
     return {};
   }
@@ -157,11 +164,13 @@ export class AdminService {
   async setFlags(
     accountId: string,
     flags: { canTrade?: boolean; canWithdraw?: boolean; canDeposit?: boolean },
+    correlationId?: string,
   ): Promise<AdminAccountView> {
     const account = await this.requireAccount(accountId);
     await this.ledger.execute(
       this.command({ type: 'SetAccountFlags', payload: { userId: account.userId, accountId, ...flags } }),
       'AccountFlagsSet',
+      { correlationId },
     );
     return this.account(accountId);
   }

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { catchError, from, mergeMap, type Observable, throwError } from 'rxjs';
 import { HeaderNames, Topics } from '@exchange/contracts';
 import type { EventLog } from '@exchange/messaging';
-import { ApiError, CLOCK, type Clock, currentCorrelationId, EVENT_LOG, LOGGER, type Logger } from '@exchange/platform';
+import { ApiError, CLOCK, type Clock, EVENT_LOG, LOGGER, type Logger } from '@exchange/platform';
 import { randomUUID } from 'node:crypto';
 
 const SECRET_FIELDS = new Set(['secretKey', 'secret', 'password']);
@@ -25,14 +25,14 @@ export class OperatorAuditInterceptor implements NestInterceptor {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const started = this.clock.now();
     // The request's X-Request-Id, so an audit record leads to the request's log lines and what the call caused on the topics.
-    const correlationId = currentCorrelationId();
+    const correlationId = request.id;
     const record = (outcome: { status: number; code?: number }): Promise<void> =>
       this.log
         .publish([
           {
             topic: Topics.operatorAudit.name,
             key: 'admin',
-            ...(correlationId ? { headers: { [HeaderNames.correlationId]: correlationId } } : {}),
+            headers: { [HeaderNames.correlationId]: correlationId },
             value: JSON.stringify({
               type: 'OperatorCallRecorded',
               v: 1,
@@ -40,7 +40,7 @@ export class OperatorAuditInterceptor implements NestInterceptor {
               ts: started,
               payload: {
                 actor: 'admin',
-                correlationId: correlationId ?? '',
+                correlationId,
                 ip: request.ip ?? '',
                 userAgent: request.headers['user-agent'] ?? '',
                 method: request.method,

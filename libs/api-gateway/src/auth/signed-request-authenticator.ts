@@ -17,6 +17,8 @@ export interface AuthContext {
   params: RequestParams;
   /** A key of a main account (index 0) acts on the user's sub-accounts too. */
   isMainAccountKey: boolean;
+  /** The request's (see correlation.ts), for the records it causes. */
+  correlationId: string;
 }
 
 export interface AuthOptions {
@@ -74,7 +76,7 @@ export class SignedRequestAuthenticator {
         now,
       );
     }
-    return { key, params, isMainAccountKey: key.account.accountIndex === 0 };
+    return { key, params, isMainAccountKey: key.account.accountIndex === 0, correlationId: request.id };
   }
 
   private checkTimestamp(params: RequestParams): { timestamp: number; recvWindow: number } {

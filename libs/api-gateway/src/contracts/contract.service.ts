@@ -67,7 +67,7 @@ export class ContractService {
         priceType: request.priceType,
       },
     };
-    return this.ledger.request(command, contractPlacement(command.id, orderId));
+    return this.ledger.request(command, contractPlacement(command.id, orderId), { correlationId: ctx.correlationId });
   }
 
   async getOrder(ctx: SignedRequest<typeof E.getOrder>): Promise<ContractOrderView> {
@@ -180,7 +180,7 @@ export class ContractService {
       ts: this.clock.now(),
       payload: { userId: ctx.key.account.userId, accountId, symbol: contract.symbol, side, amount, markPrice },
     };
-    const event = await this.ledger.execute(command, 'PositionMarginModified');
+    const event = await this.ledger.execute(command, 'PositionMarginModified', { correlationId: ctx.correlationId });
     return {
       symbol: contract.symbol,
       side,
@@ -205,6 +205,7 @@ export class ContractService {
     };
     const traced = await this.ledger.request(command, contractCancelOutcome(command.id, orderId, known), {
       alsoKeys: [orderKey(orderId)],
+      correlationId: ctx.correlationId,
     });
     const row = await this.reader.order(accountId, orderId, undefined);
     return row ? contractOrderRowView(row) : traced;

@@ -46,10 +46,13 @@ describe('gateway backpressure', () => {
   it('refuses a command at once with 503 / -1016 when the pending table is full, and publishes nothing for it', async () => {
     const log = new StalledLog();
     const client = clientOf(log, loadConfig({ MAX_PENDING_REQUESTS: '2', MAX_PIPELINE_LAG: '0' }));
-    const waiting = [client.send(transfer(), 60_000), client.send(transfer(), 60_000)];
+    const waiting = [
+      client.send(transfer(), { correlationId: undefined, timeoutMs: 60_000 }),
+      client.send(transfer(), { correlationId: undefined, timeoutMs: 60_000 }),
+    ];
     waiting.forEach((w) => w.catch(() => undefined));
     await new Promise((resolve) => setImmediate(resolve));
-    expect(await refusal(client.send(transfer()))).toEqual({ code: -1016, status: 503 });
+    expect(await refusal(client.send(transfer(), { correlationId: undefined }))).toEqual({ code: -1016, status: 503 });
     expect(log.published).toHaveLength(2);
     await client.onApplicationShutdown();
   });
@@ -61,14 +64,14 @@ describe('gateway backpressure', () => {
     log.ends = { 'ledger.commands': [80, 50], 'order.commands': [30] };
     log.committed = { 'ledger.commands': [20, 50], 'order.commands': [0] };
     expect(await lag.measure()).toBe(90);
-    client.send(transfer(), 60_000).catch(() => undefined);
+    client.send(transfer(), { correlationId: undefined, timeoutMs: 60_000 }).catch(() => undefined);
     log.ends['order.commands'] = [41];
     expect(await lag.measure()).toBe(101);
-    expect(await refusal(client.send(transfer()))).toEqual({ code: -1016, status: 503 });
+    expect(await refusal(client.send(transfer(), { correlationId: undefined }))).toEqual({ code: -1016, status: 503 });
     log.committed = { 'ledger.commands': [80, 50], 'order.commands': [41] };
     await lag.measure();
     expect(lag.exceeded()).toBe(false);
-    client.send(transfer(), 60_000).catch(() => undefined);
+    client.send(transfer(), { correlationId: undefined, timeoutMs: 60_000 }).catch(() => undefined);
     expect(log.published).toHaveLength(2);
     await client.onApplicationShutdown();
   });

@@ -9,23 +9,20 @@ import {
   toRecord,
 } from '@exchange/contracts';
 import { type Consumer, decodeOnce, type EventLog, type IncomingBatch, type OutgoingRecord } from '@exchange/messaging';
-import {
-  ApiError,
-  CONFIG,
-  type Config,
-  currentCorrelationId,
-  ErrorCode,
-  EVENT_LOG,
-  LOGGER,
-  type Logger,
-  Metrics,
-} from '@exchange/platform';
+import { ApiError, CONFIG, type Config, ErrorCode, EVENT_LOG, LOGGER, type Logger, Metrics } from '@exchange/platform';
 import type { Counter } from 'prom-client';
 import { type Reply, PendingReplies } from '../replies/pending-replies';
 import type { Gather } from '../replies/reply-waiters';
 import { PipelineLag } from './pipeline-lag';
 
 type Listener = (event: LedgerJournalEvent) => void;
+
+/** How a command is sent: the correlation id is the REST request's, put on the command's record. */
+export interface SendOptions {
+  correlationId: string | undefined;
+  timeoutMs?: number;
+  partition?: number;
+}
 
 /**
  * Sends commands to the ledger and waits for the journal entry of their outcome, so a REST reply
@@ -105,13 +102,13 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
   async request<V>(
     command: LedgerCommand,
     gather: Gather<Reply, V>,
-    options: { alsoKeys?: readonly string[]; timeoutMs?: number; partition?: number } = {},
+    options: SendOptions & { alsoKeys?: readonly string[] },
   ): Promise<V> {
     this.refuseWhenOverloaded();
     const reply = this.replies.wait(command.id, gather, options);
     try {
       // The REST request's correlation id travels on the command, and from there on everything it causes.
-      await this.log.publish([recordOf(command, currentCorrelationId(), options.partition)]);
+      await this.log.publish([recordOf(command, options.correlationId, options.partition)]);
     } catch (error) {
       reply.cancel();
       this.logger.error({ err: error }, 'publishing a ledger command failed');
@@ -124,11 +121,11 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   /** Publishes the command and resolves with the ledger's own answer to it (CommandRejected included). */
-  send(command: LedgerCommand, timeoutMs?: number, partition?: number): Promise<LedgerJournalEvent> {
+  send(command: LedgerCommand, options: SendOptions): Promise<LedgerJournalEvent> {
     return this.request(
       command,
       (reply) => (reply.from === 'ledger' && reply.event.payload.commandId === command.id ? reply.event : undefined),
-      { timeoutMs, partition },
+      options,
     );
   }
 
@@ -136,9 +133,9 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
   async execute<T extends LedgerJournalEvent['type']>(
     command: LedgerCommand,
     expected: T,
-    partition?: number,
+    options: SendOptions,
   ): Promise<Extract<LedgerJournalEvent, { type: T }>> {
-    const event = await this.send(command, undefined, partition);
+    const event = await this.send(command, options);
     if (event.type === 'CommandRejected') throw rejectedBy(event);
     if (event.type !== expected) throw new Error(`ledger answered ${command.type} with ${event.type}`);
     return event as Extract<LedgerJournalEvent, { type: T }>;

@@ -39,6 +39,7 @@ export class OrderService {
     const { order, fills } = await this.ledger.request(
       command,
       placementOutcome(command.id, command.payload.orderId, request.respType),
+      { correlationId: ctx.correlationId },
     );
     return newOrderView(order, request.respType, fills);
   }
@@ -58,6 +59,7 @@ export class OrderService {
     } as const;
     const final = await this.ledger.request(command, cancelOutcome(command.id, order.orderId), {
       alsoKeys: [orderKey(order.orderId)],
+      correlationId: ctx.correlationId,
     });
     if (final.status === 'FILLED')
       throw new ApiError(

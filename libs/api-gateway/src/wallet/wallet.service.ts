@@ -79,6 +79,7 @@ export class WalletService {
         }
         throw new Error(`ledger answered RequestWithdrawal with ${event.type}`);
       },
+      { correlationId: ctx.correlationId },
     );
     return withdrawalView('record' in outcome ? outcome.record : await this.existing(outcome.repeatedId, command.id));
   }

@@ -21,23 +21,31 @@ export function isFinalOrderStatus(status: LedgerOrderStatus): boolean {
 /** The record an OrderPlaced starts: its terms, nothing executed, the whole reservation left. */
 export function placedOrder(event: OrderPlaced): LedgerOrderRecord {
   const terms = event.payload.order;
-  return {
-    ...terms,
-    userId: event.payload.userId,
-    executedQty: '0',
-    cummulativeQuoteQty: '0',
-    status: 'NEW',
-    isWorking: false,
-    time: event.ts,
-    updateTime: event.ts,
-    reservationLeft: terms.reservedAmount,
-  };
+  // Copied, then written: the same record as a spread of the terms into a literal, which V8 builds on
+  // its slow path once it has met orders of several shapes (tens of µs a record; issue 16).
+  const record = Object.assign({}, terms) as LedgerOrderRecord;
+  record.userId = event.payload.userId;
+  record.executedQty = '0';
+  record.cummulativeQuoteQty = '0';
+  record.status = 'NEW';
+  record.isWorking = false;
+  record.time = event.ts;
+  record.updateTime = event.ts;
+  record.reservationLeft = terms.reservedAmount;
+  return record;
 }
 
 /** The record after a trade leg or an outcome of it. */
 export function changedOrder(order: LedgerOrderRecord, event: TradeSettled | OrderOutcomeApplied): LedgerOrderRecord {
-  const changed = { ...order, ...event.payload.order, updateTime: event.ts };
-  return isFinalOrderStatus(changed.status) ? { ...changed, finalTime: event.ts, reservationLeft: '0' } : changed;
+  // One copy, written in place: the same keys in the same order as spreading the two into literals, which
+  // takes V8's slow path (about four times the cost, measured; issue 16).
+  const changed: LedgerOrderRecord = Object.assign({}, order, event.payload.order);
+  changed.updateTime = event.ts;
+  if (isFinalOrderStatus(changed.status)) {
+    changed.finalTime = event.ts;
+    changed.reservationLeft = '0';
+  }
+  return changed;
 }
 
 /** The fields of the orders row an event moved, for an order whose record is elsewhere (the projection's row). */

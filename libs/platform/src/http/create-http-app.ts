@@ -8,7 +8,7 @@ import { ApiExceptionFilter } from '../errors/api-exception.filter';
 import { ErrorCode } from '../errors/error-codes';
 import { NestPinoLogger } from '../logging/nest-logger';
 import type { Metrics } from '../metrics/metrics';
-import { REQUEST_ID_HEADER, requestIdFrom, runWithCorrelationId } from './correlation';
+import { REQUEST_ID_HEADER, requestIdFrom } from './correlation';
 import { answerClientError, frameworkError } from './framework-errors';
 import { assertNoDuplicateKeys } from './json-body';
 import { refuseConnectRequests } from './raw-refusals';
@@ -104,9 +104,8 @@ function answerWhileClosing(adapter: FastifyAdapter): void {
 }
 
 /**
- * Every request gets its correlation id (see correlation.ts) in the response header and in the
- * context its handler runs in, entered after the body is parsed (a parser's stream callbacks
- * would lose it), and one log line when it is answered (probes excepted).
+ * Every request gets its correlation id (see correlation.ts) in the response header, as
+ * request.id for its handler to hand on, and one log line when it is answered (probes excepted).
  */
 function traceRequests(adapter: FastifyAdapter, logger: Logger): void {
   const fastify = adapter.getInstance();
@@ -114,7 +113,6 @@ function traceRequests(adapter: FastifyAdapter, logger: Logger): void {
     void reply.header(REQUEST_ID_HEADER, request.id);
     done();
   });
-  fastify.addHook('preValidation', (request, _reply, done) => runWithCorrelationId(request.id, done));
   fastify.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     if (route.startsWith('/health/')) return;
