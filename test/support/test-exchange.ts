@@ -7,6 +7,7 @@ import { createApp, type Infrastructure, openInfrastructure, type ServiceModule 
 import { type Clock, startMetricsServer } from '@exchange/platform';
 import { Client } from 'pg';
 import { assertBalanceInvariant } from './balance-invariant';
+import { committedLagProbe, MONEY_PATH_STAGES, waitUntilQuiet } from './quiet-pipeline';
 import { exchangeModules } from '../../apps/exchange/src/exchange-modules';
 
 export interface TestExchange {
@@ -74,6 +75,7 @@ export async function startTestExchange(options: TestExchangeOptions = {}): Prom
     metricsUrl: metricsServer.url,
     close: async () => {
       await metricsServer.close();
+      if (options.balanceInvariant !== false) await quietMoneyPath(infrastructure);
       await app.close();
       await infrastructure.close();
       try {
@@ -83,6 +85,22 @@ export async function startTestExchange(options: TestExchangeOptions = {}): Prom
       }
     },
   };
+}
+
+/**
+ * The tables the invariant reads are a projection of the ledger's events, and a trade's two legs
+ * are settled in their users' partitions: closed while the projection is between them, the tables
+ * show one leg. Wait for the stages this exchange runs (a group that never committed is a module
+ * the test left out) to pass what was journaled; if they never do, the invariant says what is off.
+ */
+async function quietMoneyPath(infrastructure: Infrastructure): Promise<void> {
+  const log = infrastructure.eventLog;
+  const running = [];
+  for (const stage of MONEY_PATH_STAGES)
+    if ((await log.committedOffsets(stage.group, stage.topic)).some((offset) => offset > 0)) running.push(stage);
+  await waitUntilQuiet([committedLagProbe(log, running)], 'the money path before the balance invariant', 20_000).catch(
+    () => undefined,
+  );
 }
 
 export async function dropSchemas(url: string, prefix: string): Promise<void> {
