@@ -7,6 +7,7 @@ import {
   settleFundingV1,
   triggerContractStopsV1,
 } from './contract-risk-commands.v1';
+import { adlCandidatesV1, applyAdlV1, collectAdlCandidatesV1 } from './contract-adl-commands.v1';
 
 /**
  * Perpetual-contract commands (CONTRACTS.md), decided by the ledger's contracts domain. They are
@@ -131,6 +132,9 @@ export const contractCommandSchema = z.discriminatedUnion('type', [
   settleFundingV1,
   markContractPriceV1,
   triggerContractStopsV1,
+  collectAdlCandidatesV1,
+  adlCandidatesV1,
+  applyAdlV1,
 ]);
 
 export type ContractSide = z.infer<typeof contractSideField>;

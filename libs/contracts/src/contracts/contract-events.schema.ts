@@ -95,6 +95,9 @@ const counterpartySchema: z.ZodType<DeleveragedCounterparty> = z.object({
   balance: balanceSchema,
 });
 
+const partitionNumber = z.number().int().nonnegative();
+const adlCandidateSchema = z.object({ accountId: id, score: signedDecimal, quantity: decimal });
+
 /** What a liquidation and a deleveraging both report of the bankrupt position. */
 const bankrupt = {
   accountId: id,
@@ -202,4 +205,53 @@ export const contractJournalEventSchemas = {
     reason: z.literal('LIQUIDATION').optional(),
   }),
   ContractOrderRested: ledgerEventV1('ContractOrderRested', { accountId: id, symbol: id, orderId: id }),
+  AdlRequested: ledgerEventV1('AdlRequested', {
+    adlId: id,
+    symbol: id,
+    side: positionSideField,
+    quantity: decimal,
+    bankruptcyValue: signedDecimal,
+    markPrice: decimal,
+    requester: partitionNumber,
+    partitions: z.array(partitionNumber),
+    fundPosition: positionSchema,
+    candidates: z.array(adlCandidateSchema),
+    reserved: z.array(positionSchema),
+  }),
+  AdlCandidatesReserved: ledgerEventV1('AdlCandidatesReserved', {
+    adlId: id,
+    fundAccountId: id,
+    requester: partitionNumber,
+    from: partitionNumber,
+    symbol: id,
+    side: positionSideField,
+    candidates: z.array(adlCandidateSchema),
+    reserved: z.array(positionSchema),
+  }),
+  AdlCandidatesReceived: ledgerEventV1('AdlCandidatesReceived', {
+    adlId: id,
+    from: partitionNumber,
+    candidates: z.array(adlCandidateSchema),
+  }),
+  AdlResolved: ledgerEventV1('AdlResolved', {
+    adlId: id,
+    symbol: id,
+    side: positionSideField,
+    legs: z.array(z.object({ partition: partitionNumber, accountId: id, quantity: decimal, value: signedDecimal })),
+    partitions: z.array(partitionNumber),
+    taken: decimal,
+    pnl: signedDecimal,
+    uncovered: signedDecimal,
+    fundPosition: positionSchema,
+    fundBalance: balanceSchema,
+    flows: z.array(flowEntrySchema),
+  }),
+  AdlApplied: ledgerEventV1('AdlApplied', {
+    adlId: id,
+    fundAccountId: id,
+    symbol: id,
+    counterparties: z.array(counterpartySchema),
+    released: z.array(positionSchema),
+    flows: z.array(flowEntrySchema),
+  }),
 } satisfies { [T in ContractJournalEvent['type']]: z.ZodType<Extract<ContractJournalEvent, { type: T }>> };

@@ -6,6 +6,7 @@ import type {
   ContractTimeInForce,
   PositionSide,
 } from './contract-commands.v1';
+import type { ContractAdlEvent } from './contract-adl-events';
 import type { ContractRiskEvent } from './contract-risk-events';
 
 /**
@@ -190,7 +191,8 @@ export type ContractEvent =
   | ContractOrderEnded
   | PositionMarginModified
   | ContractCancelRequested
-  | ContractRiskEvent;
+  | ContractRiskEvent
+  | ContractAdlEvent;
 
 /**
  * A cancel on its way to the engine (the engine command is derived from it), a user's or a

@@ -28,6 +28,11 @@ const contractJournalTypes: Record<ContractJournalEvent['type'], true> = {
   ContractMarkPriced: true,
   ContractCancelRequested: true,
   ContractOrderRested: true,
+  AdlRequested: true,
+  AdlCandidatesReserved: true,
+  AdlCandidatesReceived: true,
+  AdlResolved: true,
+  AdlApplied: true,
 };
 
 /** Whether a journal event is a contracts event (the contracts fold and projection take it). */

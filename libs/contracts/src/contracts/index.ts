@@ -5,3 +5,5 @@ export * from './contract-risk-events';
 export * from './contract-journal';
 export * from './contract-price-messages.v1';
 export * from './contract-events.schema';
+export * from './contract-adl-commands.v1';
+export * from './contract-adl-events';

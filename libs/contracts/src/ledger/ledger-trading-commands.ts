@@ -28,6 +28,7 @@ import {
   settleFundingV1,
   triggerContractStopsV1,
 } from '../contracts/contract-risk-commands.v1';
+import { adlCandidatesV1, applyAdlV1, collectAdlCandidatesV1 } from '../contracts/contract-adl-commands.v1';
 
 /**
  * Trading commands on `ledger.commands`, keyed by userId. The gateway sends PlaceOrder and
@@ -96,13 +97,17 @@ export const ledgerContractCommandSchema = z.discriminatedUnion('type', [
 /**
  * Contract commands of no user, written to a chosen partition of `ledger.commands` (one copy per
  * partition, ids derived from what they carry): the relay's mark prices, funding fixes and last
- * prices, and the operator's insurance seeding. Each partition decides them for its own accounts.
+ * prices, the operator's insurance seeding, and one partition's auto-deleveraging requests to the
+ * others (contract-adl-commands.v1.ts). Each partition decides them for its own accounts.
  */
 export const ledgerPartitionCommandSchema = z.discriminatedUnion('type', [
   markContractPriceV1,
   settleFundingV1,
   triggerContractStopsV1,
   seedInsuranceFundV1,
+  collectAdlCandidatesV1,
+  adlCandidatesV1,
+  applyAdlV1,
 ]);
 
 /**

@@ -159,6 +159,9 @@ function decideDrafts(command: LedgerCommand, state: LedgerState, ctx: DecisionC
     case 'SettleFunding':
     case 'MarkContractPrice':
     case 'TriggerContractStops':
+    case 'CollectAdlCandidates':
+    case 'AdlCandidates':
+    case 'ApplyAdl':
       return contractRisk(command, state, ctx);
     case 'RequestWithdrawal':
       return requestWithdrawal(command, state, ctx);

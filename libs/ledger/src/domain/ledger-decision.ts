@@ -42,6 +42,9 @@ export interface PartitionContext {
   /** The sequence of the index-th event of the system user, from the command's log position (it has no state to count in). */
   seq(index: number): number;
   owns(accountId: string): boolean;
+  /** The partition's number and the ledger's partition count (auto-deleveraging asks the others); absent in single-partition tests. */
+  index?: number;
+  count?: number;
 }
 
 /** What deciding a trading command needs besides the account context. */

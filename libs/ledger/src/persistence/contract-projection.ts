@@ -119,7 +119,26 @@ export function addContractRows(rows: ContractRows, event: ContractJournalEvent)
       return [];
     case 'ContractCancelRequested':
     case 'ContractOrderRested':
+    case 'AdlCandidatesReceived':
       return [];
+    case 'AdlRequested':
+      position(event.payload.fundPosition);
+      for (const p of event.payload.reserved) position(p);
+      return [];
+    case 'AdlCandidatesReserved':
+      for (const p of event.payload.reserved) position(p);
+      return [];
+    case 'AdlResolved':
+      balance(event.payload.fundBalance);
+      position(event.payload.fundPosition);
+      return event.payload.flows;
+    case 'AdlApplied':
+      for (const c of event.payload.counterparties) {
+        balance(c.balance);
+        position(c.position);
+      }
+      for (const p of event.payload.released) position(p);
+      return event.payload.flows;
     default: {
       const unexpected: never = event;
       throw new Error(`contract projection: unknown event ${(unexpected as ContractJournalEvent).type}`);

@@ -1,11 +1,20 @@
-import { HeaderNames, type LedgerJournalEvent, type RecordTrace, Topics, toRecord } from '@exchange/contracts';
+import {
+  HeaderNames,
+  type LedgerJournalEvent,
+  type RecordTrace,
+  Topics,
+  toPartitionRecord,
+  toRecord,
+} from '@exchange/contracts';
 import type { OutgoingRecord } from '@exchange/messaging';
+import { adlCommandsFor } from '../domain/contracts/adl-commands';
 import { orderCommandsFor } from '../domain/order-commands-from-events';
 import { walletCommandsFor } from '../domain/wallet-commands';
 
 /**
  * The records one decided command leaves on the event log: its journal entries on ledger.events,
- * then the engine's and the wallet's commands they ask for. Each ledger.events record names the
+ * then the engine's and the wallet's commands they ask for, and the commands an auto-deleveraging
+ * step sends other ledger partitions (by number, keyed by the ADL's id). Each ledger.events record names the
  * ledger.commands offset its step committed through, so the projection can say which commands
  * its tables reflect.
  */
@@ -19,6 +28,8 @@ export function decisionRecords(
   // An engine command's id is the id of the event that asked for it (see order-commands-from-events.ts).
   for (const c of orderCommandsFor(events)) records.push(toRecord(Topics.orderCommands, c, trace));
   for (const c of walletCommandsFor(events)) records.push(toRecord(Topics.walletCommands, c, trace));
+  for (const { partition, command } of adlCommandsFor(events))
+    records.push(toPartitionRecord(Topics.ledgerCommands, command, partition, command.payload.adlId, trace));
   return records;
 }
 

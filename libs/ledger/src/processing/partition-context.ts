@@ -40,6 +40,8 @@ export function partitionContextOf(
   const clearingAccountId = clearingAccountIdOf(partition);
   return {
     userId: systemUserIdOf(partition, partitions),
+    index: partition,
+    count: partitions,
     insuranceAccountId,
     clearingAccountId,
     orderId: (k) => systemOrderIdOf(offset, partition, k),

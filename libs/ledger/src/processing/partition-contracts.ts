@@ -1,5 +1,8 @@
 import type { ContractBalanceAfter, PositionAfter } from '@exchange/contracts';
 import {
+  type AdlPending,
+  type AdlReservation,
+  adlReservationKey,
   fundingKey,
   type OpenContractOrder,
   setBalance,
@@ -29,7 +32,18 @@ export interface PartitionContracts {
   marks?: [fundAccountId: string, symbol: string, markPrice: string][];
   /** What no margin paid, per account of the partition (ContractsState.uncovered). Absent from snapshots taken before it was kept per account. */
   uncovered?: [accountId: string, amount: string][];
+  /** The ADLs the partition requested and awaits answers for (ContractsState.adlPending). Absent from snapshots taken before ADL across partitions. */
+  adlPending?: CapturedAdlPending[];
+  /** What the partition reserved for ADLs (ContractsState.adlReserved). Absent likewise. */
+  adlReserved?: CapturedAdlReservation[];
 }
+
+type CapturedAdlPending = Omit<AdlPending, 'quantity' | 'value' | 'offers'> & {
+  quantity: string;
+  value: string;
+  offers: { partition: number; accountId: string; score: string; quantity: string }[];
+};
+type CapturedAdlReservation = Omit<AdlReservation, 'entries'> & { entries: { accountId: string; quantity: string }[] };
 
 export function captureContracts(state: LedgerState, accountIds: ReadonlySet<string>): PartitionContracts {
   const c = state.contracts;
@@ -75,6 +89,17 @@ export function captureContracts(state: LedgerState, accountIds: ReadonlySet<str
     uncovered: [...c.uncovered]
       .filter(([accountId]) => accountIds.has(accountId))
       .map(([accountId, amount]) => [accountId, amount.toFixed()]),
+    adlPending: [...c.adlPending.values()]
+      .filter((a) => accountIds.has(a.fundAccountId))
+      .map((a) => ({
+        ...a,
+        quantity: a.quantity.toFixed(),
+        value: a.value.toFixed(),
+        offers: a.offers.map((o) => ({ ...o, score: o.score.toFixed(), quantity: o.quantity.toFixed() })),
+      })),
+    adlReserved: [...c.adlReserved.values()]
+      .filter((r) => accountIds.has(r.fundAccountId))
+      .map((r) => ({ ...r, entries: r.entries.map((e) => ({ ...e, quantity: e.quantity.toFixed() })) })),
   };
 }
 
@@ -98,6 +123,8 @@ export function forgetContracts(state: LedgerState, accountIds: ReadonlySet<stri
     c.orders.delete(orderId);
   }
   for (const { key } of perFundOf(c.fundings, accountIds)) c.fundings.delete(key);
+  for (const [adlId, a] of c.adlPending) if (accountIds.has(a.fundAccountId)) c.adlPending.delete(adlId);
+  for (const [key, r] of c.adlReserved) if (accountIds.has(r.fundAccountId)) c.adlReserved.delete(key);
   for (const { key } of perFundOf(c.marks, accountIds)) c.marks.delete(key);
   // Keyed `accountId|symbol|side`, with or without a position set under that key.
   for (const key of c.positionOrders.keys())
@@ -119,6 +146,18 @@ export function restoreContracts(state: LedgerState, captured: PartitionContract
   for (const [fundAccountId, symbol, markPrice] of captured.marks ?? [])
     c.marks.set(fundingKey(symbol, fundAccountId), new Money(markPrice));
   for (const [accountId, amount] of captured.uncovered ?? []) c.uncovered.set(accountId, new Money(amount));
+  for (const a of captured.adlPending ?? [])
+    c.adlPending.set(a.adlId, {
+      ...a,
+      quantity: new Money(a.quantity),
+      value: new Money(a.value),
+      offers: a.offers.map((o) => ({ ...o, score: new Money(o.score), quantity: new Money(o.quantity) })),
+    });
+  for (const r of captured.adlReserved ?? [])
+    c.adlReserved.set(adlReservationKey(r.adlId, r.fundAccountId), {
+      ...r,
+      entries: r.entries.map((e) => ({ ...e, quantity: new Money(e.quantity) })),
+    });
 }
 
 /** The accounts' per-account maps, as entries in their order (an eviction order is kept). */

@@ -8,6 +8,14 @@ export function namedAccountsOf(event: ContractJournalEvent): string[] {
       return event.payload.payments.map((p) => p.accountId);
     case 'PositionDeleveraged':
       return [event.payload.accountId, ...event.payload.counterparties.map((c) => c.accountId)];
+    case 'AdlCandidatesReserved':
+      return event.payload.reserved.map((p) => p.accountId);
+    case 'AdlRequested':
+      return [event.payload.fundPosition.accountId, ...event.payload.reserved.map((p) => p.accountId)];
+    case 'AdlResolved':
+      return [event.payload.fundPosition.accountId];
+    case 'AdlApplied':
+      return [...event.payload.counterparties.map((c) => c.accountId), ...event.payload.released.map((p) => p.accountId)];
     case 'PositionLiquidated':
     case 'ContractOrderEnded':
     case 'ContractOrderFilled':

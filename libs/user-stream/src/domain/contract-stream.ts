@@ -178,6 +178,16 @@ function positionsChangedBy(event: ContractJournalEvent): PositionAfter[] {
       return [event.payload.position, event.payload.fundPosition];
     case 'PositionDeleveraged':
       return [event.payload.position, ...event.payload.counterparties.map((c) => c.position)];
+    case 'AdlRequested':
+      return [event.payload.fundPosition, ...event.payload.reserved];
+    case 'AdlCandidatesReserved':
+      return event.payload.reserved;
+    case 'AdlResolved':
+      return [event.payload.fundPosition];
+    case 'AdlApplied':
+      return [...event.payload.counterparties.map((c) => c.position), ...event.payload.released];
+    case 'AdlCandidatesReceived':
+      return [];
     case 'ContractAccountCredited':
     case 'ContractAccountDebited':
     case 'InsuranceFundSeeded':
@@ -212,6 +222,14 @@ function balancesChangedBy(event: ContractJournalEvent): ContractBalanceAfter[] 
       return [...event.payload.payments.map((payment) => payment.balance), event.payload.insurance];
     case 'PositionDeleveraged':
       return [event.payload.balance, ...event.payload.counterparties.map((c) => c.balance)];
+    case 'AdlResolved':
+      return [event.payload.fundBalance];
+    case 'AdlApplied':
+      return event.payload.counterparties.map((c) => c.balance);
+    case 'AdlRequested':
+    case 'AdlCandidatesReserved':
+    case 'AdlCandidatesReceived':
+      return [];
     case 'ContractStopTriggered':
     case 'ContractCancelRequested':
     case 'ContractOrderRested':

@@ -1,5 +1,6 @@
 import type { ContractCommand, ContractEvent } from '@exchange/contracts';
 import { LedgerRejection } from '../ledger-rejection';
+import { applyAdl, collectAdlCandidates, receiveAdlCandidates } from './contract-adl';
 import { type ContractContext, sequenced } from './contract-decision';
 import { seedInsuranceFund, settleFunding } from './contract-funding';
 import { liquidateAfterCancel, markContractPrice } from './contract-liquidation';
@@ -60,6 +61,12 @@ function decideEvents(command: ContractCommand, state: ContractsState, ctx: Cont
     }
     case 'TriggerContractStops':
       return triggerContractStops(command, state, ctx);
+    case 'CollectAdlCandidates':
+      return collectAdlCandidates(command, state, ctx);
+    case 'AdlCandidates':
+      return receiveAdlCandidates(command, state, ctx);
+    case 'ApplyAdl':
+      return applyAdl(command, state, ctx);
     default: {
       const unexpected: never = command;
       throw new Error(`contracts: unknown command ${String((unexpected as { type: unknown }).type)}`);

@@ -36,6 +36,11 @@ export interface ContractContext {
    * goes there, for receivers in other partitions (see settleFunding). It alone may go negative.
    */
   clearingAccountId?: string;
+  /**
+   * The deciding partition's number and how many there are: with more than one, a bankrupt
+   * position the fund cannot cover is deleveraged across them (contract-adl.ts). Absent: one.
+   */
+  partitions?: { index: number; count: number };
 }
 
 /** Whether the deciding partition acts on the account (see ContractContext.owns). */

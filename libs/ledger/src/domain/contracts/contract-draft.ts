@@ -79,6 +79,8 @@ export class ContractDraft {
       liquidation: new Map(),
       stops: new Map(),
       uncovered: new OverlayMap(base.uncovered),
+      adlPending: new OverlayMap(base.adlPending),
+      adlReserved: new OverlayMap(base.adlReserved),
     };
   }
 

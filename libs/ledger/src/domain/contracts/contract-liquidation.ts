@@ -17,6 +17,7 @@ import {
   requireContract,
   totalOf,
 } from './contract-decision';
+import { deleveragesAcross, requestAdl, reservedForAdl } from './contract-adl';
 import { deleverage } from './contract-deleveraging';
 import { ContractDraft } from './contract-draft';
 import { endContractOrder, placeContractOrder } from './contract-orders';
@@ -62,10 +63,17 @@ export function markContractPrice(
     ownedBy(ctx, draft.state.positions.get(k)!.accountId),
   )) {
     if (!pastMaintenance(draft.state.positions.get(key)!, config, mark)) continue;
+    // Part of it is reserved for another bankrupt position's ADL: it waits for that ADL's ApplyAdl.
+    if (reservedForAdl(draft.state, draft.state.positions.get(key)!)) continue;
     // Its orders on the engine's book may still fill: the takeover waits for their end (a later mark).
     if (!cancelPositionOrders(draft, key, ctx)) continue;
     const position = draft.state.positions.get(key)!;
-    if (fundCovers(draft.state, position, config, mark, ctx) || !oppositeCovers(draft.state, position, ctx))
+    if (fundCovers(draft.state, position, config, mark, ctx)) draft.emit(takeOver(draft.state, position, config, mark, ctx));
+    else if (deleveragesAcross(ctx)) {
+      // Opposite positions sit in every partition: the fund takes it now, ADL across partitions takes it from the fund.
+      draft.emit(takeOver(draft.state, position, config, mark, ctx));
+      requestAdl(draft, position, config, mark, `${command.id}|${key}`, ctx);
+    } else if (!oppositeCovers(draft.state, position, ctx))
       draft.emit(takeOver(draft.state, position, config, mark, ctx));
     else deleverage(draft, position, config, mark, ctx);
   }

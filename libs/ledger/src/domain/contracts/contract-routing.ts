@@ -1,5 +1,8 @@
 import type {
+  AdlCandidates,
+  ApplyAdl,
   ApplyOrderOutcome,
+  CollectAdlCandidates,
   ContractCommand,
   MarkContractPrice,
   ModifyPositionMargin,
@@ -46,6 +49,9 @@ export function contractContextOf(ctx: DecisionContext): ContractContext {
     insurance: partition ? { userId: partition.userId, accountId: partition.insuranceAccountId } : INSURANCE_FUND,
     ...(partition
       ? { owns: (accountId: string) => partition.owns(accountId), clearingAccountId: partition.clearingAccountId }
+      : {}),
+    ...(partition?.index !== undefined && partition.count !== undefined
+      ? { partitions: { index: partition.index, count: partition.count } }
       : {}),
   };
 }
@@ -128,9 +134,16 @@ export function requestContractCancel(
   return [{ type: 'ContractCancelRequested', payload: { order: orderRecordOf(order) } }];
 }
 
-/** A price, funding or seeding command: the partition decides it for its own accounts, under its system user. */
+/** A price, funding, seeding or ADL command: the partition decides it for its own accounts, under its system user. */
 export function contractRisk(
-  command: SeedInsuranceFund | SettleFunding | MarkContractPrice | TriggerContractStops,
+  command:
+    | SeedInsuranceFund
+    | SettleFunding
+    | MarkContractPrice
+    | TriggerContractStops
+    | CollectAdlCandidates
+    | AdlCandidates
+    | ApplyAdl,
   state: LedgerState,
   ctx: DecisionContext,
 ): Draft[] {

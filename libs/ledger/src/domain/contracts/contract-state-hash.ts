@@ -29,5 +29,17 @@ export function contractsStateHash(state: ContractsState): string {
   for (const symbol of [...state.fundings.keys()].sort()) hash.update(`f|${symbol}|${state.fundings.get(symbol)}\n`);
   for (const key of [...state.marks.keys()].sort()) hash.update(`m|${key}|${state.marks.get(key)!.toFixed()}\n`);
   for (const id of [...state.uncovered.keys()].sort()) hash.update(`u|${id}|${state.uncovered.get(id)!.toFixed()}\n`);
+  for (const id of [...state.adlPending.keys()].sort()) {
+    const a = state.adlPending.get(id)!;
+    const offers = a.offers.map((o) => `${o.partition}:${o.accountId}:${o.score.toFixed()}:${o.quantity.toFixed()}`);
+    hash.update(
+      `adl|${id}|${a.fundAccountId}|${a.symbol}|${a.side}|${a.quantity.toFixed()}|${a.value.toFixed()}|${a.awaiting.join(',')}|${offers.join(',')}\n`,
+    );
+  }
+  for (const key of [...state.adlReserved.keys()].sort()) {
+    const r = state.adlReserved.get(key)!;
+    const entries = r.entries.map((e) => `${e.accountId}:${e.quantity.toFixed()}`);
+    hash.update(`adlr|${key}|${r.symbol}|${r.side}|${entries.join(',')}\n`);
+  }
   return hash.digest('hex');
 }

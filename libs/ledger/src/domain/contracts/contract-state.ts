@@ -1,4 +1,6 @@
 import type {
+  AdlCandidate,
+  ContractAdlEvent,
   ContractBalanceAfter,
   ContractEvent,
   ContractOrderRecord,
@@ -72,6 +74,47 @@ export interface ContractsState {
    * the insurance fund owes. Per account, so each ledger partition's snapshot carries its own.
    */
   uncovered: Map<string, Money>;
+  /** The ADLs this partition requested and waits on answers for, by adlId (see contract-adl.ts). */
+  adlPending: Map<string, AdlPending>;
+  /** What each partition reserved for an ADL, by `adlId|its fund account` (one state may hold several partitions). */
+  adlReserved: Map<string, AdlReservation>;
+}
+
+/** An opposite position offered to an ADL: by which partition, its rank, and how much of it is reserved. */
+export interface AdlOffer {
+  partition: number;
+  accountId: string;
+  score: Money;
+  quantity: Money;
+}
+
+/**
+ * A requested ADL: the fund took `quantity` of `side` over at `value` (the bankruptcy value) and
+ * keeps it out of its closing orders; `awaiting` are the partitions that have not answered yet.
+ */
+export interface AdlPending {
+  adlId: string;
+  fundAccountId: string;
+  symbol: string;
+  side: PositionSide;
+  quantity: Money;
+  value: Money;
+  awaiting: number[];
+  offers: AdlOffer[];
+}
+
+/** The positions one partition reserved for an ADL: held in their `closing`, until the requester's ApplyAdl. */
+export interface AdlReservation {
+  adlId: string;
+  fundAccountId: string;
+  symbol: string;
+  /** The reserved positions' side: opposite to the bankrupt one. */
+  side: PositionSide;
+  entries: { accountId: string; quantity: Money }[];
+}
+
+export function adlReservationKey(adlId: string, fundAccountId: string): string {
+  return `${adlId}|${fundAccountId}`;
 }
 
 export function initialContractsState(): ContractsState {
@@ -85,6 +128,8 @@ export function initialContractsState(): ContractsState {
     liquidation: new Map(),
     stops: new Map(),
     uncovered: new Map(),
+    adlPending: new Map(),
+    adlReserved: new Map(),
   };
 }
 
@@ -283,9 +328,92 @@ export function evolveContracts(state: ContractsState, event: ContractEvent): Co
       if (order) setOrder(state, { ...order, cancelRequested: true, ...(reason ? { cancelReason: reason } : {}) });
       return state;
     }
+    case 'AdlRequested':
+    case 'AdlCandidatesReserved':
+    case 'AdlCandidatesReceived':
+    case 'AdlResolved':
+    case 'AdlApplied':
+      evolveAdl(state, event);
+      return state;
     default: {
       const unexpected: never = event;
       throw new Error(`contracts: unknown event ${String((unexpected as { type: unknown }).type)}`);
     }
+  }
+}
+
+function offersOf(partition: number, candidates: readonly AdlCandidate[]): AdlOffer[] {
+  return candidates.map((c) => ({
+    partition,
+    accountId: c.accountId,
+    score: new Money(c.score),
+    quantity: new Money(c.quantity),
+  }));
+}
+
+function reserve(
+  state: ContractsState,
+  p: { adlId: string; symbol: string; candidates: AdlCandidate[]; reserved: PositionAfter[] },
+  fundAccountId: string,
+  side: PositionSide,
+): void {
+  for (const position of p.reserved) setPosition(state, position);
+  state.adlReserved.set(adlReservationKey(p.adlId, fundAccountId), {
+    adlId: p.adlId,
+    fundAccountId,
+    symbol: p.symbol,
+    side,
+    entries: p.candidates.map((c) => ({ accountId: c.accountId, quantity: new Money(c.quantity) })),
+  });
+}
+
+function evolveAdl(state: ContractsState, event: ContractAdlEvent): void {
+  switch (event.type) {
+    case 'AdlRequested': {
+      const p = event.payload;
+      const fundAccountId = p.fundPosition.accountId;
+      setPosition(state, p.fundPosition);
+      reserve(state, p, fundAccountId, p.side === 'LONG' ? 'SHORT' : 'LONG');
+      state.adlPending.set(p.adlId, {
+        adlId: p.adlId,
+        fundAccountId,
+        symbol: p.symbol,
+        side: p.side,
+        quantity: new Money(p.quantity),
+        value: new Money(p.bankruptcyValue),
+        awaiting: p.partitions,
+        offers: offersOf(p.requester, p.candidates),
+      });
+      return;
+    }
+    case 'AdlCandidatesReserved':
+      reserve(state, event.payload, event.payload.fundAccountId, event.payload.side);
+      return;
+    case 'AdlCandidatesReceived': {
+      const { adlId, from, candidates } = event.payload;
+      const pending = state.adlPending.get(adlId);
+      if (!pending) return;
+      state.adlPending.set(adlId, {
+        ...pending,
+        awaiting: pending.awaiting.filter((q) => q !== from),
+        offers: [...pending.offers, ...offersOf(from, candidates)],
+      });
+      return;
+    }
+    case 'AdlResolved':
+      setPosition(state, event.payload.fundPosition);
+      setBalance(state, event.payload.fundBalance);
+      addUncovered(state, event.payload.fundBalance.accountId, event.payload.uncovered);
+      state.adlPending.delete(event.payload.adlId);
+      return;
+    case 'AdlApplied':
+      for (const c of event.payload.counterparties) {
+        setBalance(state, c.balance);
+        setPosition(state, c.position);
+        addUncovered(state, c.accountId, c.uncovered);
+      }
+      for (const position of event.payload.released) setPosition(state, position);
+      state.adlReserved.delete(adlReservationKey(event.payload.adlId, event.payload.fundAccountId));
+      return;
   }
 }

@@ -1,0 +1,311 @@
+import type {
+  AdlCandidate,
+  AdlCandidates,
+  AdlLeg,
+  ApplyAdl,
+  CollectAdlCandidates,
+  ContractConfig,
+  ContractEvent,
+  DeleveragedCounterparty,
+  FlowEntry,
+  PositionAfter,
+  PositionSide,
+} from '@exchange/contracts';
+import { Money, ZERO } from '../ledger-money';
+import {
+  balanceAfter,
+  type ContractContext,
+  flowEntry,
+  internal,
+  ownedBy,
+  positionAfter,
+  requireContract,
+  roundDown,
+  totalOf,
+} from './contract-decision';
+import { ContractDraft } from './contract-draft';
+import { settleClose, settleFundClose } from './contract-fills';
+import { bankruptcyValue, unrealisedPnl } from './contract-risk';
+import {
+  type AdlOffer,
+  type AdlPending,
+  adlReservationKey,
+  type ContractsState,
+  peekContractBalance,
+  positionKey,
+  type PositionState,
+} from './contract-state';
+
+/*
+ * Auto-deleveraging across ledger partitions. A partition decides only about its own accounts
+ * (ARCHITECTURE rule 1), so the one whose fund took a bankrupt position over (the requester) asks
+ * the others by command: each reserves its best opposite positions and answers; when all have
+ * answered the requester merges the answers, keeps the legs it takes and tells each partition
+ * which of its reservations close (at the requester's share of the bankruptcy value) and which are
+ * released. Every step is an event of the deciding partition's journal; the commands between
+ * partitions are derived from those events (adl-commands.ts).
+ */
+
+function oppositeOf(side: PositionSide): PositionSide {
+  return side === 'LONG' ? 'SHORT' : 'LONG';
+}
+
+/** Whether the ledger has other partitions to deleverage against. */
+export function deleveragesAcross(ctx: ContractContext): boolean {
+  return (ctx.partitions?.count ?? 1) > 1;
+}
+
+/** Whether an ADL holds part of the position: a liquidation of it waits until the ADL releases it. */
+export function reservedForAdl(state: ContractsState, position: PositionState): boolean {
+  for (const r of state.adlReserved.values())
+    if (r.symbol === position.symbol && r.side === position.side && r.entries.some((e) => e.accountId === position.accountId))
+      return true;
+  return false;
+}
+
+/**
+ * The partition's opposite positions an ADL of `quantity` takes, best first: unrealised PnL at the
+ * requester's mark × leverage (one mark for every partition, so scores compare), ties by account.
+ * Only what no close order claims is offered (size − closing), and funds are not candidates (their
+ * positions go through the book). The reserved part joins `closing`: close orders cannot claim it.
+ */
+function reserveCandidates(
+  state: ContractsState,
+  symbol: string,
+  side: PositionSide,
+  quantity: Money,
+  mark: Money,
+  config: ContractConfig,
+  ctx: ContractContext,
+): { candidates: AdlCandidate[]; reserved: PositionAfter[] } {
+  const ranked = [...state.positions.values()]
+    .filter(
+      (q) =>
+        q.symbol === symbol &&
+        q.side === side &&
+        q.size.gt(q.closing) &&
+        q.accountId !== ctx.insurance.accountId &&
+        ownedBy(ctx, q.accountId),
+    )
+    .map((q) => ({ q, score: unrealisedPnl(q, config, mark).times(q.leverage) }))
+    .sort((a, b) => b.score.cmp(a.score) || (a.q.accountId < b.q.accountId ? -1 : 1));
+  const candidates: AdlCandidate[] = [];
+  const reserved: PositionAfter[] = [];
+  let left = quantity;
+  for (const { q, score } of ranked) {
+    if (left.lte(0)) break;
+    const take = Money.min(q.size.minus(q.closing), left);
+    candidates.push({ accountId: q.accountId, score: score.toFixed(), quantity: take.toFixed() });
+    reserved.push(positionAfter({ ...q, closing: q.closing.plus(take) }, config, ctx));
+    left = left.minus(take);
+  }
+  return { candidates, reserved };
+}
+
+/**
+ * After the fund took `bankrupt` over (its PositionLiquidated already in the draft): keeps that
+ * quantity awaiting ADL (in the fund position's `closing`, so its IOC closes leave it out),
+ * reserves this partition's own candidates and asks every other partition for theirs.
+ */
+export function requestAdl(
+  draft: ContractDraft,
+  bankrupt: PositionState,
+  config: ContractConfig,
+  mark: Money,
+  adlId: string,
+  ctx: ContractContext,
+): void {
+  const { index, count } = ctx.partitions!;
+  const fund = draft.state.positions.get(positionKey(ctx.insurance.accountId, bankrupt.symbol, bankrupt.side))!;
+  const own = reserveCandidates(
+    draft.state,
+    bankrupt.symbol,
+    oppositeOf(bankrupt.side),
+    bankrupt.size,
+    mark,
+    config,
+    ctx,
+  );
+  draft.emit({
+    type: 'AdlRequested',
+    payload: {
+      adlId,
+      symbol: bankrupt.symbol,
+      side: bankrupt.side,
+      quantity: bankrupt.size.toFixed(),
+      bankruptcyValue: bankruptcyValue(bankrupt).toFixed(),
+      markPrice: mark.toFixed(),
+      requester: index,
+      partitions: Array.from({ length: count }, (_, p) => p).filter((p) => p !== index),
+      fundPosition: positionAfter({ ...fund, closing: fund.closing.plus(bankrupt.size) }, config, ctx),
+      ...own,
+    },
+  });
+}
+
+/** Another partition's request: this partition reserves its candidates and answers (once per ADL while it lasts). */
+export function collectAdlCandidates(
+  command: CollectAdlCandidates,
+  state: ContractsState,
+  ctx: ContractContext,
+): ContractEvent[] {
+  const p = command.payload;
+  const config = requireContract(ctx, p.symbol);
+  if (state.adlReserved.has(adlReservationKey(p.adlId, ctx.insurance.accountId))) return [];
+  const side = oppositeOf(p.side);
+  const own = reserveCandidates(state, p.symbol, side, new Money(p.quantity), new Money(p.markPrice), config, ctx);
+  return [
+    {
+      type: 'AdlCandidatesReserved',
+      payload: {
+        adlId: p.adlId,
+        fundAccountId: ctx.insurance.accountId,
+        requester: p.requester,
+        from: ctx.partitions?.index ?? 0,
+        symbol: p.symbol,
+        side,
+        ...own,
+      },
+    },
+  ];
+}
+
+/** An answer to this partition's request; the last one resolves the ADL in the same decision. */
+export function receiveAdlCandidates(
+  command: AdlCandidates,
+  state: ContractsState,
+  ctx: ContractContext,
+): ContractEvent[] {
+  const { adlId, from, candidates } = command.payload;
+  const pending = state.adlPending.get(adlId);
+  if (!pending || pending.fundAccountId !== ctx.insurance.accountId || !pending.awaiting.includes(from)) return [];
+  const draft = new ContractDraft(state);
+  draft.emit({ type: 'AdlCandidatesReceived', payload: { adlId, from, candidates } });
+  const now = draft.state.adlPending.get(adlId)!;
+  if (now.awaiting.length === 0) resolveAdl(draft, now, ctx);
+  return draft.events;
+}
+
+/** The legs over all partitions' offers, best first (score desc, account id), up to the quantity; each at its share of the bankruptcy value. */
+function legsOf(pending: AdlPending, ctx: ContractContext): AdlLeg[] {
+  const offers = [...pending.offers].sort(
+    (a: AdlOffer, b: AdlOffer) => b.score.cmp(a.score) || (a.accountId < b.accountId ? -1 : 1),
+  );
+  const legs: AdlLeg[] = [];
+  let [left, valueLeft] = [pending.quantity, pending.value];
+  for (const offer of offers) {
+    if (left.lte(0)) break;
+    const quantity = Money.min(offer.quantity, left);
+    // Rounded down, the last share of the whole quantity takes the rest: the shares add up to the value.
+    const value = quantity.eq(left)
+      ? valueLeft
+      : roundDown(ctx, pending.value.times(quantity).div(pending.quantity));
+    legs.push({ partition: offer.partition, accountId: offer.accountId, quantity: quantity.toFixed(), value: value.toFixed() });
+    left = left.minus(quantity);
+    valueLeft = valueLeft.minus(value);
+  }
+  return legs;
+}
+
+/**
+ * Every partition answered: the fund closes what the legs take at their values (SETTLEMENT flows),
+ * what they do not take goes back to what its IOC closes offer, and this partition applies its own
+ * legs as every other partition applies its ApplyAdl.
+ */
+function resolveAdl(draft: ContractDraft, pending: AdlPending, ctx: ContractContext): void {
+  const config = requireContract(ctx, pending.symbol);
+  const legs = legsOf(pending, ctx);
+  const key = positionKey(pending.fundAccountId, pending.symbol, pending.side);
+  let fund = draft.state.positions.get(key)!;
+  let balance = peekContractBalance(draft.state, pending.fundAccountId);
+  const flows: FlowEntry[] = [];
+  let [taken, pnl, uncovered] = [ZERO, ZERO, ZERO];
+  for (const leg of legs) {
+    const settled = settleFundClose(fund, balance, { value: new Money(leg.value), quantity: new Money(leg.quantity), fee: ZERO }, ctx);
+    [fund, balance] = [settled.position, settled.balance];
+    [taken, pnl, uncovered] = [taken.plus(leg.quantity), pnl.plus(settled.pnl), uncovered.plus(settled.uncovered)];
+    if (!settled.pnl.isZero())
+      flows.push(flowEntry(ctx, flows.length, pending.fundAccountId, 'SETTLEMENT', settled.pnl, totalOf(balance)));
+  }
+  const released = { ...fund, closing: fund.closing.minus(pending.quantity.minus(taken)) };
+  const index = ctx.partitions?.index ?? 0;
+  draft.emit({
+    type: 'AdlResolved',
+    payload: {
+      adlId: pending.adlId,
+      symbol: pending.symbol,
+      side: pending.side,
+      legs,
+      partitions: Array.from({ length: ctx.partitions?.count ?? 1 }, (_, p) => p).filter((p) => p !== index),
+      taken: taken.toFixed(),
+      pnl: pnl.toFixed(),
+      uncovered: uncovered.toFixed(),
+      fundPosition: positionAfter(released, config, ctx),
+      fundBalance: balanceAfter(pending.fundAccountId, balance),
+      flows,
+    },
+  });
+  const own = legs.filter((l) => l.partition === index);
+  const applied = {
+    type: 'ApplyAdl',
+    v: 1,
+    id: '',
+    ts: ctx.now,
+    payload: { adlId: pending.adlId, symbol: pending.symbol, side: oppositeOf(pending.side), legs: own },
+  } as const;
+  draft.emit(...applyAdl(applied, draft.state, ctx));
+}
+
+/**
+ * The requester's legs for this partition: each reserved position closes its leg at the leg's
+ * value, as the bankrupt position's counterparty (its PnL a SETTLEMENT flow); the rest of the
+ * reservation is released. Nothing once the reservation is gone (a repeat).
+ */
+export function applyAdl(command: ApplyAdl, state: ContractsState, ctx: ContractContext): ContractEvent[] {
+  const p = command.payload;
+  const reservation = state.adlReserved.get(adlReservationKey(p.adlId, ctx.insurance.accountId));
+  if (!reservation) return [];
+  const config = requireContract(ctx, reservation.symbol);
+  const flows: FlowEntry[] = [];
+  const counterparties: DeleveragedCounterparty[] = [];
+  const released: PositionAfter[] = [];
+  for (const entry of reservation.entries) {
+    const position = state.positions.get(positionKey(entry.accountId, reservation.symbol, reservation.side))!;
+    const leg = p.legs.find((l) => l.accountId === entry.accountId);
+    const quantity = leg ? new Money(leg.quantity) : ZERO;
+    if (quantity.gt(entry.quantity) || position.closing.lt(entry.quantity))
+      throw internal(`ADL ${p.adlId} takes more of account ${entry.accountId} than it reserved`);
+    if (!leg || quantity.isZero()) {
+      released.push(positionAfter({ ...position, closing: position.closing.minus(entry.quantity) }, config, ctx));
+      continue;
+    }
+    const value = new Money(leg.value);
+    const settled = settleClose(position, peekContractBalance(state, entry.accountId), { value, quantity, fee: ZERO }, ctx);
+    const after = { ...settled.position, closing: settled.position.closing.minus(entry.quantity.minus(quantity)) };
+    if (!settled.pnl.isZero())
+      flows.push(flowEntry(ctx, flows.length, entry.accountId, 'SETTLEMENT', settled.pnl, totalOf(settled.balance)));
+    counterparties.push({
+      accountId: entry.accountId,
+      side: reservation.side,
+      quantity: quantity.toFixed(),
+      value: value.toFixed(),
+      pnl: settled.pnl.toFixed(),
+      uncovered: settled.uncovered.toFixed(),
+      position: positionAfter(after, config, ctx),
+      balance: balanceAfter(entry.accountId, settled.balance),
+    });
+  }
+  return [
+    {
+      type: 'AdlApplied',
+      payload: {
+        adlId: p.adlId,
+        fundAccountId: ctx.insurance.accountId,
+        symbol: reservation.symbol,
+        counterparties,
+        released,
+        flows,
+      },
+    },
+  ];
+}
