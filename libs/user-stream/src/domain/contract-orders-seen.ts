@@ -15,7 +15,10 @@ export function namedAccountsOf(event: ContractJournalEvent): string[] {
     case 'AdlResolved':
       return [event.payload.fundPosition.accountId];
     case 'AdlApplied':
-      return [...event.payload.counterparties.map((c) => c.accountId), ...event.payload.released.map((p) => p.accountId)];
+      return [
+        ...event.payload.counterparties.map((c) => c.accountId),
+        ...event.payload.released.map((p) => p.accountId),
+      ];
     case 'PositionLiquidated':
     case 'ContractOrderEnded':
     case 'ContractOrderFilled':

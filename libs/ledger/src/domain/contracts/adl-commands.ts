@@ -1,9 +1,4 @@
-import type {
-  AdlCandidates,
-  ApplyAdl,
-  CollectAdlCandidates,
-  LedgerJournalEvent,
-} from '@exchange/contracts';
+import type { AdlCandidates, ApplyAdl, CollectAdlCandidates, LedgerJournalEvent } from '@exchange/contracts';
 
 type Journaled<T extends LedgerJournalEvent['type']> = Extract<LedgerJournalEvent, { type: T }>;
 

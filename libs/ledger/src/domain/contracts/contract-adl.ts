@@ -58,7 +58,11 @@ export function deleveragesAcross(ctx: ContractContext): boolean {
 /** Whether an ADL holds part of the position: a liquidation of it waits until the ADL releases it. */
 export function reservedForAdl(state: ContractsState, position: PositionState): boolean {
   for (const r of state.adlReserved.values())
-    if (r.symbol === position.symbol && r.side === position.side && r.entries.some((e) => e.accountId === position.accountId))
+    if (
+      r.symbol === position.symbol &&
+      r.side === position.side &&
+      r.entries.some((e) => e.accountId === position.accountId)
+    )
       return true;
   return false;
 }
@@ -197,10 +201,13 @@ function legsOf(pending: AdlPending, ctx: ContractContext): AdlLeg[] {
     if (left.lte(0)) break;
     const quantity = Money.min(offer.quantity, left);
     // Rounded down, the last share of the whole quantity takes the rest: the shares add up to the value.
-    const value = quantity.eq(left)
-      ? valueLeft
-      : roundDown(ctx, pending.value.times(quantity).div(pending.quantity));
-    legs.push({ partition: offer.partition, accountId: offer.accountId, quantity: quantity.toFixed(), value: value.toFixed() });
+    const value = quantity.eq(left) ? valueLeft : roundDown(ctx, pending.value.times(quantity).div(pending.quantity));
+    legs.push({
+      partition: offer.partition,
+      accountId: offer.accountId,
+      quantity: quantity.toFixed(),
+      value: value.toFixed(),
+    });
     left = left.minus(quantity);
     valueLeft = valueLeft.minus(value);
   }
@@ -221,7 +228,12 @@ function resolveAdl(draft: ContractDraft, pending: AdlPending, ctx: ContractCont
   const flows: FlowEntry[] = [];
   let [taken, pnl, uncovered] = [ZERO, ZERO, ZERO];
   for (const leg of legs) {
-    const settled = settleFundClose(fund, balance, { value: new Money(leg.value), quantity: new Money(leg.quantity), fee: ZERO }, ctx);
+    const settled = settleFundClose(
+      fund,
+      balance,
+      { value: new Money(leg.value), quantity: new Money(leg.quantity), fee: ZERO },
+      ctx,
+    );
     [fund, balance] = [settled.position, settled.balance];
     [taken, pnl, uncovered] = [taken.plus(leg.quantity), pnl.plus(settled.pnl), uncovered.plus(settled.uncovered)];
     if (!settled.pnl.isZero())
@@ -280,7 +292,12 @@ export function applyAdl(command: ApplyAdl, state: ContractsState, ctx: Contract
       continue;
     }
     const value = new Money(leg.value);
-    const settled = settleClose(position, peekContractBalance(state, entry.accountId), { value, quantity, fee: ZERO }, ctx);
+    const settled = settleClose(
+      position,
+      peekContractBalance(state, entry.accountId),
+      { value, quantity, fee: ZERO },
+      ctx,
+    );
     const after = { ...settled.position, closing: settled.position.closing.minus(entry.quantity.minus(quantity)) };
     if (!settled.pnl.isZero())
       flows.push(flowEntry(ctx, flows.length, entry.accountId, 'SETTLEMENT', settled.pnl, totalOf(settled.balance)));

@@ -9,6 +9,8 @@ export function flowsOf(event: ContractEvent): FlowEntry[] {
     case 'FundingSettled':
     case 'PositionLiquidated':
     case 'PositionDeleveraged':
+    case 'AdlResolved':
+    case 'AdlApplied':
       return event.payload.flows;
     default:
       return [];

@@ -19,6 +19,16 @@ export function checkInvariants(state: ContractsState, credited: Money): void {
     const key = `${o.accountId}|${o.symbol}|${positionSideOf(o.side)}|${isOpening(o.side) ? 'opening' : 'closing'}`;
     claimed.set(key, (claimed.get(key) ?? ZERO).plus(remainingOf(o)));
   }
+  // An ADL claims its positions' closing too: what the fund keeps awaiting it, what partitions reserved for it.
+  for (const a of state.adlPending.values()) {
+    const key = `${a.fundAccountId}|${a.symbol}|${a.side}|closing`;
+    claimed.set(key, (claimed.get(key) ?? ZERO).plus(a.quantity));
+  }
+  for (const r of state.adlReserved.values())
+    for (const e of r.entries) {
+      const key = `${e.accountId}|${r.symbol}|${r.side}|closing`;
+      claimed.set(key, (claimed.get(key) ?? ZERO).plus(e.quantity));
+    }
   const sizes = new Map<string, Money>();
   const margins = new Map<string, Money>();
   let openValue = ZERO;

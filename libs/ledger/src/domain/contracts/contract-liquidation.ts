@@ -68,7 +68,8 @@ export function markContractPrice(
     // Its orders on the engine's book may still fill: the takeover waits for their end (a later mark).
     if (!cancelPositionOrders(draft, key, ctx)) continue;
     const position = draft.state.positions.get(key)!;
-    if (fundCovers(draft.state, position, config, mark, ctx)) draft.emit(takeOver(draft.state, position, config, mark, ctx));
+    if (fundCovers(draft.state, position, config, mark, ctx))
+      draft.emit(takeOver(draft.state, position, config, mark, ctx));
     else if (deleveragesAcross(ctx)) {
       // Opposite positions sit in every partition: the fund takes it now, ADL across partitions takes it from the fund.
       draft.emit(takeOver(draft.state, position, config, mark, ctx));
