@@ -1,0 +1,165 @@
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Decimal from 'decimal.js';
+import { restartAndCompare } from '../../../test/support/crash-recovery';
+import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
+import {
+  adminTokenOnceReady,
+  type ExchangeProcess,
+  freePortBase,
+  spawnExchange,
+  waitUntilServing,
+} from '../../../test/support/exchange-process';
+import { externalIndexMarkets } from '../../../test/support/external-index-markets';
+import { adminCall, signedRequest } from '../../../test/support/signed-client';
+import { waitFor } from '../../../test/support/wait-for';
+
+const SWAP = 'BTC-SWAP-USDT';
+type Json = Record<string, unknown>;
+
+/**
+ * kill -9 of the embedded exchange during auto-deleveraging across ledger partitions: with an empty
+ * insurance fund one gap of the index takes four longs (20×, margin 15, bankrupt at 28500) below
+ * their bankruptcy price; each long's partition takes it into its fund share and runs an ADL with
+ * the other partitions over ledger.commands. The process dies at the first long taken, a restart
+ * finishes every ADL, and after a second kill and restart each long was taken once, losing exactly
+ * its margin, each ADL was requested, answered by every other partition, resolved and applied once,
+ * and the ledger equals deciding every journaled command once.
+ */
+describe('auto-deleveraging crash recovery', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'adl-crash-'));
+  chmodSync(dataDir, 0o755);
+  const prefix = `t${randomBytes(5).toString('hex')}_`;
+  const env = {
+    DATA_DIR: dataDir,
+    PORT: String(freePortBase()),
+    DATABASE_URL: process.env.DATABASE_URL!,
+    DATABASE_SCHEMA_PREFIX: prefix,
+    MARKETS_FILE: externalIndexMarkets(SWAP, 'BTCIDX'),
+  };
+  let exchange: ExchangeProcess;
+
+  afterAll(async () => {
+    if (exchange?.child.exitCode === null) exchange.child.kill('SIGKILL');
+  });
+
+  it('runs each ADL exactly once across a kill -9', async () => {
+    exchange = spawnExchange(env);
+    const token = await adminTokenOnceReady(exchange, dataDir);
+    const users: TestUser[] = [];
+    for (let i = 0; i < 8; i++) {
+      const user = await createFundedUser(exchange.baseUrl, token, { USDT: '100000' });
+      expect(
+        (
+          await signedRequest(exchange.baseUrl, 'POST', '/openapi/v1/transfer', user.key, {
+            query: { fromAccountType: 1, toAccountType: 3, tokenId: 'USDT', amount: '10000' },
+          })
+        ).body,
+      ).toEqual({ success: 'true' });
+      users.push(user);
+    }
+    const [shorts, longs] = [users.slice(0, 4), users.slice(4)];
+    let n = 0;
+    const order = (user: TestUser, side: string, quantity: string, price: string, leverage: string) =>
+      signedRequest<{ status: string }>(exchange.baseUrl, 'POST', '/openapi/contract/v1/order', user.key, {
+        query: { symbol: SWAP, side, price, quantity, clientOrderId: `a-${++n}`, leverage },
+      });
+    const feed = (baseUrl: string, price: string) =>
+      adminCall(baseUrl, token, 'POST', '/admin/v1/index-prices', { index: 'BTCIDX', price });
+    await feed(exchange.baseUrl, '30000');
+    for (let i = 0; i < 4; i++) {
+      expect((await order(shorts[i]!, 'SELL_OPEN', '10', '30000', '1')).body).toMatchObject({ status: 'NEW' });
+      expect((await order(longs[i]!, 'BUY_OPEN', '10', '30000', '20')).body).toMatchObject({ status: 'FILLED' });
+    }
+
+    const positionsOf = async (user: TestUser, baseUrl: string) =>
+      (
+        await signedRequest<Json[]>(baseUrl, 'GET', '/openapi/contract/v1/positions', user.key, {
+          query: { symbol: SWAP },
+        })
+      ).body;
+    const taken = async (baseUrl: string) => {
+      let count = 0;
+      for (const user of longs) {
+        const long = (await positionsOf(user, baseUrl)).find((p) => p.side === 'LONG');
+        if (['0', undefined].includes(long?.position as string | undefined)) count++;
+      }
+      return count;
+    };
+    // The index alternates between two prices under 28500 (market data publishes a mark only when it changes).
+    let feeds = 0;
+    const fall = (baseUrl: string) => feed(baseUrl, ++feeds % 2 === 0 ? '28000' : '27990');
+    await waitFor(
+      async () => {
+        await fall(exchange.baseUrl);
+        return (await taken(exchange.baseUrl)) > 0;
+      },
+      'the first long taken',
+      60_000,
+      20,
+    );
+    exchange.child.kill('SIGKILL');
+    expect(await exchange.exited()).toBe('SIGKILL');
+
+    // A restart finishes: every long taken, and no short still reserved (available = size).
+    exchange = spawnExchange(env);
+    await waitUntilServing(exchange);
+    const settled = async (baseUrl: string) => {
+      if ((await taken(baseUrl)) < 4) return false;
+      for (const user of shorts)
+        for (const p of await positionsOf(user, baseUrl))
+          if (p.side === 'SHORT' && !new Decimal(p.position as string).eq(p.available as string)) return false;
+      return true;
+    };
+    await waitFor(
+      async () => {
+        await fall(exchange.baseUrl);
+        return settled(exchange.baseUrl);
+      },
+      'every ADL finished',
+      60_000,
+      50,
+    );
+    exchange.child.kill('SIGKILL');
+    expect(await exchange.exited()).toBe('SIGKILL');
+
+    exchange = await restartAndCompare(env, ({ journaled, recovered }) => {
+      const count = new Map<string, number>();
+      const seen = (key: string) => count.set(key, (count.get(key) ?? 0) + 1);
+      const losses: string[] = [];
+      let adlTaken = new Decimal(0);
+      for (const e of journaled.values()) {
+        if (e.type === 'PositionLiquidated' || e.type === 'PositionDeleveraged') losses.push(e.payload.loss);
+        if (e.type === 'AdlRequested') seen(`requested|${e.payload.adlId}`);
+        if (e.type === 'AdlCandidatesReserved') seen(`answered|${e.payload.adlId}|${e.payload.from}`);
+        if (e.type === 'AdlCandidatesReceived') seen(`received|${e.payload.adlId}|${e.payload.from}`);
+        if (e.type === 'AdlApplied') seen(`applied|${e.payload.adlId}|${e.payload.fundAccountId}`);
+        if (e.type === 'AdlResolved') {
+          seen(`resolved|${e.payload.adlId}`);
+          adlTaken = adlTaken.plus(e.payload.taken);
+        }
+      }
+      // Each long once, losing exactly its margin: 10 × 0.001 × 30000 / 20.
+      expect(losses).toEqual(['15', '15', '15', '15']);
+      const kinds = [...count.keys()].map((k) => k.slice(0, k.indexOf('|')));
+      expect([...count.values()].every((c) => c === 1)).toBe(true);
+      // Four ADLs, each asked of the seven other partitions and applied in all eight.
+      expect(
+        ['requested', 'resolved', 'answered', 'received', 'applied'].map((k) => kinds.filter((x) => x === k).length),
+      ).toEqual([4, 4, 28, 28, 32]);
+      // What the ADLs took plus what the funds still hold is the four longs; LONG and SHORT sizes stay equal.
+      let [long, short, funds] = [new Decimal(0), new Decimal(0), new Decimal(0)];
+      for (const p of recovered.contracts.positions.values()) {
+        if (p.side === 'LONG') long = long.plus(p.size.toFixed());
+        else short = short.plus(p.size.toFixed());
+        if (p.side === 'LONG' && Number(p.accountId) < 200) funds = funds.plus(p.size.toFixed());
+      }
+      expect(long.toFixed()).toBe(short.toFixed());
+      expect(adlTaken.plus(funds).toFixed()).toBe('40');
+      expect(adlTaken.gt(0)).toBe(true);
+    });
+  }, 300_000);
+});
