@@ -17,7 +17,7 @@ import { checkFlowsExplainBalances } from './contract-flows.fixtures';
 import { checkInvariants } from './contract-invariants.fixtures';
 import { fundingOf, leg, place } from './contract-ledger.fixtures';
 import { shippedMarkets as markets } from './contract-scenario.fixtures';
-import { peekContractBalance, peekPosition } from './contract-state';
+import { peekPosition } from './contract-state';
 
 const T0 = 1_700_000_000_000;
 const SWAP = 'BTC-SWAP-USDT';
