@@ -57,3 +57,24 @@ export async function freeBalance(baseUrl: string, user: TestUser, asset: string
   );
   return account.body.balances?.find((b) => b.asset === asset)?.free;
 }
+
+/** `count` users funded with `deposit` USDT, `toContracts` of it moved to their contracts account (type 3). */
+export async function createContractTraders(
+  baseUrl: string,
+  adminToken: string,
+  count: number,
+  deposit = '100000',
+  toContracts = '10000',
+): Promise<TestUser[]> {
+  const users: TestUser[] = [];
+  for (let i = 0; i < count; i++) {
+    const user = await createFundedUser(baseUrl, adminToken, { USDT: deposit });
+    const moved = await signedRequest(baseUrl, 'POST', '/openapi/v1/transfer', user.key, {
+      query: { fromAccountType: 1, toAccountType: 3, tokenId: 'USDT', amount: toContracts },
+    });
+    if ((moved.body as { success?: string }).success !== 'true')
+      throw new Error(`transfer to contracts: ${moved.status} ${JSON.stringify(moved.body)}`);
+    users.push(user);
+  }
+  return users;
+}

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Decimal from 'decimal.js';
 import { restartAndCompare } from '../../../test/support/crash-recovery';
-import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
+import { createContractTraders, type TestUser } from '../../../test/support/exchange-actors';
 import {
   adminTokenOnceReady,
   type ExchangeProcess,
@@ -49,18 +49,7 @@ describe('auto-deleveraging crash recovery', () => {
   it('runs each ADL exactly once across a kill -9', async () => {
     exchange = spawnExchange(env);
     const token = await adminTokenOnceReady(exchange, dataDir);
-    const users: TestUser[] = [];
-    for (let i = 0; i < 8; i++) {
-      const user = await createFundedUser(exchange.baseUrl, token, { USDT: '100000' });
-      expect(
-        (
-          await signedRequest(exchange.baseUrl, 'POST', '/openapi/v1/transfer', user.key, {
-            query: { fromAccountType: 1, toAccountType: 3, tokenId: 'USDT', amount: '10000' },
-          })
-        ).body,
-      ).toEqual({ success: 'true' });
-      users.push(user);
-    }
+    const users = await createContractTraders(exchange.baseUrl, token, 8);
     const [shorts, longs] = [users.slice(0, 4), users.slice(4)];
     let n = 0;
     const order = (user: TestUser, side: string, quantity: string, price: string, leverage: string) =>

@@ -5,21 +5,19 @@ import {
   ledgerCommandSchema,
   type LedgerJournalEvent,
 } from '@exchange/contracts';
-import { decide, type TradingContext } from '../decide';
-import type { PartitionContext } from '../ledger-decision';
-import { clearingAccountIdOf, insuranceAccountIdOf, systemOrderIdOf, systemSeqOf } from '../ledger-ids';
+import { insuranceAccountIdOf } from '../ledger-ids';
 import { Money, ZERO } from '../ledger-money';
 import { evolve, initialLedgerState } from '../ledger-state';
 import { ledgerStateHash } from '../ledger-state-hash';
 import { orderCommandsFor } from '../order-commands-from-events';
-import { adlCommandsFor, type PartitionCommand } from './adl-commands';
+import { adlCommandsFor } from './adl-commands';
 import { checkFlowsExplainBalances } from './contract-flows.fixtures';
 import { checkInvariants } from './contract-invariants.fixtures';
 import { fundingOf, leg, place } from './contract-ledger.fixtures';
 import { shippedMarkets as markets } from './contract-scenario.fixtures';
 import { peekPosition } from './contract-state';
+import { cmd, PartitionedLedger } from './partitioned-ledger.fixtures';
 
-const T0 = 1_700_000_000_000;
 const SWAP = 'BTC-SWAP-USDT';
 const PARTITIONS = 3;
 const SYSTEM_USERS = ['7', '8', '9'];
@@ -42,64 +40,15 @@ const FRANK = user('600', 2);
 const USERS = [ALICE, ERIN, BOB, DAVE, CAROL, FRANK];
 
 let ids = 0;
-function cmd(type: LedgerCommand['type'], payload: Record<string, unknown>, id = `t${++ids}`): LedgerCommand {
-  return ledgerCommandSchema.parse({ type, v: type === 'ApplyOrderOutcome' ? 2 : 1, id, ts: T0 + ids, payload });
-}
 
-/**
- * Three ledger partitions in one state, as one ledger process holds them. What a decision asks of
- * other partitions (adlCommandsFor) waits in `outbox` until delivered, parsed as the processor
- * parses a ledger.commands record.
- */
-class Ledger {
-  readonly state = initialLedgerState();
-  readonly journal: LedgerJournalEvent[] = [];
-  readonly outbox: PartitionCommand[] = [];
-  private offset = 0;
-
-  private partitionOf(userId: string): number {
-    return USERS.find((u) => u.userId === userId)?.partition ?? 0;
-  }
-
-  private partition(p: number, offset: number): PartitionContext {
-    return {
-      userId: SYSTEM_USERS[p]!,
-      insuranceAccountId: insuranceAccountIdOf(p),
-      clearingAccountId: clearingAccountIdOf(p),
-      orderId: (k) => systemOrderIdOf(offset, p, k),
-      seq: (index) => systemSeqOf(offset, index),
-      owns: (accountId) => {
-        if (accountId === insuranceAccountIdOf(p) || accountId === clearingAccountIdOf(p)) return true;
-        const userId = this.state.accounts.get(accountId)?.record.userId;
-        return userId !== undefined && userId !== '0' && this.partitionOf(userId) === p;
-      },
-      index: p,
+/** Three partitions that are told their count: a bankrupt position's ADL reaches all three. */
+class Ledger extends PartitionedLedger {
+  constructor() {
+    super({
+      systemUsers: SYSTEM_USERS,
+      partitionOf: (userId) => USERS.find((u) => u.userId === userId)?.partition ?? 0,
       count: PARTITIONS,
-    };
-  }
-
-  when(command: LedgerCommand, p: number): LedgerJournalEvent[] {
-    const offset = this.offset++;
-    const ctx: TradingContext = {
-      now: command.ts,
-      flowId: (k) => String(offset * 16 + k + 1),
-      asset: (n) => markets.asset(n),
-      symbol: (s) => markets.symbol(s),
-      contract: (s) => markets.contract(s),
-      feeAccountId: String(p + 1),
-      partition: this.partition(p, offset),
-    };
-    const events = decide(command, this.state, ctx);
-    for (const e of events) evolve(this.state, e);
-    this.journal.push(...events);
-    this.outbox.push(...adlCommandsFor(events));
-    return events;
-  }
-
-  given(type: LedgerCommand['type'], payload: Record<string, unknown>, p: number): LedgerJournalEvent[] {
-    const events = this.when(cmd(type, payload), p);
-    if (events[0]?.type === 'CommandRejected') throw new Error(`given ${type} was rejected: ${events[0].payload.msg}`);
-    return events;
+    });
   }
 
   /** One mark price to every partition, as the price relay sends it. */

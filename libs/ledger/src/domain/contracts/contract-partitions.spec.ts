@@ -1,13 +1,11 @@
 import { type LedgerCommand, ledgerCommandSchema, type LedgerJournalEvent } from '@exchange/contracts';
-import { decide, type TradingContext } from '../decide';
 import { orderCommandsFor } from '../order-commands-from-events';
-import type { PartitionContext } from '../ledger-decision';
-import { clearingAccountIdOf, insuranceAccountIdOf, systemOrderIdOf, systemSeqOf } from '../ledger-ids';
+import { clearingAccountIdOf, insuranceAccountIdOf } from '../ledger-ids';
 import { Money } from '../ledger-money';
-import { evolve, initialLedgerState } from '../ledger-state';
 import { fundingOf, leg, place } from './contract-ledger.fixtures';
 import { shippedMarkets as markets } from './contract-scenario.fixtures';
 import { peekContractBalance, peekPosition } from './contract-state';
+import { cmd, PartitionedLedger } from './partitioned-ledger.fixtures';
 
 const T0 = 1_700_000_000_000;
 const SWAP = 'BTC-SWAP-USDT';
@@ -17,52 +15,10 @@ const BOB = { userId: '200', spot: '2001', contracts: '2003', partition: 1 };
 const SYSTEM_USERS = ['7', '8'];
 const partitionOfUser = (userId: string) => (userId === BOB.userId ? 1 : 0);
 
-let ids = 0;
-function cmd(type: LedgerCommand['type'], payload: Record<string, unknown>, id = `t${++ids}`): LedgerCommand {
-  return ledgerCommandSchema.parse({ type, v: 1, id, ts: T0 + ids, payload });
-}
-
-class Ledger {
-  readonly state = initialLedgerState();
-  readonly journal: LedgerJournalEvent[] = [];
-  private offset = 0;
-
-  partition(p: number, offset: number): PartitionContext {
-    return {
-      userId: SYSTEM_USERS[p]!,
-      insuranceAccountId: insuranceAccountIdOf(p),
-      clearingAccountId: clearingAccountIdOf(p),
-      orderId: (k) => systemOrderIdOf(offset, p, k),
-      seq: (index) => systemSeqOf(offset, index),
-      owns: (accountId) => {
-        if (accountId === insuranceAccountIdOf(p) || accountId === clearingAccountIdOf(p)) return true;
-        const userId = this.state.accounts.get(accountId)?.record.userId;
-        return userId !== undefined && userId !== '0' && partitionOfUser(userId) === p;
-      },
-    };
-  }
-
-  when(command: LedgerCommand, p: number): LedgerJournalEvent[] {
-    const offset = this.offset++;
-    const ctx: TradingContext = {
-      now: command.ts,
-      flowId: (k) => String(offset * 16 + k + 1),
-      asset: (n) => markets.asset(n),
-      symbol: (s) => markets.symbol(s),
-      contract: (s) => markets.contract(s),
-      feeAccountId: String(p + 1),
-      partition: this.partition(p, offset),
-    };
-    const events = decide(command, this.state, ctx);
-    for (const e of events) evolve(this.state, e);
-    this.journal.push(...events);
-    return events;
-  }
-
-  given(type: LedgerCommand['type'], payload: Record<string, unknown>, p: number): LedgerJournalEvent[] {
-    const events = this.when(cmd(type, payload), p);
-    if (events[0]?.type === 'CommandRejected') throw new Error(`given ${type} was rejected: ${events[0].payload.msg}`);
-    return events;
+/** Alice's and Bob's partitions, deciding within each (the count is not given: no ADL across them). */
+class Ledger extends PartitionedLedger {
+  constructor() {
+    super({ systemUsers: SYSTEM_USERS, partitionOf: partitionOfUser });
   }
 
   /** One system command to every partition, as the price relay sends it. */
