@@ -1,5 +1,7 @@
-import type { ContractEvent } from '@exchange/contracts';
+import { type ContractEvent, isContractJournalEvent } from '@exchange/contracts';
+import { fundingOf, leg, place } from './contract-ledger.fixtures';
 import { ContractScenario } from './contract-scenario.fixtures';
+import { cmd, PartitionedLedger } from './partitioned-ledger.fixtures';
 
 const [ALICE, BOB, CAROL, DAVE] = ['1001', '2001', '3001', '4001'];
 const SYMBOL = 'BTC-SWAP-USDT';
@@ -58,7 +60,36 @@ function deleveraging(): ContractEvent[] {
   return s.journal;
 }
 
+/** The same gap with the short in another ledger partition: an ADL across partitions, its commands delivered. */
+function deleveragingAcross(): ContractEvent[] {
+  const [alice, bob] = [
+    { userId: '100', spot: '1001', contracts: '1003' },
+    { userId: '200', spot: '2001', contracts: '2003' },
+  ];
+  const ledger = new PartitionedLedger({
+    systemUsers: ['7', '8'],
+    partitionOf: (userId) => (userId === bob.userId ? 1 : 0),
+    count: 2,
+  });
+  for (const [u, p] of [
+    [alice, 0],
+    [bob, 1],
+  ] as const)
+    for (const [type, payload] of fundingOf(u, '1000')) ledger.given(type, payload, p);
+  ledger.given('PlaceContractOrder', place(alice, '11', 'BUY_OPEN', '10', '30000', { leverage: '10' }), 0);
+  ledger.given('PlaceContractOrder', place(bob, '21', 'SELL_OPEN', '10', '30000', { leverage: '10' }), 1);
+  ledger.given('SettleTradeLeg', leg(alice, '11', 'BUY', '10', '30000', true), 0);
+  ledger.given('SettleTradeLeg', leg(bob, '21', 'SELL', '10', '30000', false), 1);
+  const payload = { symbol: SYMBOL, markPrice: '26000', indexPrice: '26000', marketsVersion: 1 };
+  for (const p of [0, 1]) ledger.when(cmd('MarkContractPrice', payload, `m/${p}`), p);
+  for (let next = ledger.outbox.shift(); next; next = ledger.outbox.shift()) ledger.when(next.command, next.partition);
+  return ledger.journal.filter(isContractJournalEvent).map(({ type, payload: p }) => {
+    const { userId: _user, seq: _seq, commandId: _command, ...rest } = p;
+    return { type, payload: rest } as ContractEvent;
+  });
+}
+
 /** Every kind of event the contracts decider journals, from the scenarios its specs run. */
 export function everyContractEvent(): ContractEvent[] {
-  return [...liquidation(), ...deleveraging()];
+  return [...liquidation(), ...deleveraging(), ...deleveragingAcross()];
 }
