@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { http } from './http-client';
 import { waitFor } from './wait-for';
@@ -80,4 +82,34 @@ export async function adminTokenOnceReady(exchange: ExchangeProcess, dataDir: st
  */
 export function freePortBase(): number {
   return 20_000 + Math.floor(Math.random() * 12_000);
+}
+
+// A type, not an interface: spawnExchange takes a Record, which only a type alias satisfies.
+type TestBedEnv = {
+  DATA_DIR: string;
+  PORT: string;
+  DATABASE_URL: string;
+  DATABASE_SCHEMA_PREFIX: string;
+};
+
+/**
+ * What a test that spawns (and kills) the embedded exchange gives it: its own data folder, readable
+ * by the unprivileged user embedded PostgreSQL runs as when tests run as root, its own schemas on
+ * the test database (DATABASE_URL), so files of the same suite may run at once, and free ports.
+ */
+export function exchangeTestBed<Extra extends Record<string, string>>(
+  name: string,
+  extra?: Extra,
+): { dataDir: string; prefix: string; env: TestBedEnv & Extra } {
+  const dataDir = mkdtempSync(join(tmpdir(), `${name}-`));
+  chmodSync(dataDir, 0o755);
+  const prefix = `t${randomBytes(5).toString('hex')}_`;
+  const env = {
+    DATA_DIR: dataDir,
+    PORT: String(freePortBase()),
+    DATABASE_URL: process.env.DATABASE_URL!,
+    DATABASE_SCHEMA_PREFIX: prefix,
+    ...extra,
+  } as TestBedEnv & Extra;
+  return { dataDir, prefix, env };
 }

@@ -1,13 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import {
-  type AssetConfig,
-  type LedgerCommand,
-  type LedgerJournalEvent,
-  Markets,
-  type SymbolConfig,
-  type WalletEvent,
-} from '@exchange/contracts';
+import { type LedgerCommand, type LedgerJournalEvent, Markets, type WalletEvent } from '@exchange/contracts';
 import {
   decide,
   evolve,
@@ -17,6 +10,7 @@ import {
   writeProjection as writeLedgerProjection,
 } from '@exchange/ledger';
 import { openDataSource, type SchemaQueries, schemaQueries } from '@exchange/platform';
+import { assets, btcusdt } from '../../libs/ledger/src/domain/spot-market.fixtures';
 import { walletMigrations, writeProjection as writeWalletProjection } from '@exchange/wallet';
 import type { DataSource } from 'typeorm';
 
@@ -65,26 +59,6 @@ export class ReadModelSchema {
 
 export const T0 = 1_700_000_000_000;
 export const FEES = '9000000001';
-const assets: Record<string, AssetConfig> = {
-  BTC: { asset: 'BTC', precision: 8 },
-  USDT: { asset: 'USDT', precision: 6 },
-};
-const btcusdt: SymbolConfig = {
-  symbol: 'BTCUSDT',
-  baseAsset: 'BTC',
-  quoteAsset: 'USDT',
-  status: 'TRADING',
-  minPrice: '0.01',
-  maxPrice: '10000000',
-  tickSize: '0.01',
-  minQty: '0.00001',
-  maxQty: '1000',
-  stepSize: '0.00001',
-  minNotional: '5',
-  makerFee: '0.001',
-  takerFee: '0.0015',
-  selfTradePrevention: 'CANCEL_TAKER',
-};
 
 /** The shipped contract symbols (BTC-SWAP-USDT, ETH-SWAP-USDT), for specs that trade contracts. */
 const shipped = Markets.fromFile(resolve(__dirname, '../../config/markets.json'));

@@ -1,15 +1,11 @@
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { LedgerState } from '@exchange/ledger';
 import { openDataSource } from '@exchange/platform';
 import { restartAndCompare } from '../../../test/support/crash-recovery';
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
 import {
   type ExchangeProcess,
-  freePortBase,
+  exchangeTestBed,
   spawnExchange,
   adminTokenOnceReady,
 } from '../../../test/support/exchange-process';
@@ -31,16 +27,9 @@ function openInterestGaps(state: LedgerState): Record<string, string> {
  * deposits with every contracts account's free, locked and position margin counted.
  */
 describe('contract trading crash recovery', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'contract-crash-'));
-  chmodSync(dataDir, 0o755);
-  const prefix = `t${randomBytes(5).toString('hex')}_`;
-  const env = {
-    DATA_DIR: dataDir,
-    PORT: String(freePortBase()),
-    DATABASE_URL: process.env.DATABASE_URL!,
-    DATABASE_SCHEMA_PREFIX: prefix,
+  const { dataDir, prefix, env } = exchangeTestBed('contract-crash', {
     RATE_LIMIT_ORDERS_PER_SECOND: '100000',
-  };
+  });
   let exchange: ExchangeProcess;
 
   afterAll(async () => {

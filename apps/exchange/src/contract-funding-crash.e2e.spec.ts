@@ -1,14 +1,10 @@
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { openDataSource } from '@exchange/platform';
 import { restartAndCompare } from '../../../test/support/crash-recovery';
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
 import {
   type ExchangeProcess,
-  freePortBase,
+  exchangeTestBed,
   spawnExchange,
   adminTokenOnceReady,
 } from '../../../test/support/exchange-process';
@@ -25,17 +21,10 @@ const SWAP = 'BTC-SWAP-USDT';
  * every journaled command once.
  */
 describe('funding crash recovery', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'funding-crash-'));
-  chmodSync(dataDir, 0o755);
-  const prefix = `t${randomBytes(5).toString('hex')}_`;
-  const env = {
-    DATA_DIR: dataDir,
-    PORT: String(freePortBase()),
-    DATABASE_URL: process.env.DATABASE_URL!,
-    DATABASE_SCHEMA_PREFIX: prefix,
+  const { dataDir, prefix, env } = exchangeTestBed('funding-crash', {
     MARKETS_FILE: externalIndexMarkets(SWAP, 'BTCIDX'),
     CONTRACT_FUNDING_INTERVAL_MS: '1000',
-  };
+  });
   let exchange: ExchangeProcess;
 
   afterAll(async () => {

@@ -1,13 +1,9 @@
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { restartAndCompare } from '../../../test/support/crash-recovery';
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
 import {
   type ExchangeProcess,
-  freePortBase,
+  exchangeTestBed,
   spawnExchange,
   waitUntilServing,
   adminTokenOnceReady,
@@ -28,16 +24,9 @@ type Json = Record<string, unknown>;
  * journaled command once.
  */
 describe('liquidation crash recovery', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'liquidation-crash-'));
-  chmodSync(dataDir, 0o755);
-  const prefix = `t${randomBytes(5).toString('hex')}_`;
-  const env = {
-    DATA_DIR: dataDir,
-    PORT: String(freePortBase()),
-    DATABASE_URL: process.env.DATABASE_URL!,
-    DATABASE_SCHEMA_PREFIX: prefix,
+  const { dataDir, env } = exchangeTestBed('liquidation-crash', {
     MARKETS_FILE: externalIndexMarkets(SWAP, 'BTCIDX'),
-  };
+  });
   let exchange: ExchangeProcess;
 
   afterAll(async () => {

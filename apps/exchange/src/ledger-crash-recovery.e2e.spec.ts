@@ -1,7 +1,4 @@
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Topics } from '@exchange/contracts';
 import { EmbeddedEventLog } from '@exchange/messaging';
@@ -9,7 +6,7 @@ import { openDataSource } from '@exchange/platform';
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
 import {
   type ExchangeProcess,
-  freePortBase,
+  exchangeTestBed,
   spawnExchange,
   waitUntilServing,
   adminTokenOnceReady,
@@ -24,16 +21,7 @@ import { waitFor } from '../../../test/support/wait-for';
  * command lost, none applied twice, flows and balances as an uninterrupted run would leave them.
  */
 describe('ledger crash recovery', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'ledger-crash-'));
-  chmodSync(dataDir, 0o755);
-  const prefix = `t${randomBytes(5).toString('hex')}_`;
-  const port = freePortBase();
-  const env = {
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    DATABASE_URL: process.env.DATABASE_URL!,
-    DATABASE_SCHEMA_PREFIX: prefix,
-  };
+  const { dataDir, prefix, env } = exchangeTestBed('ledger-crash');
   let exchange: ExchangeProcess;
 
   afterAll(async () => {

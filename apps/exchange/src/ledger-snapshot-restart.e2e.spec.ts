@@ -1,7 +1,4 @@
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Topics } from '@exchange/contracts';
 import { EmbeddedEventLog } from '@exchange/messaging';
@@ -9,7 +6,7 @@ import { openDataSource } from '@exchange/platform';
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
 import {
   type ExchangeProcess,
-  freePortBase,
+  exchangeTestBed,
   spawnExchange,
   waitUntilServing,
   adminTokenOnceReady,
@@ -31,18 +28,10 @@ interface Restored {
  * what deciding every journaled command once gives.
  */
 describe('ledger restart from snapshot and journal tail', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'ledger-snapshot-'));
-  chmodSync(dataDir, 0o755);
-  const prefix = `t${randomBytes(5).toString('hex')}_`;
-  const port = freePortBase();
-  const env = {
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    DATABASE_URL: process.env.DATABASE_URL!,
-    DATABASE_SCHEMA_PREFIX: prefix,
+  const { dataDir, prefix, env } = exchangeTestBed('ledger-snapshot', {
     LEDGER_SNAPSHOT_EVERY: '10',
     LOG_LEVEL: 'info',
-  };
+  });
   let exchange: ExchangeProcess;
 
   afterAll(async () => {

@@ -1,13 +1,9 @@
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { openDataSource } from '@exchange/platform';
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
 import {
   type ExchangeProcess,
-  freePortBase,
+  exchangeTestBed,
   spawnExchange,
   adminTokenOnceReady,
 } from '../../../test/support/exchange-process';
@@ -22,16 +18,9 @@ import { waitFor } from '../../../test/support/wait-for';
  * that add up to the deposits, fee accounts included.
  */
 describe('trading crash recovery', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'trading-crash-'));
-  chmodSync(dataDir, 0o755);
-  const prefix = `t${randomBytes(5).toString('hex')}_`;
-  const env = {
-    DATA_DIR: dataDir,
-    PORT: String(freePortBase()),
-    DATABASE_URL: process.env.DATABASE_URL!,
-    DATABASE_SCHEMA_PREFIX: prefix,
+  const { dataDir, prefix, env } = exchangeTestBed('trading-crash', {
     RATE_LIMIT_ORDERS_PER_SECOND: '100000',
-  };
+  });
   let exchange: ExchangeProcess;
 
   afterAll(async () => {

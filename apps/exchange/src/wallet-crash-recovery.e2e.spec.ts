@@ -1,7 +1,4 @@
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Topics, type WithdrawalRecord } from '@exchange/contracts';
 import { EmbeddedEventLog } from '@exchange/messaging';
@@ -10,7 +7,7 @@ import { assertBalanceInvariant } from '../../../test/support/balance-invariant'
 import { createFundedUser, type TestUser } from '../../../test/support/exchange-actors';
 import {
   type ExchangeProcess,
-  freePortBase,
+  exchangeTestBed,
   spawnExchange,
   waitUntilServing,
   adminTokenOnceReady,
@@ -31,15 +28,7 @@ const ledgerStatusFor = (status: number): string =>
  * in the ledger matches its status in the wallet, and the balances add up.
  */
 describe('wallet crash recovery', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'wallet-crash-'));
-  chmodSync(dataDir, 0o755);
-  const prefix = `t${randomBytes(5).toString('hex')}_`;
-  const env = {
-    DATA_DIR: dataDir,
-    PORT: String(freePortBase()),
-    DATABASE_URL: process.env.DATABASE_URL!,
-    DATABASE_SCHEMA_PREFIX: prefix,
-  };
+  const { dataDir, prefix, env } = exchangeTestBed('wallet-crash');
   let exchange: ExchangeProcess;
 
   afterAll(async () => {
