@@ -1,15 +1,11 @@
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Decimal from 'decimal.js';
 import { restartAndCompare } from '../../../test/support/crash-recovery';
 import { createContractTraders, type TestUser } from '../../../test/support/exchange-actors';
 import {
   adminTokenOnceReady,
   type ExchangeProcess,
-  freePortBase,
+  exchangeTestBed,
   spawnExchange,
   waitUntilServing,
 } from '../../../test/support/exchange-process';
@@ -30,16 +26,7 @@ type Json = Record<string, unknown>;
  * and the ledger equals deciding every journaled command once.
  */
 describe('auto-deleveraging crash recovery', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'adl-crash-'));
-  chmodSync(dataDir, 0o755);
-  const prefix = `t${randomBytes(5).toString('hex')}_`;
-  const env = {
-    DATA_DIR: dataDir,
-    PORT: String(freePortBase()),
-    DATABASE_URL: process.env.DATABASE_URL!,
-    DATABASE_SCHEMA_PREFIX: prefix,
-    MARKETS_FILE: externalIndexMarkets(SWAP, 'BTCIDX'),
-  };
+  const { dataDir, env } = exchangeTestBed('adl-crash', { MARKETS_FILE: externalIndexMarkets(SWAP, 'BTCIDX') });
   let exchange: ExchangeProcess;
 
   afterAll(async () => {
