@@ -39,10 +39,13 @@ export const collectAdlCandidatesV1 = messageV1(
   }),
 );
 
-/** A partition's answer: the positions it reserved for the ADL, best first (possibly none). */
+/**
+ * A partition's answer: the positions it reserved for the ADL, best first (possibly none), and what
+ * it held for other running ADLs of the symbol then (the requester asks again for what is left).
+ */
 export const adlCandidatesV1 = messageV1(
   'AdlCandidates',
-  z.object({ adlId, from: partition, candidates: z.array(adlCandidateField) }),
+  z.object({ adlId, from: partition, candidates: z.array(adlCandidateField), heldForOthers: computedDecimal }),
 );
 
 /** What the requester took of a partition's reservation: each leg closes at `value` (its share of the bankruptcy value); the rest is released. */

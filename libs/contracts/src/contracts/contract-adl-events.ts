@@ -22,9 +22,13 @@ export interface AdlRequested {
     markPrice: string;
     requester: number;
     partitions: number[];
+    /** 1 for a bankrupt position's first round; a contended round that left some asks again (id `<first>#<round>`). */
+    round: number;
     fundPosition: PositionAfter;
     candidates: AdlCandidate[];
     reserved: PositionAfter[];
+    /** What this partition held for other running ADLs of the symbol's opposite side. */
+    heldForOthers: string;
   };
 }
 
@@ -41,13 +45,14 @@ export interface AdlCandidatesReserved {
     side: PositionSide;
     candidates: AdlCandidate[];
     reserved: PositionAfter[];
+    heldForOthers: string;
   };
 }
 
 /** The requester kept one partition's answer. */
 export interface AdlCandidatesReceived {
   type: 'AdlCandidatesReceived';
-  payload: { adlId: string; from: number; candidates: AdlCandidate[] };
+  payload: { adlId: string; from: number; candidates: AdlCandidate[]; heldForOthers: string };
 }
 
 /** One leg the requester chose: `quantity` of a partition's account closes at `value`. */

@@ -214,9 +214,11 @@ export const contractJournalEventSchemas = {
     markPrice: decimal,
     requester: partitionNumber,
     partitions: z.array(partitionNumber),
+    round: z.number().int().positive(),
     fundPosition: positionSchema,
     candidates: z.array(adlCandidateSchema),
     reserved: z.array(positionSchema),
+    heldForOthers: decimal,
   }),
   AdlCandidatesReserved: ledgerEventV1('AdlCandidatesReserved', {
     adlId: id,
@@ -227,11 +229,13 @@ export const contractJournalEventSchemas = {
     side: positionSideField,
     candidates: z.array(adlCandidateSchema),
     reserved: z.array(positionSchema),
+    heldForOthers: decimal,
   }),
   AdlCandidatesReceived: ledgerEventV1('AdlCandidatesReceived', {
     adlId: id,
     from: partitionNumber,
     candidates: z.array(adlCandidateSchema),
+    heldForOthers: decimal,
   }),
   AdlResolved: ledgerEventV1('AdlResolved', {
     adlId: id,

@@ -38,9 +38,10 @@ export interface PartitionContracts {
   adlReserved?: CapturedAdlReservation[];
 }
 
-type CapturedAdlPending = Omit<AdlPending, 'quantity' | 'value' | 'offers'> & {
+type CapturedAdlPending = Omit<AdlPending, 'quantity' | 'value' | 'mark' | 'offers'> & {
   quantity: string;
   value: string;
+  mark: string;
   offers: { partition: number; accountId: string; score: string; quantity: string }[];
 };
 type CapturedAdlReservation = Omit<AdlReservation, 'entries'> & { entries: { accountId: string; quantity: string }[] };
@@ -95,6 +96,7 @@ export function captureContracts(state: LedgerState, accountIds: ReadonlySet<str
         ...a,
         quantity: a.quantity.toFixed(),
         value: a.value.toFixed(),
+        mark: a.mark.toFixed(),
         offers: a.offers.map((o) => ({ ...o, score: o.score.toFixed(), quantity: o.quantity.toFixed() })),
       })),
     adlReserved: [...c.adlReserved.values()]
@@ -151,6 +153,7 @@ export function restoreContracts(state: LedgerState, captured: PartitionContract
       ...a,
       quantity: new Money(a.quantity),
       value: new Money(a.value),
+      mark: new Money(a.mark),
       offers: a.offers.map((o) => ({ ...o, score: new Money(o.score), quantity: new Money(o.quantity) })),
     });
   for (const r of captured.adlReserved ?? [])

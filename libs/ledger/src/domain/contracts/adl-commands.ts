@@ -38,7 +38,7 @@ function collectCommandsOf(event: Journaled<'AdlRequested'>) {
 }
 
 function answerOf(event: Journaled<'AdlCandidatesReserved'>) {
-  const { adlId, from, requester, candidates } = event.payload;
+  const { adlId, from, requester, candidates, heldForOthers } = event.payload;
   return {
     partition: requester,
     command: {
@@ -46,7 +46,7 @@ function answerOf(event: Journaled<'AdlCandidatesReserved'>) {
       v: 1,
       id: `${adlId}/answer/${from}`,
       ts: event.ts,
-      payload: { adlId, from, candidates },
+      payload: { adlId, from, candidates, heldForOthers },
     } as const,
   };
 }

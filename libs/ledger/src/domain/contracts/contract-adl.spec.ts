@@ -37,7 +37,8 @@ const BOB = user('200', 1);
 const DAVE = user('400', 1);
 const CAROL = user('300', 2);
 const FRANK = user('600', 2);
-const USERS = [ALICE, ERIN, BOB, DAVE, CAROL, FRANK];
+const GREG = user('700', 1);
+const USERS = [ALICE, ERIN, BOB, DAVE, CAROL, FRANK, GREG];
 
 let ids = 0;
 
@@ -275,6 +276,38 @@ describe('auto-deleveraging across ledger partitions', () => {
       false,
     );
     checkInvariants(ledger.state.contracts, ledger.credited());
+    expect(ledger.replayHash()).toBe(ledgerStateHash(ledger.state));
+  });
+
+  it('asks again for what a contended round left: positions another ADL held are taken once it ends', () => {
+    const ledger = funded();
+    // Alice (partition 0) and Greg (1) LONG 10 at 10×; Carol (2) SHORT 10 at 20×, Dave (1) SHORT 10 at 10×.
+    trade(ledger, ALICE, CAROL, '10', ['10', '20']);
+    trade(ledger, GREG, DAVE, '10', ['10', '10']);
+    const payload = { symbol: SWAP, markPrice: '26000', indexPrice: '26000', marketsVersion: markets.version };
+    const mark = (p: number) => ledger.when(cmd('MarkContractPrice', payload, `crash/${p}`), p);
+    // Alice's ADL asks first: partitions 1 and 2 reserve Dave and Carol for it, 20 for a need of 10.
+    mark(0);
+    ledger.deliverNext();
+    ledger.deliverNext();
+    // Greg's ADL then finds every SHORT held: its partition and the others answer none, but held.
+    mark(1);
+    mark(2);
+    ledger.deliverAll();
+    const requested = ledger.journal.filter((e) => e.type === 'AdlRequested');
+    expect(requested.map((e) => e.type === 'AdlRequested' && [e.payload.requester, e.payload.round])).toEqual([
+      [0, 1],
+      [1, 1],
+      [1, 2],
+    ]);
+    // Alice's took Carol (240 beats Dave's 40); Greg's second round took Dave, released by Alice's.
+    expect(ledger.position(CAROL, 'SHORT').size).toBe('0');
+    expect(ledger.position(DAVE, 'SHORT').size).toBe('0');
+    expect(ledger.position(FUND, 'LONG').size).toBe('0');
+    expect(ledger.position(insuranceAccountIdOf(1), 'LONG').size).toBe('0');
+    checkInvariants(ledger.state.contracts, ledger.credited());
+    checkFlowsExplainBalances(ledger.contractEvents(), ledger.state.contracts);
+    expect(ledger.state.contracts.adlPending.size).toBe(0);
     expect(ledger.replayHash()).toBe(ledgerStateHash(ledger.state));
   });
 });

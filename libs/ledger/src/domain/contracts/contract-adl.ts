@@ -31,6 +31,7 @@ import {
   type AdlPending,
   adlReservationKey,
   type ContractsState,
+  fundingKey,
   peekContractBalance,
   positionKey,
   type PositionState,
@@ -81,7 +82,7 @@ function reserveCandidates(
   mark: Money,
   config: ContractConfig,
   ctx: ContractContext,
-): { candidates: AdlCandidate[]; reserved: PositionAfter[] } {
+): { candidates: AdlCandidate[]; reserved: PositionAfter[]; heldForOthers: string } {
   const ranked = [...state.positions.values()]
     .filter(
       (q) =>
@@ -103,13 +104,32 @@ function reserveCandidates(
     reserved.push(positionAfter({ ...q, closing: q.closing.plus(take) }, config, ctx));
     left = left.minus(take);
   }
-  return { candidates, reserved };
+  return { candidates, reserved, heldForOthers: heldForOthers(state, symbol, side, ctx).toFixed() };
+}
+
+/** What this partition has reserved of the symbol's `side` for ADLs still running: what a new one cannot have yet. */
+function heldForOthers(state: ContractsState, symbol: string, side: PositionSide, ctx: ContractContext): Money {
+  let held = ZERO;
+  for (const r of state.adlReserved.values())
+    if (r.fundAccountId === ctx.insurance.accountId && r.symbol === symbol && r.side === side)
+      for (const e of r.entries) held = held.plus(e.quantity);
+  return held;
+}
+
+/** One round of an ADL: what the fund keeps awaiting it, at what value, ranked at which mark. */
+interface AdlRound {
+  adlId: string;
+  symbol: string;
+  side: PositionSide;
+  quantity: Money;
+  value: Money;
+  mark: Money;
+  round: number;
 }
 
 /**
- * After the fund took `bankrupt` over (its PositionLiquidated already in the draft): keeps that
- * quantity awaiting ADL (in the fund position's `closing`, so its IOC closes leave it out),
- * reserves this partition's own candidates and asks every other partition for theirs.
+ * After the fund took `bankrupt` over (its PositionLiquidated already in the draft): its first
+ * ADL round, for the whole position at its bankruptcy value.
  */
 export function requestAdl(
   draft: ContractDraft,
@@ -119,29 +139,36 @@ export function requestAdl(
   adlId: string,
   ctx: ContractContext,
 ): void {
-  const { index, count } = ctx.partitions!;
-  const fund = draft.state.positions.get(positionKey(ctx.insurance.accountId, bankrupt.symbol, bankrupt.side))!;
-  const own = reserveCandidates(
-    draft.state,
-    bankrupt.symbol,
-    oppositeOf(bankrupt.side),
-    bankrupt.size,
-    mark,
+  const { symbol, side, size: quantity } = bankrupt;
+  requestAdlRound(
+    draft,
+    { adlId, symbol, side, quantity, value: bankruptcyValue(bankrupt), mark, round: 1 },
     config,
     ctx,
   );
+}
+
+/**
+ * Keeps the round's quantity awaiting ADL (in the fund position's `closing`, so its IOC closes
+ * leave it out), reserves this partition's own candidates and asks every other partition for theirs.
+ */
+function requestAdlRound(draft: ContractDraft, r: AdlRound, config: ContractConfig, ctx: ContractContext): void {
+  const { index, count } = ctx.partitions!;
+  const fund = draft.state.positions.get(positionKey(ctx.insurance.accountId, r.symbol, r.side))!;
+  const own = reserveCandidates(draft.state, r.symbol, oppositeOf(r.side), r.quantity, r.mark, config, ctx);
   draft.emit({
     type: 'AdlRequested',
     payload: {
-      adlId,
-      symbol: bankrupt.symbol,
-      side: bankrupt.side,
-      quantity: bankrupt.size.toFixed(),
-      bankruptcyValue: bankruptcyValue(bankrupt).toFixed(),
-      markPrice: mark.toFixed(),
+      adlId: r.adlId,
+      symbol: r.symbol,
+      side: r.side,
+      quantity: r.quantity.toFixed(),
+      bankruptcyValue: r.value.toFixed(),
+      markPrice: r.mark.toFixed(),
       requester: index,
       partitions: Array.from({ length: count }, (_, p) => p).filter((p) => p !== index),
-      fundPosition: positionAfter({ ...fund, closing: fund.closing.plus(bankrupt.size) }, config, ctx),
+      round: r.round,
+      fundPosition: positionAfter({ ...fund, closing: fund.closing.plus(r.quantity) }, config, ctx),
       ...own,
     },
   });
@@ -180,11 +207,11 @@ export function receiveAdlCandidates(
   state: ContractsState,
   ctx: ContractContext,
 ): ContractEvent[] {
-  const { adlId, from, candidates } = command.payload;
+  const { adlId, from, candidates, heldForOthers: held } = command.payload;
   const pending = state.adlPending.get(adlId);
   if (!pending || pending.fundAccountId !== ctx.insurance.accountId || !pending.awaiting.includes(from)) return [];
   const draft = new ContractDraft(state);
-  draft.emit({ type: 'AdlCandidatesReceived', payload: { adlId, from, candidates } });
+  draft.emit({ type: 'AdlCandidatesReceived', payload: { adlId, from, candidates, heldForOthers: held } });
   const now = draft.state.adlPending.get(adlId)!;
   if (now.awaiting.length === 0) resolveAdl(draft, now, ctx);
   return draft.events;
@@ -240,6 +267,7 @@ function resolveAdl(draft: ContractDraft, pending: AdlPending, ctx: ContractCont
       flows.push(flowEntry(ctx, flows.length, pending.fundAccountId, 'SETTLEMENT', settled.pnl, totalOf(balance)));
   }
   const released = { ...fund, closing: fund.closing.minus(pending.quantity.minus(taken)) };
+  const valueTaken = legs.reduce((sum, l) => sum.plus(l.value), ZERO);
   const index = ctx.partitions?.index ?? 0;
   draft.emit({
     type: 'AdlResolved',
@@ -266,6 +294,25 @@ function resolveAdl(draft: ContractDraft, pending: AdlPending, ctx: ContractCont
     payload: { adlId: pending.adlId, symbol: pending.symbol, side: oppositeOf(pending.side), legs: own },
   } as const;
   draft.emit(...applyAdl(applied, draft.state, ctx));
+  // Positions other ADLs held while this one asked may be free once they end: another round for the rest.
+  const left = pending.quantity.minus(taken);
+  if (left.gt(0) && pending.contended && pending.round < MAX_ADL_ROUNDS) {
+    const mark = draft.state.marks.get(fundingKey(pending.symbol, pending.fundAccountId)) ?? pending.mark;
+    const next = { ...pending, quantity: left, value: pending.value.minus(valueTaken), mark, round: pending.round + 1 };
+    requestAdlRound(draft, { ...next, adlId: `${baseAdlId(pending.adlId)}#${next.round}` }, config, ctx);
+  }
+}
+
+/**
+ * How many rounds one bankrupt position's ADL may take. Each round that was contended (a partition
+ * held positions for another running ADL) asks again for the rest; rounds end when no partition
+ * holds any, and this bounds them whatever happens.
+ */
+const MAX_ADL_ROUNDS = 16;
+
+function baseAdlId(adlId: string): string {
+  const cut = adlId.lastIndexOf('#');
+  return cut < 0 ? adlId : adlId.slice(0, cut);
 }
 
 /**

@@ -33,7 +33,7 @@ export function contractsStateHash(state: ContractsState): string {
     const a = state.adlPending.get(id)!;
     const offers = a.offers.map((o) => `${o.partition}:${o.accountId}:${o.score.toFixed()}:${o.quantity.toFixed()}`);
     hash.update(
-      `adl|${id}|${a.fundAccountId}|${a.symbol}|${a.side}|${a.quantity.toFixed()}|${a.value.toFixed()}|${a.awaiting.join(',')}|${offers.join(',')}\n`,
+      `adl|${id}|${a.fundAccountId}|${a.symbol}|${a.side}|${a.quantity.toFixed()}|${a.value.toFixed()}|${a.mark.toFixed()}|${a.round}|${a.contended}|${a.awaiting.join(',')}|${offers.join(',')}\n`,
     );
   }
   for (const key of [...state.adlReserved.keys()].sort()) {

@@ -99,6 +99,12 @@ export interface AdlPending {
   side: PositionSide;
   quantity: Money;
   value: Money;
+  /** The mark the round ranks at; a later round ranks at the partition's kept mark. */
+  mark: Money;
+  /** 1 for the bankrupt position's first; a contended round asks again for the rest. */
+  round: number;
+  /** Whether any partition (this one included) held positions for another running ADL when it answered. */
+  contended: boolean;
   awaiting: number[];
   offers: AdlOffer[];
 }
@@ -381,6 +387,9 @@ function evolveAdl(state: ContractsState, event: ContractAdlEvent): void {
         side: p.side,
         quantity: new Money(p.quantity),
         value: new Money(p.bankruptcyValue),
+        mark: new Money(p.markPrice),
+        round: p.round,
+        contended: new Money(p.heldForOthers).gt(0),
         awaiting: p.partitions,
         offers: offersOf(p.requester, p.candidates),
       });
@@ -390,11 +399,12 @@ function evolveAdl(state: ContractsState, event: ContractAdlEvent): void {
       reserve(state, event.payload, event.payload.fundAccountId, event.payload.side);
       return;
     case 'AdlCandidatesReceived': {
-      const { adlId, from, candidates } = event.payload;
+      const { adlId, from, candidates, heldForOthers } = event.payload;
       const pending = state.adlPending.get(adlId);
       if (!pending) return;
       state.adlPending.set(adlId, {
         ...pending,
+        contended: pending.contended || new Money(heldForOthers).gt(0),
         awaiting: pending.awaiting.filter((q) => q !== from),
         offers: [...pending.offers, ...offersOf(from, candidates)],
       });
