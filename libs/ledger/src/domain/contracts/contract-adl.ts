@@ -117,15 +117,7 @@ function heldForOthers(state: ContractsState, symbol: string, side: PositionSide
 }
 
 /** One round of an ADL: what the fund keeps awaiting it, at what value, ranked at which mark. */
-interface AdlRound {
-  adlId: string;
-  symbol: string;
-  side: PositionSide;
-  quantity: Money;
-  value: Money;
-  mark: Money;
-  round: number;
-}
+type AdlRound = Pick<AdlPending, 'adlId' | 'symbol' | 'side' | 'quantity' | 'value' | 'mark' | 'round'>;
 
 /**
  * After the fund took `bankrupt` over (its PositionLiquidated already in the draft): its first
