@@ -7,7 +7,7 @@ import {
   type PositionAfter,
 } from '@exchange/contracts';
 import { type AccountStreamState, streamLedgerEvent } from './account-stream';
-import { ContractOrderMemory } from './contract-orders-seen';
+import { ContractOrderMemory, namedAccountsOf } from './contract-orders-seen';
 import type { StreamFrame } from './stream-frames';
 
 const precisionOf = (asset: string): number => (asset === 'USDT' ? 6 : 8);
@@ -434,6 +434,50 @@ describe('contract events on a user stream', () => {
     ]);
     // The last balance of this account in a funding settlement is the one after all its payments.
     expect(frames[4]).toMatchObject({ B: [{ a: 'USDT', f: '929.600000', l: '81.400000' }] });
+  });
+
+  it("reports an ADL across partitions to a counterparty's stream: its reserved position, then the position closed and its USDT", () => {
+    const short = position({ side: 'SHORT', size: '2', available: '2', opening: '0', avgPrice: '60000', margin: '12' });
+    const reserved = { ...short, available: '0' };
+    const events = [
+      event('AdlCandidatesReserved', {
+        adlId: 'm/0|999|BTC-SWAP-USDT|LONG',
+        fundAccountId: '102',
+        requester: 0,
+        from: 1,
+        symbol: 'BTC-SWAP-USDT',
+        side: 'SHORT',
+        candidates: [{ accountId: '300', score: '400', quantity: '2' }],
+        reserved: [reserved],
+        heldForOthers: '0',
+      }),
+      event('AdlApplied', {
+        adlId: 'm/0|999|BTC-SWAP-USDT|LONG',
+        fundAccountId: '102',
+        symbol: 'BTC-SWAP-USDT',
+        counterparties: [
+          {
+            accountId: '300',
+            side: 'SHORT',
+            quantity: '2',
+            value: '100',
+            pnl: '20',
+            uncovered: '0',
+            position: { ...short, size: '0', available: '0', margin: '0', realizedPnl: '20' },
+            balance: usdt('961.6', '0', '0'),
+          },
+        ],
+        released: [],
+        flows: [],
+      }),
+    ];
+    expect(events.map((e) => namedAccountsOf(e))).toEqual([['300'], ['300']]);
+    const { frames } = streamAll(mainStream, events);
+    expect(frames.map((f) => [f.e, 'S' in f ? f.S : '', 'P' in f ? f.P : '', 'a' in f ? f.a : ''])).toEqual([
+      ['outboundContractPositionInfo', 'SHORT', '2', '0'],
+      ['outboundContractPositionInfo', 'SHORT', '0', '0'],
+      ['outboundContractAccountInfo', '', '', ''],
+    ]);
   });
 
   it("gives a stream without a contracts account nothing for contract events, and another account's orders no report", () => {
