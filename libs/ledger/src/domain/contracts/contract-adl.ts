@@ -43,8 +43,9 @@ import {
  * the others by command: each reserves its best opposite positions and answers; when all have
  * answered the requester merges the answers, keeps the legs it takes and tells each partition
  * which of its reservations close (at the requester's share of the bankruptcy value) and which are
- * released. Every step is an event of the deciding partition's journal; the commands between
- * partitions are derived from those events (adl-commands.ts).
+ * released. A round that leaves some while a partition held positions for another running ADL
+ * asks again for the rest. Every step is an event of the deciding partition's journal; the
+ * commands between partitions are derived from those events (adl-commands.ts).
  */
 
 function oppositeOf(side: PositionSide): PositionSide {
