@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { LedgerOrderRecord, LedgerTradeRecord, Markets, PlaceOrder } from '@exchange/contracts';
 import { ApiError, type Clock, type Config, ErrorCode, type IdGenerator } from '@exchange/platform';
 import type { SignedRequest } from '../auth/private-route';
@@ -7,6 +6,7 @@ import type { LedgerClient } from '../ledger-client/ledger-client';
 import { type NewOrderRequest, parseNewOrder } from './order-params';
 import { orderKey } from '../replies/pending-replies';
 import { cancelOutcome, placementOutcome } from './order-outcomes';
+import { generatedClientOrderId } from './client-order-ids';
 import { newOrderView, orderView, type OrderView, tradeView } from './order-views';
 import type { OrdersReader } from '@exchange/ledger-query';
 import type { OrderEndpoints as E } from './order.endpoints';
@@ -107,7 +107,7 @@ export class OrderService {
       userId: ctx.key.account.userId,
       accountId: ctx.key.account.accountId,
       orderId,
-      clientOrderId: r.clientOrderId ?? `x-${randomBytes(9).toString('base64url')}`,
+      clientOrderId: r.clientOrderId ?? generatedClientOrderId(),
       symbol: r.symbol.symbol,
       side: r.side,
       type: r.type,

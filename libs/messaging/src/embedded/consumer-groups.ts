@@ -18,6 +18,15 @@ export abstract class ConsumerGroups {
 
   protected abstract partitionsOf(topic: string): number;
 
+  /**
+   * Its group's current generation: owners change only in a rebalance, which starts a new one, so
+   * a member that has seen this generation has its assignment (checked before every poll; the
+   * assignment itself builds a key per partition).
+   */
+  generationOf(member: EmbeddedConsumer): number {
+    return this.groups.get(member.groupId)?.generation ?? -1;
+  }
+
   /** The partitions this member owns in its group's current generation. */
   assignmentOf(member: EmbeddedConsumer): { generation: number; partitions: { topic: string; partition: number }[] } {
     const group = this.groups.get(member.groupId);

@@ -126,6 +126,7 @@ export class EmbeddedConsumer implements Consumer {
   }
 
   private async refreshAssignment(): Promise<void> {
+    if (this.log.generationOf(this) === this.generation) return;
     const assignment = this.log.assignmentOf(this);
     if (assignment.generation === this.generation) return;
     this.generation = assignment.generation;

@@ -79,6 +79,30 @@ describe('record codec', () => {
     }
   });
 
+  it('keeps header values exact that are nearly lowercase UUIDs: a dash moved, a non-hex digit, a char more or less', () => {
+    const uuid = 'f59811f8-dd0b-4c3a-a0f8-0bb3bb1b7b42';
+    const nearly = [
+      'f59811f8dd0b-4c3a-a0f8-0bb3bb1b7b42-',
+      'f59811f8-dd0b-4c3a-a0f8-0bb3bb1b7b4g',
+      'f59811f8-dd0b-4c3a-a0f8-0bb3bb1b7b4',
+      `${uuid}0`,
+      'f59811f8-dd0b-4c3a-a0f8-0bb3bb1b7B42',
+      'f59811f8+dd0b-4c3a-a0f8-0bb3bb1b7b42',
+    ];
+    for (const value of [uuid, ...nearly]) {
+      const record: SegmentRecord = {
+        o: 0,
+        k: 'k',
+        v: '{}',
+        h: { 'x-correlation-id': value, 'x-causation-id': uuid },
+        ts: 0,
+      };
+      expect(decodeSegmentRecord(encodeSegmentRecord(record))).toEqual(record);
+      const step: JournalEntry = { r: [{ t: 't', p: 0, k: 'k', v: '{}', h: record.h, ts: 0 }] };
+      expect(decodeJournalEntry(encodeJournalEntry(step))).toEqual(step);
+    }
+  });
+
   it('reads version 2 payloads, whose header values were all plain text', () => {
     // [0x02][offset 5][timestamp 7][key "k"][1 header: x-message-id (1), "m1"][value]
     const segment = Buffer.concat([

@@ -115,6 +115,9 @@ function parseUrlEncoded(raw: string, where: string): Map<string, string> {
 }
 
 function decodeComponent(text: string): string {
+  // Most names and values hold neither: the same text back, without a regular expression and a
+  // decode per component (about 3 us per signed order request on the shared machine, issue 16).
+  if (!text.includes('%') && !text.includes('+')) return text;
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {
