@@ -393,9 +393,9 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
           if (this.closing) return;
           const current = log.segments.find((s) => s.file === plain.file);
           if (!current) continue;
-          const compressed = await compressSegment(log.dir, current, log.indexOf(current), () => {
-            this.options.onCompressionStep?.('block', plain.file);
-            return this.closing !== undefined;
+          const compressed = await compressSegment(log.dir, current, log.indexOf(current), {
+            stopped: () => this.closing !== undefined,
+            onBlock: () => this.options.onCompressionStep?.('block', plain.file),
           });
           if (!compressed) return;
           this.options.onCompressionStep?.('written', compressed.file);

@@ -5,7 +5,6 @@ import { brotliCompress, brotliDecompressSync, constants } from 'node:zlib';
 import { CorruptEventLogError } from '../event-log-errors';
 import { decodeFrames, encodeFrame } from './journal-file';
 import { indexFileName, type SegmentMeta } from './segment-files';
-import { syncFolder } from './segment-manifest';
 
 // Sealed segments rewritten as brotli blocks, off the append path. A compressed segment is a
 // sequence of frames ([u32 length][u32 crc32][brotli bytes], journal-file.ts's framing), each
@@ -54,17 +53,24 @@ export function planBlocks(index: ArrayLike<number>, bytes: number, blockBytes: 
   return blocks;
 }
 
+export interface CompressionControl {
+  /** Asked before each block: true stops (the log is closing). */
+  stopped: () => boolean;
+  /** After each block written (the kill -9 tests stop there, mid-file). */
+  onBlock?: () => void;
+}
+
 /**
  * Writes the compressed copy of a sealed plain segment beside it, block by block on the threadpool
  * (the event loop keeps serving appends and reads), with its index; both files and the folder are
  * synced before this returns, so the manifest may name them. Returns undefined, its files removed,
- * when `stopped()` turns true between blocks (the log is closing).
+ * when stopped between blocks.
  */
 export async function compressSegment(
   dir: string,
   segment: SegmentMeta,
   plainIndex: ArrayLike<number>,
-  stopped: () => boolean,
+  control: CompressionControl,
 ): Promise<SegmentMeta | undefined> {
   const file = compressedFileName(segment.file);
   const source = await open(join(dir, segment.file), 'r');
@@ -74,7 +80,7 @@ export async function compressSegment(
   let finished = false;
   try {
     for (const block of planBlocks(plainIndex, segment.bytes, COMPRESSED_BLOCK_BYTES)) {
-      if (stopped()) return undefined;
+      if (control.stopped()) return undefined;
       const raw = Buffer.allocUnsafe(block.to - block.from);
       const { bytesRead } = await source.read(raw, 0, raw.length, block.from);
       if (bytesRead !== raw.length)
@@ -91,6 +97,7 @@ export async function compressSegment(
       await target.write(frame, 0, frame.length, bytes);
       index.push(block.offset, bytes);
       bytes += frame.length;
+      control.onBlock?.();
     }
     await target.sync();
     const indexFile = await open(join(dir, indexFileName(file)), 'w');
@@ -100,12 +107,22 @@ export async function compressSegment(
     } finally {
       await indexFile.close();
     }
-    syncFolder(dir);
+    await syncFolderAsync(dir);
     finished = true;
     return { ...segment, file, bytes, codec: 'brotli' };
   } finally {
     await Promise.all([source.close(), target.close()]);
     if (!finished) await removeSegmentFiles(dir, file);
+  }
+}
+
+/** The folder's entries made durable, on the threadpool (syncFolder is for the exclusive steps, between journal writes). */
+async function syncFolderAsync(dir: string): Promise<void> {
+  const folder = await open(dir, 'r');
+  try {
+    await folder.sync();
+  } finally {
+    await folder.close();
   }
 }
 
