@@ -51,7 +51,7 @@ export interface EmbeddedEventLogOptions {
   cacheBytes?: number;
   /** A checkpoint (segments synced, manifest rewritten, write-ahead log restarted) past this size. */
   walBytes?: number;
-  /** How often retention and compaction run (0: only through maintain()). */
+  /** How often retention, compaction and the compression of sealed segments run (0: only through maintain()). */
   maintenanceIntervalMs?: number;
   /** Rewrite sealed, checkpointed segments as brotli blocks after each maintenance (default true). */
   compressSealed?: boolean;
