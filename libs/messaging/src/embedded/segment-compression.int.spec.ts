@@ -113,6 +113,31 @@ describe('embedded event log: sealed segments compressed', () => {
     await reopened.close();
   });
 
+  it('compacts compressed segments: each key keeps its latest record, at its offset', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'event-log-compressed-compaction-'));
+    const log = await open(dir);
+    await log.createTopics([{ name: 'latest', partitions: 1, key: 'userId', config: { 'cleanup.policy': 'compact' } }]);
+    const update = (round: number): { topic: string; key: string; value: string }[] =>
+      Array.from({ length: 40 }, (_, k) => ({ topic: 'latest', key: `k${k}`, value: `${round}:${k}:${PADDING}` }));
+    for (let round = 0; round < 5; round++) await log.publish(update(round));
+    await log.maintain();
+    expect(listed(dir, 'latest').some((s) => s.codec === 'brotli')).toBe(true);
+    for (let round = 5; round < 10; round++) await log.publish(update(round));
+    await log.maintain();
+    const kept: { offset: number; key: string; value: string }[] = [];
+    await log.read(
+      'latest',
+      0,
+      0,
+      async (batch) => void kept.push(...batch.map((r) => ({ offset: r.offset, key: r.key, value: r.value }))),
+    );
+    // Rounds 0-4 sat only in compressed segments: compaction had to inflate them to drop them.
+    expect(kept.filter((r) => Number(r.value.split(':')[0]) < 5)).toEqual([]);
+    const last = kept.filter((r) => r.value.startsWith('9:'));
+    expect(last.map((r) => r.offset)).toEqual(Array.from({ length: 40 }, (_, k) => 360 + k));
+    await log.close();
+  });
+
   it('stops the start on a compressed segment cut short, naming its file and byte', async () => {
     const dir = await compressedHistory('event-log-compressed-cut-');
     const segment = listed(dir).find((s) => s.codec === 'brotli' && s.base > 0)!;
