@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { TopicDefinition } from '@exchange/contracts';
 import type {
   Consumer,
@@ -17,13 +17,15 @@ import { encodeFrame, recoverJournal } from './journal-file';
 import { type FsyncPolicy, JournalWriter } from './journal-writer';
 import { LruCache } from './lru-cache';
 import { decodeJournalEntry, encodeJournalEntry } from './record-codec';
-import { type CachedValue, PartitionLog, type SegmentSettings } from './partition-log';
+import { type CachedValue, PartitionLog, type SegmentMeta, type SegmentSettings } from './partition-log';
 import { cleanPartition, cleanupPolicyOf } from './segment-cleaner';
+import { compressSegment, removeSegmentFiles } from './segment-compression';
 import {
   isWalFile,
   LEGACY_JOURNAL_FILE,
   type Manifest,
   readManifest,
+  syncFolder,
   walFileName,
   writeManifest,
 } from './segment-manifest';
@@ -49,8 +51,16 @@ export interface EmbeddedEventLogOptions {
   cacheBytes?: number;
   /** A checkpoint (segments synced, manifest rewritten, write-ahead log restarted) past this size. */
   walBytes?: number;
-  /** How often retention and compaction run (0: only through maintain()). */
+  /** How often retention, compaction and the compression of sealed segments run (0: only through maintain()). */
   maintenanceIntervalMs?: number;
+  /** Rewrite sealed, checkpointed segments as brotli blocks after each maintenance (default true). */
+  compressSealed?: boolean;
+  /**
+   * Called at each step of a segment's compression: 'block' after each block written, 'written'
+   * once the compressed files are synced, 'switched' once the manifest names them, 'deleted' once
+   * the plain files are gone. The kill -9 tests stop the process there; nothing else needs it.
+   */
+  onCompressionStep?: (step: 'block' | 'written' | 'switched' | 'deleted', file: string) => void;
   now?: () => number;
   onWarning?: (message: string, details: Record<string, unknown>) => void;
 }
@@ -93,6 +103,8 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
   private generation: number;
   private timer: NodeJS.Timeout | undefined;
   private closing: Promise<void> | undefined;
+  /** The compression of sealed segments in progress, if any: maintain() chains onto it, close() waits for it. */
+  private compressing: Promise<void> = Promise.resolve();
   /** Woken once a step is written, before it is durable: what consumers that read unsynced records wait on. */
   readonly written = new Signal();
   /** Woken on every durable append and commit, rebalance and stop (and wakes `written`'s waiters too). */
@@ -208,8 +220,20 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
     return this.topicState(topic).definition.partitions;
   }
 
-  /** Retention and compaction now, then a checkpoint; also what the maintenance timer runs. */
-  maintain(): Promise<void> {
+  /**
+   * Retention and compaction now, then a checkpoint, then the compression of the sealed segments
+   * that checkpoint made durable; also what the maintenance timer runs.
+   */
+  async maintain(): Promise<void> {
+    await this.cleanAndCheckpoint();
+    if (this.options.compressSealed === false) return;
+    // A failed run (reported by the maintain() that ran it) must not stop the next one.
+    const run = this.compressing.catch(() => undefined).then(() => this.compressSealed());
+    this.compressing = run;
+    await run;
+  }
+
+  private cleanAndCheckpoint(): Promise<void> {
     return this.writer.exclusive(async () => {
       const now = (this.options.now ?? Date.now)();
       const obsolete: string[] = [];
@@ -227,6 +251,8 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
   close(): Promise<void> {
     this.closing ??= (async () => {
       clearInterval(this.timer);
+      // A compression in progress stops at its next block (this.closing is set) and leaves its files out.
+      await this.compressing.catch(() => undefined);
       await this.stopConsumers();
       if (this.writer.bytes > CLOSE_CHECKPOINT_BYTES)
         await this.writer
@@ -349,6 +375,56 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
     await this.writer.rotate(join(this.options.dir, next.wal), () => writeManifest(this.options.dir, next));
     this.manifest = next;
     for (const file of [previous, ...obsolete]) rmSync(file, { force: true });
+    // A deletion lost to a power loss would leave a file no manifest names: restore() removes those anyway.
+    for (const folder of new Set(obsolete.map((file) => dirname(file)))) syncFolder(folder);
+  }
+
+  /**
+   * Compresses, one at a time, each sealed segment the manifest lists plain, and switches the
+   * manifest to its compressed file. The CPU is on the threadpool and appends go on meanwhile;
+   * only the switch runs between journal writes. A kill -9 at any step leaves the manifest naming
+   * one of the two files, whole and synced; restore() deletes the other.
+   */
+  private async compressSealed(): Promise<void> {
+    for (const state of this.topics.values()) {
+      for (const log of state.partitions) {
+        const listed = this.manifest.segments[`${log.topic}/${log.partition}`] ?? [];
+        for (const plain of listed.filter((s) => s.sealed && !s.codec && s.bytes > 0)) {
+          if (this.closing) return;
+          const current = log.segments.find((s) => s.file === plain.file);
+          if (!current) continue;
+          const compressed = await compressSegment(log.dir, current, log.indexOf(current), {
+            stopped: () => this.closing !== undefined,
+            onBlock: () => this.options.onCompressionStep?.('block', plain.file),
+          });
+          if (!compressed) return;
+          this.options.onCompressionStep?.('written', compressed.file);
+          await this.writer.exclusive(() => this.switchToCompressed(log, plain.file, compressed));
+        }
+      }
+    }
+  }
+
+  /** Names `compressed` in the manifest in place of `plain` (one atomic rewrite), then deletes the plain files. */
+  private async switchToCompressed(log: PartitionLog, plain: string, compressed: SegmentMeta): Promise<void> {
+    const key = `${log.topic}/${log.partition}`;
+    const listed = this.manifest.segments[key] ?? [];
+    // Retention or compaction may have dropped the segment while it was being compressed.
+    if (!listed.some((s) => s.file === plain) || !log.segments.some((s) => s.file === plain && s.sealed)) {
+      await removeSegmentFiles(log.dir, compressed.file);
+      return;
+    }
+    const next: Manifest = {
+      ...this.manifest,
+      segments: { ...this.manifest.segments, [key]: listed.map((s) => (s.file === plain ? { ...compressed } : s)) },
+    };
+    writeManifest(this.options.dir, next);
+    this.manifest = next;
+    log.replaceWithCompressed(plain, compressed);
+    this.options.onCompressionStep?.('switched', compressed.file);
+    await removeSegmentFiles(log.dir, plain);
+    syncFolder(log.dir);
+    this.options.onCompressionStep?.('deleted', plain);
   }
 
   private settingsOf(definition: TopicDefinition): SegmentSettings {

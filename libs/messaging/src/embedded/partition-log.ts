@@ -9,12 +9,13 @@ import {
   readSync,
   unlinkSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { CorruptEventLogError } from '../event-log-errors';
 import type { IncomingRecord } from '../event-log.port';
 import { decodeFrames, encodeFrame } from './journal-file';
 import type { LruCache } from './lru-cache';
 import { decodeSegmentRecord, encodeSegmentRecord } from './record-codec';
+import { inflateBlocks } from './segment-compression';
 import {
   fileSize,
   indexFileName,
@@ -26,6 +27,7 @@ import {
   writeAll,
   writeSegmentFile,
 } from './segment-files';
+import { syncFolder } from './segment-manifest';
 
 export type { SegmentMeta, SegmentRecord, SegmentSettings } from './segment-files';
 export { indexFileName } from './segment-files';
@@ -58,6 +60,12 @@ export class PartitionLog {
   private unsynced: number[] = [];
   /** Written since the last sync: a checkpoint leaves untouched partitions alone. */
   private dirty = false;
+  /**
+   * Files created in the folder (and the folder itself) since the last sync: their directory
+   * entries must be durable before a manifest names them, or a power loss could lose a whole file.
+   */
+  private newFiles = false;
+  private newFolder = false;
 
   private constructor(
     readonly dir: string,
@@ -79,6 +87,7 @@ export class PartitionLog {
     for (const file of readdirSync(dir)) unlinkSync(join(dir, file));
     const log = new PartitionLog(dir, topic, partition, [], settings, cache);
     log.startSegment(0);
+    log.newFolder = true;
     return log;
   }
 
@@ -195,6 +204,10 @@ export class PartitionLog {
       fsyncSync(fd);
       closeSync(fd);
     }
+    if (this.newFolder) syncFolder(dirname(this.dir));
+    if (this.newFiles) syncFolder(this.dir);
+    this.newFiles = false;
+    this.newFolder = false;
   }
 
   close(): void {
@@ -211,6 +224,16 @@ export class PartitionLog {
     this.cache.set(`${this.dir}/${sealed.file}#index`, new Float64Array(this.activeIndex), this.activeIndex.length * 8);
     this.unsynced.push(this.activeFd, this.indexFd);
     return this.startSegment(sealed.next);
+  }
+
+  /** Puts `compressed` in the place of the sealed segment named `plain` and drops what the cache holds of the plain file. */
+  replaceWithCompressed(plain: string, compressed: SegmentMeta): void {
+    const at = this.segmentList.findIndex((s) => s.file === plain);
+    if (at < 0 || this.segmentList[at] === this.active) return;
+    const index = this.indexOf(this.segmentList[at]!);
+    for (let i = 1; i < index.length; i += 2) this.cache.delete(`${this.dir}/${plain}@${index[i]}`);
+    this.cache.delete(`${this.dir}/${plain}#index`);
+    this.segmentList[at] = compressed;
   }
 
   /** Replaces the sealed segments (retention, compaction); the active one stays as it is. */
@@ -249,6 +272,7 @@ export class PartitionLog {
 
   /** Writes `records` as a new sealed segment of [base, next), synced, beside the one it replaces. */
   writeSealed(base: number, next: number, records: SegmentRecord[], generation: number): SegmentMeta {
+    this.newFiles = true;
     return writeSegmentFile(this.dir, base, next, records, generation, this.settings.indexIntervalBytes);
   }
 
@@ -263,6 +287,7 @@ export class PartitionLog {
     this.indexFd = openSync(join(this.dir, indexFileName(segment.file)), 'a+');
     this.activeIndex = [];
     this.openBlock = undefined;
+    this.newFiles = true;
     return segment;
   }
 
@@ -305,7 +330,8 @@ export class PartitionLog {
     return lo;
   }
 
-  private indexOf(segment: SegmentMeta): ArrayLike<number> {
+  /** A segment's sparse index (offset, byte position pairs), through the cache. */
+  indexOf(segment: SegmentMeta): ArrayLike<number> {
     if (segment === this.active) return this.activeIndex;
     const key = `${this.dir}/${segment.file}#index`;
     const cached = this.cache.get(key) as Float64Array | undefined;
@@ -335,13 +361,14 @@ export class PartitionLog {
     if (cached) return cached;
     const to = last ? segment.bytes : index[lo * 2 + 3]!;
     const records: IncomingRecord[] = [];
-    this.decode(segment, pos, to, (r) => records.push(this.toIncoming(r)));
+    const rawBytes = this.decode(segment, pos, to, (r) => records.push(this.toIncoming(r)));
     const block = { records, end: last ? segment.next : index[lo * 2 + 2]! };
-    this.cache.set(key, block, blockCost(to - pos, records.length));
+    this.cache.set(key, block, blockCost(rawBytes, records.length));
     return block;
   }
 
-  private decode(segment: SegmentMeta, from: number, to: number, onRecord: (record: SegmentRecord) => void): void {
+  /** Decodes the records of bytes [from, to) of a segment's file (inflated first when compressed); returns their plain size. */
+  private decode(segment: SegmentMeta, from: number, to: number, onRecord: (record: SegmentRecord) => void): number {
     // Records a consumer of unsynced records may read are in the active segment before their step is durable.
     if (segment === this.active) this.flush();
     const path = join(this.dir, segment.file);
@@ -357,13 +384,17 @@ export class PartitionLog {
     } finally {
       if (fd !== this.activeFd) closeSync(fd);
     }
-    const end = decodeFrames(data, 0, data.length, (payload) => onRecord(decodeSegmentRecord(payload)));
-    if (end < data.length)
+    const holds = `${this.topic}/${this.partition} (offsets ${segment.base}..${segment.next - 1})`;
+    const plain = segment.codec ? inflateBlocks(data, from, path, holds) : data;
+    const end = decodeFrames(plain, 0, plain.length, (payload) => onRecord(decodeSegmentRecord(payload)));
+    if (end < plain.length)
       throw new CorruptEventLogError(
         path,
-        from + end,
-        `a record of ${this.topic}/${this.partition} fails its length or checksum`,
+        // Inside an inflated block a byte of the file means nothing: name the block's.
+        segment.codec ? from : from + end,
+        `a record of ${holds} fails its length or checksum`,
       );
+    return plain.length;
   }
 
   private toIncoming(r: SegmentRecord): IncomingRecord {

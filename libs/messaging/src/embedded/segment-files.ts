@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { CorruptEventLogError } from '../event-log-errors';
 import { encodeFrame } from './journal-file';
 import { encodeSegmentRecord } from './record-codec';
+import type { SegmentCodec } from './segment-compression';
 
 // The files of one partition's segments: names, the sparse index format (pairs of float64
 // offset, byte position) and whole-file writes that a short write cannot leave half done.
@@ -16,6 +17,8 @@ export interface SegmentMeta {
   /** Append time of its newest record (0 when empty): retention by time compares this. */
   maxTs: number;
   sealed: boolean;
+  /** Set once a sealed segment was rewritten compressed (segment-compression.ts); `bytes` is then the compressed file's size. */
+  codec?: SegmentCodec;
 }
 
 export interface SegmentSettings {

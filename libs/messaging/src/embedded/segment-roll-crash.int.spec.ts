@@ -3,8 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { EmbeddedEventLog } from './embedded-event-log';
-import { decodeFrames } from './journal-file';
-import { decodeSegmentRecord } from './record-codec';
+import { offsetsInFolder } from './segment-files-on-disk';
 import type { Manifest } from './segment-manifest';
 
 const TOPIC = 'rolled';
@@ -47,18 +46,7 @@ function unlisted(dir: string): { file: string; bytes: number }[] {
 }
 
 /** The offsets of every record in the partition's segment files, in file order: each must be there once. */
-function offsetsOnDisk(dir: string): number[] {
-  const folder = join(dir, 'segments', `${TOPIC}-0`);
-  const offsets: number[] = [];
-  for (const file of readdirSync(folder)
-    .filter((f) => f.endsWith('.log'))
-    .sort()) {
-    const data = readFileSync(join(folder, file));
-    const end = decodeFrames(data, 0, data.length, (payload) => offsets.push(decodeSegmentRecord(payload).o));
-    expect({ file, end }).toEqual({ file, end: data.length });
-  }
-  return offsets;
-}
+const offsetsOnDisk = (dir: string): number[] => offsetsInFolder(join(dir, 'segments', `${TOPIC}-0`));
 
 async function readBack(log: EmbeddedEventLog, from = 0): Promise<{ offset: number; value: string }[]> {
   const out: { offset: number; value: string }[] = [];

@@ -52,7 +52,7 @@ export const configSchema = z.object({
     .int()
     .min(1024)
     .default(16 * 1024 * 1024),
-  /** Embedded log: how often retention and compaction run (ms; 0: never). */
+  /** Embedded log: how often retention and compaction run, then the compression of sealed segments (ms; 0: never). */
   EVENT_LOG_MAINTENANCE_MS: z.coerce.number().int().min(0).default(60_000),
   MARKETS_FILE: z.string().default('config/markets.json'),
   /** Overrides every contract's funding interval of the markets file (ms), so tests and demos can fund in seconds. */
