@@ -23,6 +23,28 @@ export function spread(values: readonly number[]): Spread {
   return { min: sorted[0] ?? NaN, median: percentile(sorted, 50), max: sorted[sorted.length - 1] ?? NaN };
 }
 
+export interface LinearFit {
+  slope: number;
+  intercept: number;
+  /** Standard error of the slope: how far noise alone may move it. */
+  slopeError: number;
+}
+
+/** Least-squares line through (x, y) points: a trend over all samples, not one between two of them. */
+export function linearFit(points: readonly { x: number; y: number }[]): LinearFit {
+  const n = points.length;
+  if (n < 2) return { slope: NaN, intercept: NaN, slopeError: NaN };
+  const meanX = points.reduce((sum, p) => sum + p.x, 0) / n;
+  const meanY = points.reduce((sum, p) => sum + p.y, 0) / n;
+  const sxx = points.reduce((sum, p) => sum + (p.x - meanX) ** 2, 0);
+  const sxy = points.reduce((sum, p) => sum + (p.x - meanX) * (p.y - meanY), 0);
+  const slope = sxy / sxx;
+  const intercept = meanY - slope * meanX;
+  const residuals = points.reduce((sum, p) => sum + (p.y - intercept - slope * p.x) ** 2, 0);
+  const slopeError = n > 2 ? Math.sqrt(residuals / (n - 2) / sxx) : NaN;
+  return { slope, intercept, slopeError };
+}
+
 export function formatNumber(n: number, digits = 0): string {
   return Number.isFinite(n)
     ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
