@@ -14,7 +14,7 @@ import { DevToolsSession, type HeapAfterGc } from '../support/devtools-session';
 import { taskset } from '../support/pinned-child';
 import { startPinnedServer, stopServer } from '../support/pinned-server';
 import { BENCH_PORTS } from '../support/ports';
-import { formatNumber, linearFit } from '../support/stats';
+import { formatNumber, linearFit, twoFactorFit } from '../support/stats';
 import type { CrossingLoadJob, CrossingLoadResult, SoakAccount } from './crossing-load-worker';
 
 const SERVER_CORE = 0;
@@ -35,6 +35,9 @@ const inspectPort = port + 3;
 // SOAK_HEAP_SNAPSHOTS=1: a heap snapshot at the end of each load phase (the load stopped, before the
 // restart), into the run's folder: compare them in Chrome DevTools to see what grew with the history.
 const heapSnapshots = process.env.SOAK_HEAP_SNAPSHOTS === '1' && gcSampleSec > 0;
+// What the exchange keeps per recent order, for as long: the retry window (RETRY_WINDOW_MS, passed on
+// to the exchange) and the replay guard's signatures (the load signs with a recvWindow of 60 s).
+const recentWindowSec = Math.max(60, Number(process.env.RETRY_WINDOW_MS ?? 600_000) / 1000);
 const adminToken = 'soak-operator-token-0123456789';
 const root = resolve(__dirname, '../..');
 const MB = 1024 * 1024;
@@ -289,6 +292,16 @@ function heapFloors(samples: Sample[]): { first: Sample; last: Sample } | undefi
   return { first: lowest(samples.slice(0, third)), last: lowest(samples.slice(-third)) };
 }
 
+/** Orders answered by `atSec`, interpolated between the 10 s samples (0 before the first). */
+function ordersAt(samples: Sample[], atSec: number): number {
+  const after = samples.findIndex((s) => s.atSec >= atSec);
+  if (after === -1) return samples[samples.length - 1]?.orders ?? 0;
+  const next = samples[after]!;
+  const previous = after > 0 ? samples[after - 1]! : { atSec: 0, orders: 0 };
+  if (next.atSec === previous.atSec) return next.orders;
+  return previous.orders + ((next.orders - previous.orders) * (atSec - previous.atSec)) / (next.atSec - previous.atSec);
+}
+
 function heapAfterRestart(restart: Restart): string {
   const heap = restart.heapAfterGc;
   return heap
@@ -300,7 +313,7 @@ function heapAfterRestart(restart: Restart): string {
  * Growth per 1M orders of the after-GC heap, external memory and RSS: the slope of a least-squares
  * line over every steady-state sample, so one sample's noise moves it little (± is its standard error).
  */
-function printHeapFit(gcSamples: GcSample[]): void {
+function printHeapFit(gcSamples: GcSample[], samples: Sample[]): void {
   if (gcSamples.length < 3) {
     if (gcSampleSec > 0) console.log(`heap after full GC: ${gcSamples.length} steady-state samples, too few for a fit`);
     return;
@@ -313,6 +326,18 @@ function printHeapFit(gcSamples: GcSample[]): void {
   const last = gcSamples[gcSamples.length - 1]!;
   console.log(
     `heap after full GC, linear fit of ${gcSamples.length} samples over the steady state (${formatNumber(first.orders)} → ${formatNumber(last.orders)} orders, ${formatNumber(first.heapUsedBytes / MB, 1)} → ${formatNumber(last.heapUsedBytes / MB, 1)} MB): ${perMillionOrders((s) => s.heapUsedBytes)} per 1M orders (goal ≤ 100); external ${perMillionOrders((s) => s.externalBytes)}, RSS ${perMillionOrders((s) => s.rssBytes)} per 1M orders`,
+  );
+  // The load's rate swings on a shared machine, and with it what the windows hold: fitted against
+  // both, the heap's growth with the history is told from its rise and fall with the windows.
+  const split = twoFactorFit(
+    gcSamples.map((s) => ({
+      x1: s.orders,
+      x2: s.orders - ordersAt(samples, s.atSec - recentWindowSec),
+      y: s.heapUsedBytes,
+    })),
+  );
+  console.log(
+    `heap after full GC against both the orders so far and those of the last ${formatNumber(recentWindowSec)} s (the retry window and the replay guard): ${formatNumber((split.slopes[0] * 1e6) / MB, 1)} ± ${formatNumber((split.errors[0] * 1e6) / MB, 1)} MB per 1M orders of history, ${formatNumber(split.slopes[1])} ± ${formatNumber(split.errors[1])} B per order within the window`,
   );
   const pauses = gcSamples.map((s) => s.pauseMs);
   console.log(
@@ -377,7 +402,10 @@ async function main(): Promise<void> {
     console.log(
       `open orders on the book ${formatNumber(from.openOrders)} → ${formatNumber(to.openOrders)} over the steady state (live state: what they hold is not growth with history)`,
     );
-    printHeapFit(second.gcSamples.filter((s) => s.atSec >= firstSec + 60));
+    printHeapFit(
+      second.gcSamples.filter((s) => s.atSec >= firstSec + 60),
+      [...all].sort((a, b) => a.atSec - b.atSec),
+    );
     const floors = heapFloors(steady);
     if (floors)
       console.log(
