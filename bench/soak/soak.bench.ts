@@ -3,16 +3,18 @@
 // journal bytes and PostgreSQL bytes; then growth per 1M orders, a restart after a tenth of the
 // history against a restart after all of it (time to ready, RSS), and an idle exchange's growth per
 // hour. Run: `npm run bench:soak` (SOAK_MINUTES=30, SOAK_CONCURRENCY=40, SOAK_ACCOUNTS=2 per loop,
-// SOAK_IDLE_SEC=120). Not a test: it prints numbers for the README and the issue notes.
+// SOAK_IDLE_SEC=120, SOAK_GC_SAMPLE_SEC=60, SOAK_HEAP_SNAPSHOTS=0). Not a test: it prints numbers for
+// the README and the issue notes.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { DevToolsSession, type HeapAfterGc } from '../support/devtools-session';
 import { taskset } from '../support/pinned-child';
 import { startPinnedServer, stopServer } from '../support/pinned-server';
 import { BENCH_PORTS } from '../support/ports';
-import { formatNumber } from '../support/stats';
+import { formatNumber, linearFit, twoFactorFit } from '../support/stats';
 import type { CrossingLoadJob, CrossingLoadResult, SoakAccount } from './crossing-load-worker';
 
 const SERVER_CORE = 0;
@@ -24,6 +26,18 @@ const concurrency = Number(process.env.SOAK_CONCURRENCY ?? 40);
 const accountCount = Number(process.env.SOAK_ACCOUNTS ?? 2 * concurrency);
 const idleSec = Number(process.env.SOAK_IDLE_SEC ?? 120);
 const port = Number(process.env.SOAK_PORT ?? BENCH_PORTS.soak);
+// Every SOAK_GC_SAMPLE_SEC a full collection in the exchange, over the DevTools protocol, then its heap
+// used: what is live, where the 10 s samples see live data plus uncollected garbage. 0 turns it off
+// (and the exchange runs without --inspect). Collecting a heap of a few hundred MB pauses the exchange
+// for up to a second, so not every 10 s.
+const gcSampleSec = Number(process.env.SOAK_GC_SAMPLE_SEC ?? 60);
+const inspectPort = port + 3;
+// SOAK_HEAP_SNAPSHOTS=1: a heap snapshot at the end of each load phase (the load stopped, before the
+// restart), into the run's folder: compare them in Chrome DevTools to see what grew with the history.
+const heapSnapshots = process.env.SOAK_HEAP_SNAPSHOTS === '1' && gcSampleSec > 0;
+// What the exchange keeps per recent order, for as long: the retry window (RETRY_WINDOW_MS, passed on
+// to the exchange) and the replay guard's signatures (the load signs with a recvWindow of 60 s).
+const recentWindowSec = Math.max(60, Number(process.env.RETRY_WINDOW_MS ?? 600_000) / 1000);
 const adminToken = 'soak-operator-token-0123456789';
 const root = resolve(__dirname, '../..');
 const MB = 1024 * 1024;
@@ -40,9 +54,23 @@ interface Sample {
   openOrders: number;
 }
 
+/** A sample taken after a full collection: the heap that is live. */
+interface GcSample extends HeapAfterGc {
+  atSec: number;
+  orders: number;
+  rssBytes: number;
+}
+
 interface Restart {
   readyMs: number;
   rssBytes: number;
+  heapAfterGc?: HeapAfterGc;
+}
+
+/** The exchange's process and, when heap sampling is on, a DevTools session with it. */
+interface Exchange {
+  child: ChildProcess;
+  devtools?: DevToolsSession;
 }
 
 const base = `http://127.0.0.1:${port}`;
@@ -124,11 +152,11 @@ async function openOrdersOnTheBook(): Promise<number> {
   }
 }
 
-async function sample(exchange: ChildProcess, atSec: number, orders: number): Promise<Sample> {
+async function sample(exchange: Exchange, atSec: number, orders: number): Promise<Sample> {
   return {
     atSec,
     orders,
-    rssBytes: rssOf(exchange.pid!),
+    rssBytes: rssOf(exchange.child.pid!),
     heapUsedBytes: await heapUsedOf(),
     journalBytes: bytesOf(join(dataDir, 'event-log')),
     postgresBytes: bytesOf(join(dataDir, 'postgres')),
@@ -143,27 +171,56 @@ function printSample(s: Sample): void {
   );
 }
 
-function startExchange(): Promise<ChildProcess> {
-  return startPinnedServer('apps/exchange/src/main.ts', SERVER_CORE, exchangeEnv, 'demo secret key');
+async function gcSample(exchange: Exchange, atSec: number, orders: number): Promise<GcSample> {
+  const heap = await exchange.devtools!.heapAfterGc();
+  return { atSec, orders, rssBytes: rssOf(exchange.child.pid!), ...heap };
 }
 
-async function restart(exchange: ChildProcess): Promise<{ exchange: ChildProcess; restart: Restart }> {
-  await stopServer(exchange);
+function printGcSample(s: GcSample): void {
+  const mb = (n: number): string => formatNumber(n / MB, 1).padStart(7);
+  console.log(
+    `${String(s.atSec).padStart(6)} s ${formatNumber(s.orders).padStart(11)} orders  heap after full GC ${mb(s.heapUsedBytes)} MB  external ${mb(s.externalBytes)} MB  RSS ${mb(s.rssBytes)} MB  (GC pause ${formatNumber(s.pauseMs)} ms)`,
+  );
+}
+
+async function startExchange(): Promise<Exchange> {
+  const inspect = gcSampleSec > 0 ? [`--inspect=127.0.0.1:${inspectPort}`] : [];
+  const child = await startPinnedServer(
+    'apps/exchange/src/main.ts',
+    SERVER_CORE,
+    exchangeEnv,
+    'demo secret key',
+    inspect,
+  );
+  return { child, devtools: inspect.length > 0 ? await DevToolsSession.connect(inspectPort) : undefined };
+}
+
+async function stopExchange(exchange: Exchange): Promise<void> {
+  exchange.devtools?.close();
+  await stopServer(exchange.child);
+}
+
+async function restart(exchange: Exchange): Promise<{ exchange: Exchange; restart: Restart }> {
+  await stopExchange(exchange);
   const started = Date.now();
   const next = await startExchange();
   const readyMs = Date.now() - started;
   await new Promise((done) => setTimeout(done, 5000));
-  return { exchange: next, restart: { readyMs, rssBytes: rssOf(next.pid!) } };
+  const rssBytes = rssOf(next.child.pid!);
+  return { exchange: next, restart: { readyMs, rssBytes, heapAfterGc: await next.devtools?.heapAfterGc() } };
 }
 
-/** One load phase in a pinned process, sampled every 10 s; returns the samples it took. */
+/**
+ * One load phase in a pinned process, sampled every 10 s and, with heap sampling on, after a full
+ * collection every `gcSampleSec`; returns the samples it took.
+ */
 async function loadPhase(
-  exchange: ChildProcess,
+  exchange: Exchange,
   accounts: SoakAccount[],
   durationSec: number,
   ordersBefore: number,
   clockSec: number,
-): Promise<{ samples: Sample[]; result: CrossingLoadResult }> {
+): Promise<{ samples: Sample[]; gcSamples: GcSample[]; result: CrossingLoadResult }> {
   const jobFile = join(dir, `load-${clockSec}.json`);
   const job: CrossingLoadJob = {
     url: base,
@@ -186,17 +243,38 @@ async function loadPhase(
   });
   const exited = new Promise<number | null>((done) => worker.on('exit', done));
   const samples: Sample[] = [];
+  const gcSamples: GcSample[] = [];
   const started = Date.now();
+  const now = (): number => clockSec + Math.round((Date.now() - started) / 1000);
   const timer = setInterval(() => {
-    void sample(exchange, clockSec + Math.round((Date.now() - started) / 1000), ordersBefore + answered).then((s) => {
+    void sample(exchange, now(), ordersBefore + answered).then((s) => {
       samples.push(s);
       printSample(s);
     });
   }, 10_000);
+  let collecting: Promise<void> | undefined;
+  const gcTimer =
+    exchange.devtools &&
+    setInterval(() => {
+      // A collection slower than the interval (a loaded machine) is not stacked on by the next.
+      collecting ??= gcSample(exchange, now(), ordersBefore + answered)
+        .then((s) => {
+          gcSamples.push(s);
+          printGcSample(s);
+        })
+        .finally(() => (collecting = undefined));
+    }, gcSampleSec * 1000);
   const code = await exited;
   clearInterval(timer);
+  if (gcTimer) clearInterval(gcTimer);
+  await collecting;
   if (code !== 0) throw new Error(`load worker exited with ${code}`);
-  return { samples, result: JSON.parse(last) as CrossingLoadResult };
+  if (heapSnapshots) {
+    const path = join(dir, `heap-after-${ordersBefore + answered}-orders.heapsnapshot`);
+    await exchange.devtools!.writeHeapSnapshot(path);
+    console.log(`heap snapshot after ${formatNumber(ordersBefore + answered)} orders: ${path}`);
+  }
+  return { samples, gcSamples, result: JSON.parse(last) as CrossingLoadResult };
 }
 
 function perMillion(from: Sample, to: Sample, pick: (s: Sample) => number): number {
@@ -214,6 +292,59 @@ function heapFloors(samples: Sample[]): { first: Sample; last: Sample } | undefi
   return { first: lowest(samples.slice(0, third)), last: lowest(samples.slice(-third)) };
 }
 
+/** Orders answered by `atSec`, interpolated between the 10 s samples (0 before the first). */
+function ordersAt(samples: Sample[], atSec: number): number {
+  const after = samples.findIndex((s) => s.atSec >= atSec);
+  if (after === -1) return samples[samples.length - 1]?.orders ?? 0;
+  const next = samples[after]!;
+  const previous = after > 0 ? samples[after - 1]! : { atSec: 0, orders: 0 };
+  if (next.atSec === previous.atSec) return next.orders;
+  return previous.orders + ((next.orders - previous.orders) * (atSec - previous.atSec)) / (next.atSec - previous.atSec);
+}
+
+function heapAfterRestart(restart: Restart): string {
+  const heap = restart.heapAfterGc;
+  return heap
+    ? `, heap after full GC ${formatNumber(heap.heapUsedBytes / MB, 1)} MB (external ${formatNumber(heap.externalBytes / MB, 1)} MB)`
+    : '';
+}
+
+/**
+ * Growth per 1M orders of the after-GC heap, external memory and RSS: the slope of a least-squares
+ * line over every steady-state sample, so one sample's noise moves it little (± is its standard error).
+ */
+function printHeapFit(gcSamples: GcSample[], samples: Sample[]): void {
+  if (gcSamples.length < 3) {
+    if (gcSampleSec > 0) console.log(`heap after full GC: ${gcSamples.length} steady-state samples, too few for a fit`);
+    return;
+  }
+  const perMillionOrders = (pick: (s: GcSample) => number): string => {
+    const fit = linearFit(gcSamples.map((s) => ({ x: s.orders, y: pick(s) })));
+    return `${formatNumber((fit.slope * 1e6) / MB, 1)} ± ${formatNumber((fit.slopeError * 1e6) / MB, 1)} MB`;
+  };
+  const first = gcSamples[0]!;
+  const last = gcSamples[gcSamples.length - 1]!;
+  console.log(
+    `heap after full GC, linear fit of ${gcSamples.length} samples over the steady state (${formatNumber(first.orders)} → ${formatNumber(last.orders)} orders, ${formatNumber(first.heapUsedBytes / MB, 1)} → ${formatNumber(last.heapUsedBytes / MB, 1)} MB): ${perMillionOrders((s) => s.heapUsedBytes)} per 1M orders (goal ≤ 100); external ${perMillionOrders((s) => s.externalBytes)}, RSS ${perMillionOrders((s) => s.rssBytes)} per 1M orders`,
+  );
+  // The load's rate swings on a shared machine, and with it what the windows hold: fitted against
+  // both, the heap's growth with the history is told from its rise and fall with the windows.
+  const split = twoFactorFit(
+    gcSamples.map((s) => ({
+      x1: s.orders,
+      x2: s.orders - ordersAt(samples, s.atSec - recentWindowSec),
+      y: s.heapUsedBytes,
+    })),
+  );
+  console.log(
+    `heap after full GC against both the orders so far and those of the last ${formatNumber(recentWindowSec)} s (the retry window and the replay guard): ${formatNumber((split.slopes[0] * 1e6) / MB, 1)} ± ${formatNumber((split.errors[0] * 1e6) / MB, 1)} MB per 1M orders of history, ${formatNumber(split.slopes[1])} ± ${formatNumber(split.errors[1])} B per order within the window`,
+  );
+  const pauses = gcSamples.map((s) => s.pauseMs);
+  console.log(
+    `full-GC pauses the sampling cost the exchange: ${formatNumber(Math.min(...pauses))}–${formatNumber(Math.max(...pauses))} ms`,
+  );
+}
+
 async function main(): Promise<void> {
   const totalSec = minutes * 60;
   const firstSec = Math.max(30, Math.round(totalSec / 10));
@@ -227,6 +358,10 @@ async function main(): Promise<void> {
   console.log(
     `  ${minutes} min of load: ${firstSec} s, restart, ${totalSec - firstSec} s, restart; then ${idleSec} s idle; DATA_DIR ${dataDir}`,
   );
+  if (gcSampleSec > 0)
+    console.log(
+      `  every ${gcSampleSec} s a full GC in the exchange (DevTools protocol on 127.0.0.1:${inspectPort}), then heap used${heapSnapshots ? '; heap snapshots at the end of each load phase' : ''}`,
+    );
   let exchange = await startExchange();
   try {
     const accounts = await Promise.all(Array.from({ length: accountCount }, (_, i) => createTrader(i)));
@@ -234,14 +369,14 @@ async function main(): Promise<void> {
     const early = await restart(exchange);
     exchange = early.exchange;
     console.log(
-      `restart after ${formatNumber(first.result.answered)} orders: ready in ${formatNumber(early.restart.readyMs)} ms, RSS ${formatNumber(early.restart.rssBytes / MB, 1)} MB`,
+      `restart after ${formatNumber(first.result.answered)} orders: ready in ${formatNumber(early.restart.readyMs)} ms, RSS ${formatNumber(early.restart.rssBytes / MB, 1)} MB${heapAfterRestart(early.restart)}`,
     );
     const second = await loadPhase(exchange, accounts, totalSec - firstSec, first.result.answered, firstSec);
     const late = await restart(exchange);
     exchange = late.exchange;
     const orders = first.result.answered + second.result.answered;
     console.log(
-      `restart after ${formatNumber(orders)} orders: ready in ${formatNumber(late.restart.readyMs)} ms, RSS ${formatNumber(late.restart.rssBytes / MB, 1)} MB`,
+      `restart after ${formatNumber(orders)} orders: ready in ${formatNumber(late.restart.readyMs)} ms, RSS ${formatNumber(late.restart.rssBytes / MB, 1)} MB${heapAfterRestart(late.restart)}`,
     );
 
     const idleFrom = await sample(exchange, 0, orders);
@@ -267,6 +402,10 @@ async function main(): Promise<void> {
     console.log(
       `open orders on the book ${formatNumber(from.openOrders)} → ${formatNumber(to.openOrders)} over the steady state (live state: what they hold is not growth with history)`,
     );
+    printHeapFit(
+      second.gcSamples.filter((s) => s.atSec >= firstSec + 60),
+      [...all].sort((a, b) => a.atSec - b.atSec),
+    );
     const floors = heapFloors(steady);
     if (floors)
       console.log(
@@ -285,7 +424,7 @@ async function main(): Promise<void> {
       `idle growth: ${formatNumber(idlePerHour / MB, 2)} MB/hour of journal + PostgreSQL (goal ≤ 1), measured over ${idleSec} s`,
     );
   } finally {
-    await stopServer(exchange);
+    await stopExchange(exchange);
   }
 }
 

@@ -4,18 +4,22 @@ import { taskset } from './pinned-child';
 
 const root = resolve(__dirname, '../..');
 
-/** Starts a server script pinned to `core`; resolves once its stdout contains `readyText`. */
+/**
+ * Starts a server script pinned to `core`; resolves once its stdout contains `readyText`.
+ * `nodeArgs` go to Node before the script (e.g. `--inspect=127.0.0.1:<port>`).
+ */
 export function startPinnedServer(
   script: string,
   core: number,
   env: NodeJS.ProcessEnv,
   readyText: string,
+  nodeArgs: string[] = [],
 ): Promise<ChildProcess> {
   // BENCH_PROFILE_DIR=<dir>: the server writes a V8 CPU profile there when it stops (open it in Chrome DevTools).
   const profile = process.env.BENCH_PROFILE_DIR
     ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_PROFILE_DIR)}`]
     : [];
-  const node = [process.execPath, ...profile, 'scripts/run.js', script];
+  const node = [process.execPath, ...profile, ...nodeArgs, 'scripts/run.js', script];
   const command = taskset() ? [taskset()!, '-c', String(core), ...node] : node;
   return new Promise((done, fail) => {
     const child = spawn(command[0]!, command.slice(1), {
