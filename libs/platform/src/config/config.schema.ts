@@ -34,12 +34,16 @@ export const configSchema = z.object({
     .regex(/^[A-Za-z0-9_-]+$/)
     .optional(),
   EVENT_LOG_FSYNC: z.enum(['always', 'never']).default('always'),
-  /** Embedded log: a partition's segment file is sealed and a new one started past this size (a topic's segment.bytes wins). */
+  /**
+   * Embedded log: a partition's segment file is sealed and a new one started past this size (a
+   * topic's segment.bytes wins). Only sealed segments are compressed, so this bounds what each
+   * partition keeps uncompressed: 16 MiB over the exchange's ~60 partitions is under 1 GiB.
+   */
   EVENT_LOG_SEGMENT_BYTES: z.coerce
     .number()
     .int()
     .min(1024)
-    .default(64 * 1024 * 1024),
+    .default(16 * 1024 * 1024),
   /** Embedded log: memory for records and indexes read back from segments (the tail of each partition is kept apart, one index step each). */
   EVENT_LOG_CACHE_BYTES: z.coerce
     .number()
