@@ -5,6 +5,8 @@ import {
   markContractPriceV1,
   seedInsuranceFundV1,
   settleFundingV1,
+  continueFundingV1,
+  continueLiquidationV1,
   triggerContractStopsV1,
 } from './contract-risk-commands.v1';
 
@@ -131,6 +133,8 @@ export const contractCommandSchema = z.discriminatedUnion('type', [
   settleFundingV1,
   markContractPriceV1,
   triggerContractStopsV1,
+  continueFundingV1,
+  continueLiquidationV1,
 ]);
 
 export type ContractSide = z.infer<typeof contractSideField>;

@@ -202,4 +202,21 @@ export const contractJournalEventSchemas = {
     reason: z.literal('LIQUIDATION').optional(),
   }),
   ContractOrderRested: ledgerEventV1('ContractOrderRested', { accountId: id, symbol: id, orderId: id }),
+  FundingContinued: ledgerEventV1('FundingContinued', {
+    symbol: id,
+    fundAccountId: id,
+    fundingTime: ms,
+    rate: signedDecimal,
+    markPrice: decimal,
+    after: text,
+    origin: text,
+    part: z.number().int().min(2),
+  }),
+  LiquidationContinued: ledgerEventV1('LiquidationContinued', {
+    symbol: id,
+    fundAccountId: id,
+    marketsVersion: z.number().int().positive(),
+    origin: text,
+    part: z.number().int().min(2),
+  }),
 } satisfies { [T in ContractJournalEvent['type']]: z.ZodType<Extract<ContractJournalEvent, { type: T }>> };

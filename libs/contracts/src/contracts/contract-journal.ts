@@ -28,6 +28,8 @@ const contractJournalTypes: Record<ContractJournalEvent['type'], true> = {
   ContractMarkPriced: true,
   ContractCancelRequested: true,
   ContractOrderRested: true,
+  FundingContinued: true,
+  LiquidationContinued: true,
 };
 
 /** Whether a journal event is a contracts event (the contracts fold and projection take it). */

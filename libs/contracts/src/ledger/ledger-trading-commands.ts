@@ -23,6 +23,8 @@ import {
   requestContractCancelV1,
 } from '../contracts/contract-commands.v1';
 import {
+  continueFundingV1,
+  continueLiquidationV1,
   markContractPriceV1,
   seedInsuranceFundV1,
   settleFundingV1,
@@ -96,13 +98,17 @@ export const ledgerContractCommandSchema = z.discriminatedUnion('type', [
 /**
  * Contract commands of no user, written to a chosen partition of `ledger.commands` (one copy per
  * partition, ids derived from what they carry): the relay's mark prices, funding fixes and last
- * prices, and the operator's insurance seeding. Each partition decides them for its own accounts.
+ * prices, the operator's insurance seeding, and the continuations the ledger writes to its own
+ * partition (a funding or liquidation past one command's id space). Each partition decides them
+ * for its own accounts.
  */
 export const ledgerPartitionCommandSchema = z.discriminatedUnion('type', [
   markContractPriceV1,
   settleFundingV1,
   triggerContractStopsV1,
   seedInsuranceFundV1,
+  continueFundingV1,
+  continueLiquidationV1,
 ]);
 
 /**

@@ -159,6 +159,8 @@ function decideDrafts(command: LedgerCommand, state: LedgerState, ctx: DecisionC
     case 'SettleFunding':
     case 'MarkContractPrice':
     case 'TriggerContractStops':
+    case 'ContinueFunding':
+    case 'ContinueLiquidation':
       return contractRisk(command, state, ctx);
     case 'RequestWithdrawal':
       return requestWithdrawal(command, state, ctx);

@@ -8,6 +8,8 @@ import type {
   PositionAfter,
 } from '@exchange/contracts';
 import type { QueryRunner } from 'typeorm';
+import type { FundingCursor } from '../domain/contracts/contract-state';
+import { Money, ZERO } from '../domain/ledger-money';
 
 /**
  * The rows contract events leave in PostgreSQL: the contracts accounts' USDT, positions, orders
@@ -21,7 +23,11 @@ export interface ContractRows {
   orderChanges: Map<string, ContractOrderChange & { updateTime: number }>;
   trades: ContractTradeRecord[];
   /** The last funding time settled, per `fund account|symbol`. */
-  fundings: Map<string, { fundAccountId: string; symbol: string; fundingTime: number }>;
+  fundings: Map<string, { fundAccountId: string; symbol: string; fundingTime: number; cursor: FundingCursor | null }>;
+  /** What no margin paid, added per account in this batch (the projector writes a batch once: see LedgerProjector). */
+  uncovered: Map<string, Money>;
+  /** Orders whose cancel was requested in this batch, with the liquidation's reason when it asked. */
+  cancelRequests: Map<string, string | null>;
   /** The last mark price consumed, per `fund account|symbol`: each partition's own, in its journal's order, as the fold keeps it. */
   marks: Map<string, { fundAccountId: string; symbol: string; markPrice: string; indexPrice: string; at: number }>;
 }
@@ -34,6 +40,8 @@ export function emptyContractRows(): ContractRows {
     orderChanges: new Map(),
     trades: [],
     fundings: new Map(),
+    uncovered: new Map(),
+    cancelRequests: new Map(),
     marks: new Map(),
   };
 }
@@ -41,6 +49,10 @@ export function emptyContractRows(): ContractRows {
 /** Adds one contract event's rows; returns the flow entries it carries (written with the spot flows). */
 export function addContractRows(rows: ContractRows, event: ContractJournalEvent): readonly FlowEntry[] {
   const balance = (b: ContractBalanceAfter) => rows.balances.set(b.accountId, b);
+  const uncovered = (accountId: string, amount: string) => {
+    if (!new Money(amount).isZero())
+      rows.uncovered.set(accountId, (rows.uncovered.get(accountId) ?? ZERO).plus(amount));
+  };
   const position = (p: PositionAfter) =>
     rows.positions.set(`${p.accountId}|${p.symbol}|${p.side}`, { ...p, updateTime: event.ts });
   switch (event.type) {
@@ -53,6 +65,8 @@ export function addContractRows(rows: ContractRows, event: ContractJournalEvent)
     case 'ContractStopTriggered':
       rows.orders.set(event.payload.order.orderId, { ...event.payload.order, updateTime: event.ts });
       rows.orderChanges.delete(event.payload.order.orderId);
+      // The fold takes the record whole: a cancel mark before it is gone (the upsert clears it too).
+      rows.cancelRequests.delete(event.payload.order.orderId);
       if (event.type === 'ContractOrderPlaced') {
         balance(event.payload.balance);
         position(event.payload.position);
@@ -67,6 +81,7 @@ export function addContractRows(rows: ContractRows, event: ContractJournalEvent)
       if (event.type !== 'ContractOrderFilled') return [];
       const f = event.payload;
       balance(f.feeAccount);
+      uncovered(f.accountId, f.uncovered);
       rows.trades.push({
         tradeId: f.tradeId,
         accountId: f.accountId,
@@ -95,12 +110,24 @@ export function addContractRows(rows: ContractRows, event: ContractJournalEvent)
       }
       balance(event.payload.insurance);
       if (event.payload.clearing) balance(event.payload.clearing);
+      uncovered(event.payload.insurance.accountId, event.payload.uncovered);
       rows.fundings.set(`${event.payload.insurance.accountId}|${event.payload.symbol}`, {
         fundAccountId: event.payload.insurance.accountId,
         symbol: event.payload.symbol,
         fundingTime: event.payload.fundingTime,
+        cursor: null,
       });
       return event.payload.flows;
+    case 'FundingContinued': {
+      const { fundAccountId, symbol, fundingTime, after, part } = event.payload;
+      rows.fundings.set(`${fundAccountId}|${symbol}`, {
+        fundAccountId,
+        symbol,
+        fundingTime,
+        cursor: { fundingTime, after, part },
+      });
+      return [];
+    }
     case 'PositionLiquidated':
       balance(event.payload.balance);
       position(event.payload.position);
@@ -112,13 +139,21 @@ export function addContractRows(rows: ContractRows, event: ContractJournalEvent)
       for (const c of event.payload.counterparties) {
         balance(c.balance);
         position(c.position);
+        uncovered(c.accountId, c.uncovered);
       }
       return event.payload.flows;
     case 'ContractMarkPriced':
       rows.marks.set(`${event.payload.fundAccountId}|${event.payload.symbol}`, event.payload);
       return [];
     case 'ContractCancelRequested':
+      // The fold keeps a liquidation's reason through a later request that names none.
+      rows.cancelRequests.set(
+        event.payload.order.orderId,
+        event.payload.reason ?? rows.cancelRequests.get(event.payload.order.orderId) ?? null,
+      );
+      return [];
     case 'ContractOrderRested':
+    case 'LiquidationContinued':
       return [];
     default: {
       const unexpected: never = event;
@@ -172,10 +207,24 @@ export async function writeContractRows(runner: QueryRunner, schema: string, row
   if (rows.fundings.size > 0) {
     const f = [...rows.fundings.values()];
     await runner.query(
-      `INSERT INTO ${s}.contract_fundings (fund_account_id, symbol, funding_time)
-       SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[])
-       ON CONFLICT (fund_account_id, symbol) DO UPDATE SET funding_time = GREATEST(${s}.contract_fundings.funding_time, EXCLUDED.funding_time)`,
-      [f.map((r) => r.fundAccountId), f.map((r) => r.symbol), f.map((r) => r.fundingTime)],
+      `INSERT INTO ${s}.contract_fundings AS f (fund_account_id, symbol, funding_time, cursor)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::jsonb[])
+       ON CONFLICT (fund_account_id, symbol) DO UPDATE SET funding_time = GREATEST(f.funding_time, EXCLUDED.funding_time),
+         cursor = CASE WHEN EXCLUDED.funding_time >= f.funding_time THEN EXCLUDED.cursor ELSE f.cursor END`,
+      [
+        f.map((r) => r.fundAccountId),
+        f.map((r) => r.symbol),
+        f.map((r) => r.fundingTime),
+        f.map((r) => (r.cursor ? JSON.stringify(r.cursor) : null)),
+      ],
+    );
+  }
+  if (rows.uncovered.size > 0) {
+    const u = [...rows.uncovered];
+    await runner.query(
+      `INSERT INTO ${s}.contract_uncovered AS u (account_id, amount) SELECT * FROM unnest($1::bigint[], $2::numeric[])
+       ON CONFLICT (account_id) DO UPDATE SET amount = u.amount + EXCLUDED.amount`,
+      [u.map(([accountId]) => accountId), u.map(([, amount]) => amount.toFixed())],
     );
   }
   if (rows.marks.size > 0) {
@@ -216,7 +265,8 @@ async function writeOrders(runner: QueryRunner, s: string, rows: ContractRows): 
     await runner.query(
       `INSERT INTO ${s}.contract_orders (order_id, account_id, user_id, client_order_id, symbol, status, time, update_time, record)
        SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[], $9::jsonb[])
-       ON CONFLICT (order_id) DO UPDATE SET status = EXCLUDED.status, update_time = EXCLUDED.update_time, record = EXCLUDED.record`,
+       ON CONFLICT (order_id) DO UPDATE SET status = EXCLUDED.status, update_time = EXCLUDED.update_time, record = EXCLUDED.record,
+         cancel_requested = false, cancel_reason = NULL`,
       [
         o.map((r) => r.orderId),
         o.map((r) => r.accountId),
@@ -243,6 +293,15 @@ async function writeOrders(runner: QueryRunner, s: string, rows: ContractRows): 
         c.map((r) => r.status),
         c.map((r) => r.updateTime),
       ],
+    );
+  }
+  if (rows.cancelRequests.size > 0) {
+    // After the inserts: an order placed and asked to cancel in one batch has its row by now.
+    const r = [...rows.cancelRequests];
+    await runner.query(
+      `UPDATE ${s}.contract_orders o SET cancel_requested = true, cancel_reason = COALESCE(r.reason, o.cancel_reason)
+       FROM unnest($1::bigint[], $2::text[]) AS r(id, reason) WHERE o.order_id = r.id`,
+      [r.map(([orderId]) => orderId), r.map(([, reason]) => reason)],
     );
   }
 }

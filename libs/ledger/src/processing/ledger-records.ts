@@ -1,11 +1,20 @@
-import { HeaderNames, type LedgerJournalEvent, type RecordTrace, Topics, toRecord } from '@exchange/contracts';
+import {
+  HeaderNames,
+  type LedgerJournalEvent,
+  type RecordTrace,
+  Topics,
+  toPartitionRecord,
+  toRecord,
+} from '@exchange/contracts';
 import type { OutgoingRecord } from '@exchange/messaging';
+import { continuationsFor } from '../domain/contracts/continuations';
 import { orderCommandsFor } from '../domain/order-commands-from-events';
 import { walletCommandsFor } from '../domain/wallet-commands';
 
 /**
  * The records one decided command leaves on the event log: its journal entries on ledger.events,
- * then the engine's and the wallet's commands they ask for. Each ledger.events record names the
+ * then the engine's and the wallet's commands they ask for, and the continuations of a settlement
+ * past one command's budget, to the deciding `partition` itself. Each ledger.events record names the
  * ledger.commands offset its step committed through, so the projection can say which commands
  * its tables reflect.
  */
@@ -13,12 +22,15 @@ export function decisionRecords(
   events: readonly LedgerJournalEvent[],
   correlationId: string | undefined,
   inputNext: number,
+  partition: number,
 ): OutgoingRecord[] {
   const trace = { correlation: correlationId };
   const records = events.map((e) => journalRecord(e, trace, inputNext));
   // An engine command's id is the id of the event that asked for it (see order-commands-from-events.ts).
   for (const c of orderCommandsFor(events)) records.push(toRecord(Topics.orderCommands, c, trace));
   for (const c of walletCommandsFor(events)) records.push(toRecord(Topics.walletCommands, c, trace));
+  for (const c of continuationsFor(events))
+    records.push(toPartitionRecord(Topics.ledgerCommands, c, partition, c.payload.symbol, trace));
   return records;
 }
 

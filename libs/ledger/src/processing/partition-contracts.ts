@@ -1,5 +1,6 @@
 import type { ContractBalanceAfter, PositionAfter } from '@exchange/contracts';
 import {
+  type FundingCursor,
   fundingKey,
   type OpenContractOrder,
   setBalance,
@@ -25,6 +26,8 @@ export interface PartitionContracts {
   endedClientIds?: [accountId: string, entries: [clientOrderId: string, finalTime: number][]][];
   /** The last funding time settled per fund account (the partition's insurance share) and symbol. Absent from snapshots taken before funding. */
   fundings?: [fundAccountId: string, symbol: string, fundingTime: number][];
+  /** A funding settlement decided in parts: per fund account and symbol, where its next part starts. Absent from snapshots taken before settlements had parts. */
+  fundingCursors?: [fundAccountId: string, symbol: string, cursor: FundingCursor][];
   /** The last mark price consumed per fund account and symbol. Absent from snapshots taken before marks were kept. */
   marks?: [fundAccountId: string, symbol: string, markPrice: string][];
   /** What no margin paid, per account of the partition (ContractsState.uncovered). Absent from snapshots taken before it was kept per account. */
@@ -67,6 +70,11 @@ export function captureContracts(state: LedgerState, accountIds: ReadonlySet<str
       symbol,
       c.fundings.get(key)!,
     ]),
+    fundingCursors: perFundOf(c.fundingCursors, accountIds).map(({ key, symbol, fundAccountId }) => [
+      fundAccountId,
+      symbol,
+      c.fundingCursors.get(key)!,
+    ]),
     marks: perFundOf(c.marks, accountIds).map(({ key, symbol, fundAccountId }) => [
       fundAccountId,
       symbol,
@@ -98,6 +106,7 @@ export function forgetContracts(state: LedgerState, accountIds: ReadonlySet<stri
     c.orders.delete(orderId);
   }
   for (const { key } of perFundOf(c.fundings, accountIds)) c.fundings.delete(key);
+  for (const { key } of perFundOf(c.fundingCursors, accountIds)) c.fundingCursors.delete(key);
   for (const { key } of perFundOf(c.marks, accountIds)) c.marks.delete(key);
   // Keyed `accountId|symbol|side`, with or without a position set under that key.
   for (const key of c.positionOrders.keys())
@@ -116,6 +125,8 @@ export function restoreContracts(state: LedgerState, captured: PartitionContract
     state.contractClientIdsEnded.set(accountId, new Map(entries));
   for (const [fundAccountId, symbol, fundingTime] of captured.fundings ?? [])
     c.fundings.set(fundingKey(symbol, fundAccountId), fundingTime);
+  for (const [fundAccountId, symbol, cursor] of captured.fundingCursors ?? [])
+    c.fundingCursors.set(fundingKey(symbol, fundAccountId), cursor);
   for (const [fundAccountId, symbol, markPrice] of captured.marks ?? [])
     c.marks.set(fundingKey(symbol, fundAccountId), new Money(markPrice));
   for (const [accountId, amount] of captured.uncovered ?? []) c.uncovered.set(accountId, new Money(amount));

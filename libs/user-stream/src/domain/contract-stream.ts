@@ -185,6 +185,8 @@ function positionsChangedBy(event: ContractJournalEvent): PositionAfter[] {
     case 'ContractCancelRequested':
     case 'ContractOrderRested':
     case 'ContractMarkPriced':
+    case 'FundingContinued':
+    case 'LiquidationContinued':
       return [];
     default: {
       const unexpected: never = event;
@@ -216,6 +218,8 @@ function balancesChangedBy(event: ContractJournalEvent): ContractBalanceAfter[] 
     case 'ContractCancelRequested':
     case 'ContractOrderRested':
     case 'ContractMarkPriced':
+    case 'FundingContinued':
+    case 'LiquidationContinued':
       return [];
     default: {
       const unexpected: never = event;

@@ -7,6 +7,8 @@ import type {
   RequestContractCancel,
   SeedInsuranceFund,
   SettleFunding,
+  ContinueFunding,
+  ContinueLiquidation,
   SettleTradeLeg,
   TriggerContractStops,
 } from '@exchange/contracts';
@@ -130,7 +132,13 @@ export function requestContractCancel(
 
 /** A price, funding or seeding command: the partition decides it for its own accounts, under its system user. */
 export function contractRisk(
-  command: SeedInsuranceFund | SettleFunding | MarkContractPrice | TriggerContractStops,
+  command:
+    | SeedInsuranceFund
+    | SettleFunding
+    | ContinueFunding
+    | MarkContractPrice
+    | ContinueLiquidation
+    | TriggerContractStops,
   state: LedgerState,
   ctx: DecisionContext,
 ): Draft[] {

@@ -60,6 +60,12 @@ export interface ContractsState {
   positionOrders: Map<string, ReadonlySet<string>>;
   /** The last funding time settled per `symbol|fund account` (one fund account per ledger partition): SettleFunding is idempotent per (symbol, fundingTime) in each. */
   fundings: Map<string, number>;
+  /**
+   * A funding settlement decided in parts, per `symbol|fund account`: its next part pays the
+   * positions after `after`, and only the ContinueFunding numbered `part` of that fundingTime does.
+   * Absent when no settlement is part-way.
+   */
+  fundingCursors: Map<string, FundingCursor>;
   /** The last mark price consumed per `symbol|fund account` (each partition its own): what modifyMargin's removals are checked at. */
   marks: Map<string, Money>;
   /** Liquidation prices per `symbol|side` (LONG highest first, SHORT lowest first): derived, rebuilt by replay. */
@@ -74,6 +80,12 @@ export interface ContractsState {
   uncovered: Map<string, Money>;
 }
 
+export interface FundingCursor {
+  fundingTime: number;
+  after: string;
+  part: number;
+}
+
 export function initialContractsState(): ContractsState {
   return {
     balances: new Map(),
@@ -81,6 +93,7 @@ export function initialContractsState(): ContractsState {
     orders: new Map(),
     positionOrders: new Map(),
     fundings: new Map(),
+    fundingCursors: new Map(),
     marks: new Map(),
     liquidation: new Map(),
     stops: new Map(),
@@ -253,6 +266,15 @@ export function evolveContracts(state: ContractsState, event: ContractEvent): Co
         fundingKey(event.payload.symbol, event.payload.insurance.accountId),
         event.payload.fundingTime,
       );
+      // A part ends the cursor of the part before; a FundingContinued after it sets the next.
+      state.fundingCursors.delete(fundingKey(event.payload.symbol, event.payload.insurance.accountId));
+      return state;
+    case 'FundingContinued': {
+      const { symbol, fundAccountId, fundingTime, after, part } = event.payload;
+      state.fundingCursors.set(fundingKey(symbol, fundAccountId), { fundingTime, after, part });
+      return state;
+    }
+    case 'LiquidationContinued':
       return state;
     case 'PositionLiquidated':
       setBalance(state, event.payload.balance);
