@@ -1,5 +1,5 @@
 import type { FundingPayment, LedgerJournalEvent } from '@exchange/contracts';
-import { FUNDING_PAYMENTS_PER_COMMAND } from '../domain/ledger-ids';
+import { FUNDING_PAYMENTS_PER_COMMAND, insuranceAccountIdOf } from '../domain/ledger-ids';
 import { Money } from '../domain/ledger-money';
 import { ledgerStateHash } from '../domain/ledger-state-hash';
 import { PartitionDriver, replayed, SWAP } from './partition-driver.fixtures';
@@ -93,5 +93,51 @@ describe('Ledger partition: a funding larger than one command', () => {
       { fundingTime: HOUR8, after: expect.any(String), part: 2 },
     ]);
     expect(ledgerStateHash(midway)).toBe(ledgerStateHash(p.state));
+  });
+});
+
+describe('Ledger partition: a liquidation cascade larger than one command', () => {
+  const LONGS = 600;
+
+  it('liquidates every one of 600 crossed positions over three commands, the rest judged again at the kept mark', () => {
+    const p = new PartitionDriver();
+    const accounts = p.givenUsers(20_000, LONGS);
+    // 1 contract at 50000 with 5 USDT of margin (10×): liquidated below about 45,200.
+    accounts.forEach((accountId, i) => p.givenPosition(String(20_000 + i), accountId, 'LONG', '1', '50000', '5'));
+    const before = p.contractsCash();
+    p.send(
+      'MarkContractPrice',
+      { symbol: SWAP, markPrice: '40000', indexPrice: '40000', marketsVersion: 1 },
+      'mark-1/0',
+    );
+    expect(p.drain()).toBe(2);
+
+    const parts = p.decided.slice(-3);
+    expect(parts.map((d) => [d.command.type, d.command.id])).toEqual([
+      ['MarkContractPrice', 'mark-1/0'],
+      ['ContinueLiquidation', 'mark-1/0/part:2'],
+      ['ContinueLiquidation', 'mark-1/0/part:3'],
+    ]);
+    const liquidated = parts.map((d) => d.events.filter((e) => e.type === 'PositionLiquidated').length);
+    expect(liquidated.reduce((a, b) => a + b, 0)).toBe(LONGS);
+    expect(Math.max(...liquidated)).toBeLessThan(LONGS);
+    for (const accountId of accounts)
+      expect(p.state.contracts.positions.get(`${accountId}|${SWAP}|LONG`)!.size.toFixed()).toBe('0');
+    const fund = p.state.contracts.positions.get(`${insuranceAccountIdOf(0)}|${SWAP}|LONG`)!;
+    expect([fund.size.toFixed(), fund.closing.toFixed()]).toEqual([String(LONGS), String(LONGS)]);
+    // Each user lost its margin; the fund holds the positions at their bankruptcy value.
+    expect(
+      p
+        .contractsCash()
+        .minus(before)
+        .plus(5 * LONGS)
+        .toFixed(),
+    ).toBe('0');
+
+    const hash = ledgerStateHash(p.state);
+    const last = parts[2]!.command;
+    expect(p.decide({ ...last, id: `${last.id}-redelivered` })).toEqual([]);
+    expect(ledgerStateHash(p.state)).toBe(hash);
+    expect(ledgerStateHash(replayed(p.journal))).toBe(hash);
   });
 });
