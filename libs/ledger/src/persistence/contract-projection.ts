@@ -8,7 +8,7 @@ import type {
   PositionAfter,
 } from '@exchange/contracts';
 import type { QueryRunner } from 'typeorm';
-import type { FundingCursor } from '../domain/contracts/contract-state';
+import { type FundingCursor, fundingCursorKey } from '../domain/contracts/contract-state';
 import { Money, ZERO } from '../domain/ledger-money';
 
 /**
@@ -23,7 +23,9 @@ export interface ContractRows {
   orderChanges: Map<string, ContractOrderChange & { updateTime: number }>;
   trades: ContractTradeRecord[];
   /** The last funding time settled, per `fund account|symbol`. */
-  fundings: Map<string, { fundAccountId: string; symbol: string; fundingTime: number; cursor: FundingCursor | null }>;
+  fundings: Map<string, { fundAccountId: string; symbol: string; fundingTime: number }>;
+  /** The cursors of settlements decided in parts, per fundingCursorKey: moved on, or ended by a part that left none. */
+  fundingCursors: Map<string, FundingCursor | { key: Omit<FundingCursor, 'after' | 'part'>; ended: true }>;
   /** What no margin paid, added per account in this batch (the projector writes a batch once: see LedgerProjector). */
   uncovered: Map<string, Money>;
   /** Orders whose cancel was requested in this batch, with the liquidation's reason when it asked. */
@@ -40,6 +42,7 @@ export function emptyContractRows(): ContractRows {
     orderChanges: new Map(),
     trades: [],
     fundings: new Map(),
+    fundingCursors: new Map(),
     uncovered: new Map(),
     cancelRequests: new Map(),
     marks: new Map(),
@@ -111,20 +114,16 @@ export function addContractRows(rows: ContractRows, event: ContractJournalEvent)
       balance(event.payload.insurance);
       if (event.payload.clearing) balance(event.payload.clearing);
       uncovered(event.payload.insurance.accountId, event.payload.uncovered);
-      rows.fundings.set(`${event.payload.insurance.accountId}|${event.payload.symbol}`, {
-        fundAccountId: event.payload.insurance.accountId,
-        symbol: event.payload.symbol,
-        fundingTime: event.payload.fundingTime,
-        cursor: null,
-      });
+      fundingSettled(rows, event.payload.symbol, event.payload.insurance.accountId, event.payload.fundingTime);
       return event.payload.flows;
     case 'FundingContinued': {
       const { fundAccountId, symbol, fundingTime, after, part } = event.payload;
-      rows.fundings.set(`${fundAccountId}|${symbol}`, {
-        fundAccountId,
+      rows.fundingCursors.set(fundingCursorKey(symbol, fundAccountId, fundingTime), {
         symbol,
+        fundAccountId,
         fundingTime,
-        cursor: { fundingTime, after, part },
+        after,
+        part,
       });
       return [];
     }
@@ -160,6 +159,15 @@ export function addContractRows(rows: ContractRows, event: ContractJournalEvent)
       throw new Error(`contract projection: unknown event ${(unexpected as ContractJournalEvent).type}`);
     }
   }
+}
+
+/** A settlement's part: the last funding time, and the end of the part's cursor (a FundingContinued after it sets the next). */
+function fundingSettled(rows: ContractRows, symbol: string, fundAccountId: string, fundingTime: number): void {
+  rows.fundings.set(`${fundAccountId}|${symbol}`, { fundAccountId, symbol, fundingTime });
+  rows.fundingCursors.set(fundingCursorKey(symbol, fundAccountId, fundingTime), {
+    key: { symbol, fundAccountId, fundingTime },
+    ended: true,
+  });
 }
 
 /** A change to an order placed in this batch is merged into its record; otherwise it updates the stored one. */
@@ -207,18 +215,13 @@ export async function writeContractRows(runner: QueryRunner, schema: string, row
   if (rows.fundings.size > 0) {
     const f = [...rows.fundings.values()];
     await runner.query(
-      `INSERT INTO ${s}.contract_fundings AS f (fund_account_id, symbol, funding_time, cursor)
-       SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::jsonb[])
-       ON CONFLICT (fund_account_id, symbol) DO UPDATE SET funding_time = GREATEST(f.funding_time, EXCLUDED.funding_time),
-         cursor = CASE WHEN EXCLUDED.funding_time >= f.funding_time THEN EXCLUDED.cursor ELSE f.cursor END`,
-      [
-        f.map((r) => r.fundAccountId),
-        f.map((r) => r.symbol),
-        f.map((r) => r.fundingTime),
-        f.map((r) => (r.cursor ? JSON.stringify(r.cursor) : null)),
-      ],
+      `INSERT INTO ${s}.contract_fundings (fund_account_id, symbol, funding_time)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[])
+       ON CONFLICT (fund_account_id, symbol) DO UPDATE SET funding_time = GREATEST(${s}.contract_fundings.funding_time, EXCLUDED.funding_time)`,
+      [f.map((r) => r.fundAccountId), f.map((r) => r.symbol), f.map((r) => r.fundingTime)],
     );
   }
+  await writeFundingCursors(runner, s, rows);
   if (rows.uncovered.size > 0) {
     const u = [...rows.uncovered];
     await runner.query(
@@ -257,6 +260,32 @@ export async function writeContractRows(runner: QueryRunner, schema: string, row
       ],
     );
   }
+}
+
+/** A cursor's row as the batch left it: moved on (upserted) or ended by its settlement's last part (deleted). */
+async function writeFundingCursors(runner: QueryRunner, s: string, rows: ContractRows): Promise<void> {
+  const all = [...rows.fundingCursors.values()];
+  const ended = all.flatMap((c) => ('ended' in c ? [c.key] : []));
+  const live = all.flatMap((c) => ('ended' in c ? [] : [c]));
+  if (ended.length > 0)
+    await runner.query(
+      `DELETE FROM ${s}.contract_funding_cursors c USING unnest($1::bigint[], $2::text[], $3::bigint[]) AS r(fund, symbol, t)
+       WHERE c.fund_account_id = r.fund AND c.symbol = r.symbol AND c.funding_time = r.t`,
+      [ended.map((c) => c.fundAccountId), ended.map((c) => c.symbol), ended.map((c) => c.fundingTime)],
+    );
+  if (live.length > 0)
+    await runner.query(
+      `INSERT INTO ${s}.contract_funding_cursors (fund_account_id, symbol, funding_time, after, part)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::int[])
+       ON CONFLICT (fund_account_id, symbol, funding_time) DO UPDATE SET after = EXCLUDED.after, part = EXCLUDED.part`,
+      [
+        live.map((c) => c.fundAccountId),
+        live.map((c) => c.symbol),
+        live.map((c) => c.fundingTime),
+        live.map((c) => c.after),
+        live.map((c) => c.part),
+      ],
+    );
 }
 
 async function writeOrders(runner: QueryRunner, s: string, rows: ContractRows): Promise<void> {

@@ -1,7 +1,7 @@
 import type { ContractOrderRecord, PositionAfter } from '@exchange/contracts';
 import type { DataSource } from 'typeorm';
 import { endClientId, indexClientId } from '../domain/contracts/contract-journal-fold';
-import { type FundingCursor, fundingKey, setBalance, setOrder, setPosition } from '../domain/contracts/contract-state';
+import { fundingCursorKey, fundingKey, setBalance, setOrder, setPosition } from '../domain/contracts/contract-state';
 import { Money } from '../domain/ledger-money';
 import type { LedgerState } from '../domain/ledger-state';
 import { forgetContracts } from '../processing/partition-contracts';
@@ -58,14 +58,23 @@ export async function loadContracts(
     setOrder(c, { ...record, ...marks, ...(cancel_reason === null ? {} : { cancelReason: cancel_reason }) });
     indexClientId(state, record);
   }
-  const fundings: { fund_account_id: string; symbol: string; funding_time: string; cursor: FundingCursor | null }[] =
+  const fundings: { fund_account_id: string; symbol: string; funding_time: string }[] = await dataSource.query(
+    `SELECT fund_account_id::text, symbol, funding_time::text FROM ${s}.contract_fundings WHERE fund_account_id = ANY($1::bigint[])`,
+    [ids],
+  );
+  for (const f of fundings) c.fundings.set(fundingKey(f.symbol, f.fund_account_id), Number(f.funding_time));
+  const cursors: { fund_account_id: string; symbol: string; funding_time: string; after: string; part: number }[] =
     await dataSource.query(
-      `SELECT fund_account_id::text, symbol, funding_time::text, cursor FROM ${s}.contract_fundings WHERE fund_account_id = ANY($1::bigint[])`,
+      `SELECT fund_account_id::text, symbol, funding_time::text, after, part FROM ${s}.contract_funding_cursors WHERE fund_account_id = ANY($1::bigint[])`,
       [ids],
     );
-  for (const f of fundings) {
-    c.fundings.set(fundingKey(f.symbol, f.fund_account_id), Number(f.funding_time));
-    if (f.cursor) c.fundingCursors.set(fundingKey(f.symbol, f.fund_account_id), f.cursor);
+  for (const r of cursors) {
+    const cursor = { symbol: r.symbol, fundAccountId: r.fund_account_id, fundingTime: Number(r.funding_time) };
+    c.fundingCursors.set(fundingCursorKey(cursor.symbol, cursor.fundAccountId, cursor.fundingTime), {
+      ...cursor,
+      after: r.after,
+      part: r.part,
+    });
   }
   const uncovered: { account_id: string; amount: string }[] = await dataSource.query(
     `SELECT account_id::text, amount::text FROM ${s}.contract_uncovered WHERE account_id = ANY($1::bigint[])`,

@@ -85,12 +85,32 @@ describe('Ledger partition: a funding larger than one command', () => {
     expect(ledgerStateHash(replayed(p.journal))).toBe(hash);
   });
 
+  it("pays an earlier interval's remaining parts when a later fix is decided before them", () => {
+    const { p } = crowded();
+    p.send('SettleFunding', { symbol: SWAP, fundingTime: HOUR8, rate, markPrice: mark }, 'fix-1/0');
+    // The next fix was already in the partition behind the first: decided before the first's continuation.
+    p.send('SettleFunding', { symbol: SWAP, fundingTime: 2 * HOUR8, rate: '-0.0001', markPrice: mark }, 'fix-2/0');
+    expect(p.drain()).toBe(4);
+    for (const fundingTime of [HOUR8, 2 * HOUR8]) {
+      const payments = fundingEvents(p.journal)
+        .filter((s) => s.fundingTime === fundingTime)
+        .flatMap((s) => s.payments);
+      expect([fundingTime, payments.length, new Set(payments.map((x) => x.accountId)).size]).toEqual([
+        fundingTime,
+        POSITIONS,
+        POSITIONS,
+      ]);
+    }
+    expect(p.state.contracts.fundingCursors.size).toBe(0);
+    expect(ledgerStateHash(replayed(p.journal))).toBe(ledgerStateHash(p.state));
+  });
+
   it('keeps the cursor in the fold between parts: a replay of the journal to there holds it and hashes the same', () => {
     const { p } = crowded();
     p.send('SettleFunding', { symbol: SWAP, fundingTime: HOUR8, rate, markPrice: mark }, 'fix-1/0');
     const midway = replayed(p.journal);
     expect([...midway.contracts.fundingCursors.values()]).toEqual([
-      { fundingTime: HOUR8, after: expect.any(String), part: 2 },
+      { symbol: SWAP, fundAccountId: '101', fundingTime: HOUR8, after: expect.any(String), part: 2 },
     ]);
     expect(ledgerStateHash(midway)).toBe(ledgerStateHash(p.state));
   });

@@ -25,6 +25,7 @@ import { amountAtPrecision } from './contract-margin';
 import {
   type ContractBalance,
   type ContractsState,
+  fundingCursorKey,
   fundingKey,
   peekContractBalance,
   type PositionState,
@@ -96,8 +97,8 @@ export function continueFunding(
 ): ContractEvent[] {
   const p = command.payload;
   const config = requireContract(ctx, p.symbol);
-  const cursor = state.fundingCursors.get(fundingKey(p.symbol, ctx.insurance.accountId));
-  if (cursor?.fundingTime !== p.fundingTime || cursor.after !== p.after || cursor.part !== p.part) return [];
+  const cursor = state.fundingCursors.get(fundingCursorKey(p.symbol, ctx.insurance.accountId, p.fundingTime));
+  if (cursor?.after !== p.after || cursor.part !== p.part) return [];
   return fundingPart(p, config, { origin: p.origin, part: p.part, after: p.after }, state, ctx);
 }
 

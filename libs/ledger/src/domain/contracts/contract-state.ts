@@ -61,9 +61,10 @@ export interface ContractsState {
   /** The last funding time settled per `symbol|fund account` (one fund account per ledger partition): SettleFunding is idempotent per (symbol, fundingTime) in each. */
   fundings: Map<string, number>;
   /**
-   * A funding settlement decided in parts, per `symbol|fund account`: its next part pays the
-   * positions after `after`, and only the ContinueFunding numbered `part` of that fundingTime does.
-   * Absent when no settlement is part-way.
+   * The funding settlements decided in parts, per (symbol, fund account, fundingTime) (see
+   * fundingCursorKey): the next part pays the positions after `after`, and only the
+   * ContinueFunding numbered `part` does. Per fundingTime, so a later fix decided before an
+   * earlier one's next part leaves that part its cursor. Absent when no settlement is part-way.
    */
   fundingCursors: Map<string, FundingCursor>;
   /** The last mark price consumed per `symbol|fund account` (each partition its own): what modifyMargin's removals are checked at. */
@@ -81,9 +82,15 @@ export interface ContractsState {
 }
 
 export interface FundingCursor {
+  symbol: string;
+  fundAccountId: string;
   fundingTime: number;
   after: string;
   part: number;
+}
+
+export function fundingCursorKey(symbol: string, fundAccountId: string, fundingTime: number): string {
+  return `${symbol}|${fundAccountId}|${fundingTime}`;
 }
 
 export function initialContractsState(): ContractsState {
@@ -267,11 +274,19 @@ export function evolveContracts(state: ContractsState, event: ContractEvent): Co
         event.payload.fundingTime,
       );
       // A part ends the cursor of the part before; a FundingContinued after it sets the next.
-      state.fundingCursors.delete(fundingKey(event.payload.symbol, event.payload.insurance.accountId));
+      state.fundingCursors.delete(
+        fundingCursorKey(event.payload.symbol, event.payload.insurance.accountId, event.payload.fundingTime),
+      );
       return state;
     case 'FundingContinued': {
       const { symbol, fundAccountId, fundingTime, after, part } = event.payload;
-      state.fundingCursors.set(fundingKey(symbol, fundAccountId), { fundingTime, after, part });
+      state.fundingCursors.set(fundingCursorKey(symbol, fundAccountId, fundingTime), {
+        symbol,
+        fundAccountId,
+        fundingTime,
+        after,
+        part,
+      });
       return state;
     }
     case 'LiquidationContinued':
