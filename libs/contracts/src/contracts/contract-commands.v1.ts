@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { messageV1 } from '../envelope/message';
 import { decimalField, orderIdField } from '../orders/order-fields';
 import {
+  continueFundingV1,
+  continueLiquidationV1,
   markContractPriceV1,
   seedInsuranceFundV1,
   settleFundingV1,
-  continueFundingV1,
-  continueLiquidationV1,
   triggerContractStopsV1,
 } from './contract-risk-commands.v1';
 

@@ -1,5 +1,7 @@
 import type {
   ApplyOrderOutcome,
+  ContinueFunding,
+  ContinueLiquidation,
   ContractCommand,
   MarkContractPrice,
   ModifyPositionMargin,
@@ -7,8 +9,6 @@ import type {
   RequestContractCancel,
   SeedInsuranceFund,
   SettleFunding,
-  ContinueFunding,
-  ContinueLiquidation,
   SettleTradeLeg,
   TriggerContractStops,
 } from '@exchange/contracts';
