@@ -21,6 +21,7 @@ import { ProjectionCheckpoints1767744000000 } from './migrations/1767744000000-p
 import { LedgerProjector } from './persistence/ledger-projector';
 import { CreateContractFundings1767830400000 } from './migrations/1767830400000-create-contract-fundings';
 import { CreateContractMarks1767916800000 } from './migrations/1767916800000-create-contract-marks';
+import { ContractFoldRest1768003200000 } from './migrations/1768003200000-contract-fold-rest';
 import { LedgerStore } from './persistence/ledger-store';
 import { ContractPriceRelay } from './processing/contract-price-relay';
 import { LedgerCommandProcessor } from './processing/ledger-command.processor';
@@ -38,6 +39,7 @@ export const ledgerMigrations = [
   ProjectionCheckpoints1767744000000,
   CreateContractFundings1767830400000,
   CreateContractMarks1767916800000,
+  ContractFoldRest1768003200000,
 ];
 
 /**

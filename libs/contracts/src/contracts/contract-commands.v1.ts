@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { messageV1 } from '../envelope/message';
 import { decimalField, orderIdField } from '../orders/order-fields';
 import {
+  continueFundingV1,
+  continueLiquidationV1,
   markContractPriceV1,
   seedInsuranceFundV1,
   settleFundingV1,
@@ -135,6 +137,8 @@ export const contractCommandSchema = z.discriminatedUnion('type', [
   collectAdlCandidatesV1,
   adlCandidatesV1,
   applyAdlV1,
+  continueFundingV1,
+  continueLiquidationV1,
 ]);
 
 export type ContractSide = z.infer<typeof contractSideField>;

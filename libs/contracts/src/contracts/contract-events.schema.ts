@@ -258,4 +258,21 @@ export const contractJournalEventSchemas = {
     released: z.array(positionSchema),
     flows: z.array(flowEntrySchema),
   }),
+  FundingContinued: ledgerEventV1('FundingContinued', {
+    symbol: id,
+    fundAccountId: id,
+    fundingTime: ms,
+    rate: signedDecimal,
+    markPrice: decimal,
+    after: text,
+    origin: text,
+    part: z.number().int().min(2),
+  }),
+  LiquidationContinued: ledgerEventV1('LiquidationContinued', {
+    symbol: id,
+    fundAccountId: id,
+    marketsVersion: z.number().int().positive(),
+    origin: text,
+    part: z.number().int().min(2),
+  }),
 } satisfies { [T in ContractJournalEvent['type']]: z.ZodType<Extract<ContractJournalEvent, { type: T }>> };

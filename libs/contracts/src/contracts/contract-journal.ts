@@ -33,6 +33,8 @@ const contractJournalTypes: Record<ContractJournalEvent['type'], true> = {
   AdlCandidatesReceived: true,
   AdlResolved: true,
   AdlApplied: true,
+  FundingContinued: true,
+  LiquidationContinued: true,
 };
 
 /** Whether a journal event is a contracts event (the contracts fold and projection take it). */

@@ -110,10 +110,41 @@ export interface ContractMarkPriced {
   payload: { symbol: string; fundAccountId: string; markPrice: string; indexPrice: string; at: number };
 }
 
+/**
+ * A funding settlement's part paid up to `after` (a position key) and more positions of the
+ * partition remain: the fold keeps this cursor, and the step that journals it writes the
+ * ContinueFunding numbered `part` (see its command) to the partition. The next part's
+ * FundingSettled ends the cursor or this event moves it on.
+ */
+export interface FundingContinued {
+  type: 'FundingContinued';
+  payload: {
+    symbol: string;
+    fundAccountId: string;
+    fundingTime: number;
+    rate: string;
+    markPrice: string;
+    after: string;
+    origin: string;
+    part: number;
+  };
+}
+
+/**
+ * A liquidation cascade stopped at one command's budget with crossed positions left: the step
+ * that journals it writes the ContinueLiquidation numbered `part` to the partition.
+ */
+export interface LiquidationContinued {
+  type: 'LiquidationContinued';
+  payload: { symbol: string; fundAccountId: string; marketsVersion: number; origin: string; part: number };
+}
+
 export type ContractRiskEvent =
   | InsuranceFundSeeded
   | FundingSettled
   | PositionLiquidated
   | PositionDeleveraged
   | ContractStopTriggered
-  | ContractMarkPriced;
+  | ContractMarkPriced
+  | FundingContinued
+  | LiquidationContinued;

@@ -23,6 +23,8 @@ import {
   requestContractCancelV1,
 } from '../contracts/contract-commands.v1';
 import {
+  continueFundingV1,
+  continueLiquidationV1,
   markContractPriceV1,
   seedInsuranceFundV1,
   settleFundingV1,
@@ -97,8 +99,10 @@ export const ledgerContractCommandSchema = z.discriminatedUnion('type', [
 /**
  * Contract commands of no user, written to a chosen partition of `ledger.commands` (one copy per
  * partition, ids derived from what they carry): the relay's mark prices, funding fixes and last
- * prices, the operator's insurance seeding, and one partition's auto-deleveraging requests to the
- * others (contract-adl-commands.v1.ts). Each partition decides them for its own accounts.
+ * prices, the operator's insurance seeding, one partition's auto-deleveraging requests to the
+ * others (contract-adl-commands.v1.ts), and the continuations the ledger writes to its own
+ * partition (a funding or liquidation past one command's id space). Each partition decides them
+ * for its own accounts.
  */
 export const ledgerPartitionCommandSchema = z.discriminatedUnion('type', [
   markContractPriceV1,
@@ -108,6 +112,8 @@ export const ledgerPartitionCommandSchema = z.discriminatedUnion('type', [
   collectAdlCandidatesV1,
   adlCandidatesV1,
   applyAdlV1,
+  continueFundingV1,
+  continueLiquidationV1,
 ]);
 
 /**

@@ -162,6 +162,8 @@ function decideDrafts(command: LedgerCommand, state: LedgerState, ctx: DecisionC
     case 'CollectAdlCandidates':
     case 'AdlCandidates':
     case 'ApplyAdl':
+    case 'ContinueFunding':
+    case 'ContinueLiquidation':
       return contractRisk(command, state, ctx);
     case 'RequestWithdrawal':
       return requestWithdrawal(command, state, ctx);

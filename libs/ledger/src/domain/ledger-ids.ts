@@ -11,8 +11,30 @@ export function feeAccountIdOf(partition: number): string {
   return String(partition + 1);
 }
 
-/** Flows one command may write: a funding pays every position of its symbol in the partition. */
+/**
+ * What one command may create, and the budgets derived from it. Every limit of the id space is
+ * here: a decision that would pass one throws (the command is poison), so a settlement larger than
+ * a command (a funding of a partition's many positions, a liquidation cascade) is decided in parts
+ * that stay within these budgets, each part writing the next as a continuation command.
+ */
+/** Flows one command may write. */
 export const FLOWS_PER_COMMAND = 512;
+/** Events a system user's command may journal (systemSeqOf). */
+export const EVENTS_PER_SYSTEM_COMMAND = 4096;
+/** Orders a system command may create (systemOrderIdOf): the fund's closing orders, one per side. */
+export const ORDERS_PER_SYSTEM_COMMAND = 16;
+/** Positions one part of a funding settlement pays: a flow each, besides the part's clearing and fund flows. */
+export const FUNDING_PAYMENTS_PER_COMMAND = FLOWS_PER_COMMAND - 2;
+
+/**
+ * Whether a liquidation cascade may take one more position in this command, given what it has
+ * used: while under half of the flows and events. The other half is the headroom of the step it
+ * starts (a takeover is one flow and an event per order it cancels; a deleveraging a flow per
+ * counterparty) and of the fund's closing orders after the cascade.
+ */
+export function liquidationFits(spent: { flows: number; events: number }): boolean {
+  return spent.flows < FLOWS_PER_COMMAND / 2 && spent.events < EVENTS_PER_SYSTEM_COMMAND / 2;
+}
 /** Where the flow ids of this layout start: above every id of the first (offset × 1024 + partition × 16 + k + 1). */
 const FLOW_ID_BASE = 2 ** 50;
 const FLOW_ID_LAST_OFFSET = Math.floor((Number.MAX_SAFE_INTEGER - FLOW_ID_BASE) / (64 * FLOWS_PER_COMMAND)) - 1;
@@ -57,12 +79,12 @@ export function clearingAccountIdOf(partition: number): string {
  * more bits) do not reach for decades, and below 2^53 (rule 7).
  */
 export function systemOrderIdOf(offset: number, partition: number, k: number): string {
-  if (k >= 16 || partition >= 64) throw new Error('ledger: system order id space exceeded');
+  if (k >= ORDERS_PER_SYSTEM_COMMAND || partition >= 64) throw new Error('ledger: system order id space exceeded');
   return String(2 ** 52 + offset * 1024 + partition * 16 + k);
 }
 
 /** The sequence of the index-th event a system user's command journals: increasing with the log position. */
 export function systemSeqOf(offset: number, index: number): number {
-  if (index >= 4096) throw new Error('ledger: a system command journals at most 4096 events');
-  return offset * 4096 + index + 1;
+  if (index >= EVENTS_PER_SYSTEM_COMMAND) throw new Error('ledger: a system command journals at most 4096 events');
+  return offset * EVENTS_PER_SYSTEM_COMMAND + index + 1;
 }

@@ -8,6 +8,8 @@ import type {
   PositionAfter,
 } from '@exchange/contracts';
 import type { QueryRunner } from 'typeorm';
+import { type FundingCursor, fundingCursorKey } from '../domain/contracts/contract-state';
+import { Money, ZERO } from '../domain/ledger-money';
 
 /**
  * The rows contract events leave in PostgreSQL: the contracts accounts' USDT, positions, orders
@@ -22,6 +24,12 @@ export interface ContractRows {
   trades: ContractTradeRecord[];
   /** The last funding time settled, per `fund account|symbol`. */
   fundings: Map<string, { fundAccountId: string; symbol: string; fundingTime: number }>;
+  /** The cursors of settlements decided in parts, per fundingCursorKey: moved on, or ended by a part that left none. */
+  fundingCursors: Map<string, FundingCursor | { key: Omit<FundingCursor, 'after' | 'part'>; ended: true }>;
+  /** What no margin paid, added per account in this batch (the projector writes a batch once: see LedgerProjector). */
+  uncovered: Map<string, Money>;
+  /** Orders whose cancel was requested in this batch, with the liquidation's reason when it asked. */
+  cancelRequests: Map<string, string | null>;
   /** The last mark price consumed, per `fund account|symbol`: each partition's own, in its journal's order, as the fold keeps it. */
   marks: Map<string, { fundAccountId: string; symbol: string; markPrice: string; indexPrice: string; at: number }>;
 }
@@ -34,6 +42,9 @@ export function emptyContractRows(): ContractRows {
     orderChanges: new Map(),
     trades: [],
     fundings: new Map(),
+    fundingCursors: new Map(),
+    uncovered: new Map(),
+    cancelRequests: new Map(),
     marks: new Map(),
   };
 }
@@ -41,6 +52,10 @@ export function emptyContractRows(): ContractRows {
 /** Adds one contract event's rows; returns the flow entries it carries (written with the spot flows). */
 export function addContractRows(rows: ContractRows, event: ContractJournalEvent): readonly FlowEntry[] {
   const balance = (b: ContractBalanceAfter) => rows.balances.set(b.accountId, b);
+  const uncovered = (accountId: string, amount: string) => {
+    if (!new Money(amount).isZero())
+      rows.uncovered.set(accountId, (rows.uncovered.get(accountId) ?? ZERO).plus(amount));
+  };
   const position = (p: PositionAfter) =>
     rows.positions.set(`${p.accountId}|${p.symbol}|${p.side}`, { ...p, updateTime: event.ts });
   switch (event.type) {
@@ -53,6 +68,8 @@ export function addContractRows(rows: ContractRows, event: ContractJournalEvent)
     case 'ContractStopTriggered':
       rows.orders.set(event.payload.order.orderId, { ...event.payload.order, updateTime: event.ts });
       rows.orderChanges.delete(event.payload.order.orderId);
+      // The fold takes the record whole: a cancel mark before it is gone (the upsert clears it too).
+      rows.cancelRequests.delete(event.payload.order.orderId);
       if (event.type === 'ContractOrderPlaced') {
         balance(event.payload.balance);
         position(event.payload.position);
@@ -67,6 +84,7 @@ export function addContractRows(rows: ContractRows, event: ContractJournalEvent)
       if (event.type !== 'ContractOrderFilled') return [];
       const f = event.payload;
       balance(f.feeAccount);
+      uncovered(f.accountId, f.uncovered);
       rows.trades.push({
         tradeId: f.tradeId,
         accountId: f.accountId,
@@ -95,12 +113,20 @@ export function addContractRows(rows: ContractRows, event: ContractJournalEvent)
       }
       balance(event.payload.insurance);
       if (event.payload.clearing) balance(event.payload.clearing);
-      rows.fundings.set(`${event.payload.insurance.accountId}|${event.payload.symbol}`, {
-        fundAccountId: event.payload.insurance.accountId,
-        symbol: event.payload.symbol,
-        fundingTime: event.payload.fundingTime,
-      });
+      uncovered(event.payload.insurance.accountId, event.payload.uncovered);
+      fundingSettled(rows, event.payload.symbol, event.payload.insurance.accountId, event.payload.fundingTime);
       return event.payload.flows;
+    case 'FundingContinued': {
+      const { fundAccountId, symbol, fundingTime, after, part } = event.payload;
+      rows.fundingCursors.set(fundingCursorKey(symbol, fundAccountId, fundingTime), {
+        symbol,
+        fundAccountId,
+        fundingTime,
+        after,
+        part,
+      });
+      return [];
+    }
     case 'PositionLiquidated':
       balance(event.payload.balance);
       position(event.payload.position);
@@ -112,14 +138,22 @@ export function addContractRows(rows: ContractRows, event: ContractJournalEvent)
       for (const c of event.payload.counterparties) {
         balance(c.balance);
         position(c.position);
+        uncovered(c.accountId, c.uncovered);
       }
       return event.payload.flows;
     case 'ContractMarkPriced':
       rows.marks.set(`${event.payload.fundAccountId}|${event.payload.symbol}`, event.payload);
       return [];
     case 'ContractCancelRequested':
+      // The fold keeps a liquidation's reason through a later request that names none.
+      rows.cancelRequests.set(
+        event.payload.order.orderId,
+        event.payload.reason ?? rows.cancelRequests.get(event.payload.order.orderId) ?? null,
+      );
+      return [];
     case 'ContractOrderRested':
     case 'AdlCandidatesReceived':
+    case 'LiquidationContinued':
       return [];
     case 'AdlRequested':
       position(event.payload.fundPosition);
@@ -144,6 +178,15 @@ export function addContractRows(rows: ContractRows, event: ContractJournalEvent)
       throw new Error(`contract projection: unknown event ${(unexpected as ContractJournalEvent).type}`);
     }
   }
+}
+
+/** A settlement's part: the last funding time, and the end of the part's cursor (a FundingContinued after it sets the next). */
+function fundingSettled(rows: ContractRows, symbol: string, fundAccountId: string, fundingTime: number): void {
+  rows.fundings.set(`${fundAccountId}|${symbol}`, { fundAccountId, symbol, fundingTime });
+  rows.fundingCursors.set(fundingCursorKey(symbol, fundAccountId, fundingTime), {
+    key: { symbol, fundAccountId, fundingTime },
+    ended: true,
+  });
 }
 
 /** A change to an order placed in this batch is merged into its record; otherwise it updates the stored one. */
@@ -197,6 +240,15 @@ export async function writeContractRows(runner: QueryRunner, schema: string, row
       [f.map((r) => r.fundAccountId), f.map((r) => r.symbol), f.map((r) => r.fundingTime)],
     );
   }
+  await writeFundingCursors(runner, s, rows);
+  if (rows.uncovered.size > 0) {
+    const u = [...rows.uncovered];
+    await runner.query(
+      `INSERT INTO ${s}.contract_uncovered AS u (account_id, amount) SELECT * FROM unnest($1::bigint[], $2::numeric[])
+       ON CONFLICT (account_id) DO UPDATE SET amount = u.amount + EXCLUDED.amount`,
+      [u.map(([accountId]) => accountId), u.map(([, amount]) => amount.toFixed())],
+    );
+  }
   if (rows.marks.size > 0) {
     const m = [...rows.marks.values()];
     await runner.query(
@@ -229,13 +281,40 @@ export async function writeContractRows(runner: QueryRunner, schema: string, row
   }
 }
 
+/** A cursor's row as the batch left it: moved on (upserted) or ended by its settlement's last part (deleted). */
+async function writeFundingCursors(runner: QueryRunner, s: string, rows: ContractRows): Promise<void> {
+  const all = [...rows.fundingCursors.values()];
+  const ended = all.flatMap((c) => ('ended' in c ? [c.key] : []));
+  const live = all.flatMap((c) => ('ended' in c ? [] : [c]));
+  if (ended.length > 0)
+    await runner.query(
+      `DELETE FROM ${s}.contract_funding_cursors c USING unnest($1::bigint[], $2::text[], $3::bigint[]) AS r(fund, symbol, t)
+       WHERE c.fund_account_id = r.fund AND c.symbol = r.symbol AND c.funding_time = r.t`,
+      [ended.map((c) => c.fundAccountId), ended.map((c) => c.symbol), ended.map((c) => c.fundingTime)],
+    );
+  if (live.length > 0)
+    await runner.query(
+      `INSERT INTO ${s}.contract_funding_cursors (fund_account_id, symbol, funding_time, after, part)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::int[])
+       ON CONFLICT (fund_account_id, symbol, funding_time) DO UPDATE SET after = EXCLUDED.after, part = EXCLUDED.part`,
+      [
+        live.map((c) => c.fundAccountId),
+        live.map((c) => c.symbol),
+        live.map((c) => c.fundingTime),
+        live.map((c) => c.after),
+        live.map((c) => c.part),
+      ],
+    );
+}
+
 async function writeOrders(runner: QueryRunner, s: string, rows: ContractRows): Promise<void> {
   if (rows.orders.size > 0) {
     const o = [...rows.orders.values()];
     await runner.query(
       `INSERT INTO ${s}.contract_orders (order_id, account_id, user_id, client_order_id, symbol, status, time, update_time, record)
        SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[], $9::jsonb[])
-       ON CONFLICT (order_id) DO UPDATE SET status = EXCLUDED.status, update_time = EXCLUDED.update_time, record = EXCLUDED.record`,
+       ON CONFLICT (order_id) DO UPDATE SET status = EXCLUDED.status, update_time = EXCLUDED.update_time, record = EXCLUDED.record,
+         cancel_requested = false, cancel_reason = NULL`,
       [
         o.map((r) => r.orderId),
         o.map((r) => r.accountId),
@@ -262,6 +341,15 @@ async function writeOrders(runner: QueryRunner, s: string, rows: ContractRows): 
         c.map((r) => r.status),
         c.map((r) => r.updateTime),
       ],
+    );
+  }
+  if (rows.cancelRequests.size > 0) {
+    // After the inserts: an order placed and asked to cancel in one batch has its row by now.
+    const r = [...rows.cancelRequests];
+    await runner.query(
+      `UPDATE ${s}.contract_orders o SET cancel_requested = true, cancel_reason = COALESCE(r.reason, o.cancel_reason)
+       FROM unnest($1::bigint[], $2::text[]) AS r(id, reason) WHERE o.order_id = r.id`,
+      [r.map(([orderId]) => orderId), r.map(([, reason]) => reason)],
     );
   }
 }

@@ -1,7 +1,7 @@
 import type { ContractOrderRecord, PositionAfter } from '@exchange/contracts';
 import type { DataSource } from 'typeorm';
 import { endClientId, indexClientId } from '../domain/contracts/contract-journal-fold';
-import { fundingKey, setBalance, setOrder, setPosition } from '../domain/contracts/contract-state';
+import { fundingCursorKey, fundingKey, setBalance, setOrder, setPosition } from '../domain/contracts/contract-state';
 import { Money } from '../domain/ledger-money';
 import type { LedgerState } from '../domain/ledger-state';
 import { forgetContracts } from '../processing/partition-contracts';
@@ -9,8 +9,9 @@ import { forgetContracts } from '../processing/partition-contracts';
 /**
  * Replaces the contracts fold of one partition's accounts with what PostgreSQL holds: their USDT,
  * positions and open contract orders (and the partition's fee, insurance and clearing accounts'), the
- * client ids of orders ended within the retry window at `now`, its last funding times and marks, as
- * the fold had them.
+ * client ids of orders ended within the retry window at `now`, its last funding times (and the
+ * cursor of a settlement decided in parts) and marks, the losses no margin paid and the open
+ * orders' cancel-requested marks, as the fold had them.
  */
 export async function loadContracts(
   dataSource: DataSource,
@@ -47,12 +48,14 @@ export async function loadContracts(
     indexClientId(state, record);
     endClientId(state, record, Number(update_time));
   }
-  const orders: { record: ContractOrderRecord }[] = await dataSource.query(
-    `SELECT record FROM ${s}.contract_orders WHERE account_id = ANY($1::bigint[]) AND status IN ('NEW', 'PARTIALLY_FILLED') ORDER BY order_id`,
-    [ids],
-  );
-  for (const { record } of orders) {
-    setOrder(c, record);
+  const orders: { record: ContractOrderRecord; cancel_requested: boolean; cancel_reason: 'LIQUIDATION' | null }[] =
+    await dataSource.query(
+      `SELECT record, cancel_requested, cancel_reason FROM ${s}.contract_orders WHERE account_id = ANY($1::bigint[]) AND status IN ('NEW', 'PARTIALLY_FILLED') ORDER BY order_id`,
+      [ids],
+    );
+  for (const { record, cancel_requested, cancel_reason } of orders) {
+    const marks = cancel_requested ? { cancelRequested: true as const } : {};
+    setOrder(c, { ...record, ...marks, ...(cancel_reason === null ? {} : { cancelReason: cancel_reason }) });
     indexClientId(state, record);
   }
   const fundings: { fund_account_id: string; symbol: string; funding_time: string }[] = await dataSource.query(
@@ -60,6 +63,24 @@ export async function loadContracts(
     [ids],
   );
   for (const f of fundings) c.fundings.set(fundingKey(f.symbol, f.fund_account_id), Number(f.funding_time));
+  const cursors: { fund_account_id: string; symbol: string; funding_time: string; after: string; part: number }[] =
+    await dataSource.query(
+      `SELECT fund_account_id::text, symbol, funding_time::text, after, part FROM ${s}.contract_funding_cursors WHERE fund_account_id = ANY($1::bigint[])`,
+      [ids],
+    );
+  for (const r of cursors) {
+    const cursor = { symbol: r.symbol, fundAccountId: r.fund_account_id, fundingTime: Number(r.funding_time) };
+    c.fundingCursors.set(fundingCursorKey(cursor.symbol, cursor.fundAccountId, cursor.fundingTime), {
+      ...cursor,
+      after: r.after,
+      part: r.part,
+    });
+  }
+  const uncovered: { account_id: string; amount: string }[] = await dataSource.query(
+    `SELECT account_id::text, amount::text FROM ${s}.contract_uncovered WHERE account_id = ANY($1::bigint[])`,
+    [ids],
+  );
+  for (const u of uncovered) c.uncovered.set(u.account_id, new Money(u.amount));
   const marks: { fund_account_id: string; symbol: string; mark_price: string }[] = await dataSource.query(
     `SELECT fund_account_id::text, symbol, mark_price::text FROM ${s}.contract_marks WHERE fund_account_id = ANY($1::bigint[])`,
     [ids],

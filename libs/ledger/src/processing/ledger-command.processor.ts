@@ -194,7 +194,7 @@ export class LedgerCommandProcessor implements OnApplicationShutdown {
       if (progress.processed.has(command.id)) return [];
       const events = this.decideOne(command, record);
       const correlationId = record.headers[HeaderNames.correlationId];
-      const records = decisionRecords(events, correlationId, inputNext);
+      const records = decisionRecords(events, correlationId, inputNext, record.partition);
       if (unstorableText(records.map((r) => r.value)))
         throw new UnstorableText(
           `ledger: ${command.type} ${command.id} holds a NUL, which the projection cannot store`,
@@ -260,7 +260,7 @@ export class LedgerCommandProcessor implements OnApplicationShutdown {
       partitionContextOf(this.state, record.partition, this.partitionCount, record.offset),
     );
     this.apply(command, events, progress, decidedAt);
-    return decisionRecords(events, record.headers[HeaderNames.correlationId], inputNext);
+    return decisionRecords(events, record.headers[HeaderNames.correlationId], inputNext, record.partition);
   }
 
   private decideOne(command: LedgerCommand, record: IncomingRecord): LedgerJournalEvent[] {

@@ -8,13 +8,15 @@ import {
 } from '@exchange/contracts';
 import type { OutgoingRecord } from '@exchange/messaging';
 import { adlCommandsFor } from '../domain/contracts/adl-commands';
+import { continuationsFor } from '../domain/contracts/continuations';
 import { orderCommandsFor } from '../domain/order-commands-from-events';
 import { walletCommandsFor } from '../domain/wallet-commands';
 
 /**
  * The records one decided command leaves on the event log: its journal entries on ledger.events,
- * then the engine's and the wallet's commands they ask for, and the commands an auto-deleveraging
- * step sends other ledger partitions (by number, keyed by the ADL's id). Each ledger.events record names the
+ * then the engine's and the wallet's commands they ask for, the commands an auto-deleveraging
+ * step sends other ledger partitions (by number, keyed by the ADL's id), and the continuations of
+ * a settlement past one command's budget, to the deciding `partition` itself. Each ledger.events record names the
  * ledger.commands offset its step committed through, so the projection can say which commands
  * its tables reflect.
  */
@@ -22,6 +24,7 @@ export function decisionRecords(
   events: readonly LedgerJournalEvent[],
   correlationId: string | undefined,
   inputNext: number,
+  partition: number,
 ): OutgoingRecord[] {
   const trace = { correlation: correlationId };
   const records = events.map((e) => journalRecord(e, trace, inputNext));
@@ -30,6 +33,8 @@ export function decisionRecords(
   for (const c of walletCommandsFor(events)) records.push(toRecord(Topics.walletCommands, c, trace));
   for (const { partition, command } of adlCommandsFor(events))
     records.push(toPartitionRecord(Topics.ledgerCommands, command, partition, command.payload.adlId, trace));
+  for (const c of continuationsFor(events))
+    records.push(toPartitionRecord(Topics.ledgerCommands, c, partition, c.payload.symbol, trace));
   return records;
 }
 

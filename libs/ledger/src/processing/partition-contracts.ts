@@ -3,6 +3,8 @@ import {
   type AdlPending,
   type AdlReservation,
   adlReservationKey,
+  type FundingCursor,
+  fundingCursorKey,
   fundingKey,
   type OpenContractOrder,
   setBalance,
@@ -28,6 +30,8 @@ export interface PartitionContracts {
   endedClientIds?: [accountId: string, entries: [clientOrderId: string, finalTime: number][]][];
   /** The last funding time settled per fund account (the partition's insurance share) and symbol. Absent from snapshots taken before funding. */
   fundings?: [fundAccountId: string, symbol: string, fundingTime: number][];
+  /** A funding settlement decided in parts: per fund account and symbol, where its next part starts. Absent from snapshots taken before settlements had parts. */
+  fundingCursors?: FundingCursor[];
   /** The last mark price consumed per fund account and symbol. Absent from snapshots taken before marks were kept. */
   marks?: [fundAccountId: string, symbol: string, markPrice: string][];
   /** What no margin paid, per account of the partition (ContractsState.uncovered). Absent from snapshots taken before it was kept per account. */
@@ -82,6 +86,7 @@ export function captureContracts(state: LedgerState, accountIds: ReadonlySet<str
       symbol,
       c.fundings.get(key)!,
     ]),
+    fundingCursors: [...c.fundingCursors.values()].filter((f) => accountIds.has(f.fundAccountId)),
     marks: perFundOf(c.marks, accountIds).map(({ key, symbol, fundAccountId }) => [
       fundAccountId,
       symbol,
@@ -127,6 +132,7 @@ export function forgetContracts(state: LedgerState, accountIds: ReadonlySet<stri
   for (const { key } of perFundOf(c.fundings, accountIds)) c.fundings.delete(key);
   for (const [adlId, a] of c.adlPending) if (accountIds.has(a.fundAccountId)) c.adlPending.delete(adlId);
   for (const [key, r] of c.adlReserved) if (accountIds.has(r.fundAccountId)) c.adlReserved.delete(key);
+  for (const [key, f] of c.fundingCursors) if (accountIds.has(f.fundAccountId)) c.fundingCursors.delete(key);
   for (const { key } of perFundOf(c.marks, accountIds)) c.marks.delete(key);
   // Keyed `accountId|symbol|side`, with or without a position set under that key.
   for (const key of c.positionOrders.keys())
@@ -145,6 +151,8 @@ export function restoreContracts(state: LedgerState, captured: PartitionContract
     state.contractClientIdsEnded.set(accountId, new Map(entries));
   for (const [fundAccountId, symbol, fundingTime] of captured.fundings ?? [])
     c.fundings.set(fundingKey(symbol, fundAccountId), fundingTime);
+  for (const f of captured.fundingCursors ?? [])
+    c.fundingCursors.set(fundingCursorKey(f.symbol, f.fundAccountId, f.fundingTime), f);
   for (const [fundAccountId, symbol, markPrice] of captured.marks ?? [])
     c.marks.set(fundingKey(symbol, fundAccountId), new Money(markPrice));
   for (const [accountId, amount] of captured.uncovered ?? []) c.uncovered.set(accountId, new Money(amount));

@@ -195,6 +195,8 @@ function positionsChangedBy(event: ContractJournalEvent): PositionAfter[] {
     case 'ContractCancelRequested':
     case 'ContractOrderRested':
     case 'ContractMarkPriced':
+    case 'FundingContinued':
+    case 'LiquidationContinued':
       return [];
     default: {
       const unexpected: never = event;
@@ -234,6 +236,8 @@ function balancesChangedBy(event: ContractJournalEvent): ContractBalanceAfter[] 
     case 'ContractCancelRequested':
     case 'ContractOrderRested':
     case 'ContractMarkPriced':
+    case 'FundingContinued':
+    case 'LiquidationContinued':
       return [];
     default: {
       const unexpected: never = event;

@@ -2,8 +2,8 @@ import type { ContractCommand, ContractEvent } from '@exchange/contracts';
 import { LedgerRejection } from '../ledger-rejection';
 import { applyAdl, collectAdlCandidates, receiveAdlCandidates } from './contract-adl';
 import { type ContractContext, sequenced } from './contract-decision';
-import { seedInsuranceFund, settleFunding } from './contract-funding';
-import { liquidateAfterCancel, markContractPrice } from './contract-liquidation';
+import { continueFunding, seedInsuranceFund, settleFunding } from './contract-funding';
+import { continueLiquidation, liquidateAfterCancel, markContractPrice } from './contract-liquidation';
 import { triggerContractStops } from './contract-stops';
 import { fillContractOrder } from './contract-fills';
 import { creditContractAccount, debitContractAccount, markPriced, modifyPositionMargin } from './contract-margin';
@@ -59,6 +59,10 @@ function decideEvents(command: ContractCommand, state: ContractsState, ctx: Cont
       const caused = markContractPrice(command, state, ctx);
       return [...markPriced(command, state, ctx), ...caused];
     }
+    case 'ContinueFunding':
+      return continueFunding(command, state, ctx);
+    case 'ContinueLiquidation':
+      return continueLiquidation(command, state, ctx);
     case 'TriggerContractStops':
       return triggerContractStops(command, state, ctx);
     case 'CollectAdlCandidates':

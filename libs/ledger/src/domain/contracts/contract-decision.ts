@@ -22,6 +22,8 @@ export interface ContractContext {
   feeAccountId: string;
   /** The id of the k-th flow entry this command creates; derived from the command's log position. */
   flowId(k: number): string;
+  /** How many flow ids the decision has taken so far (sequenced gives it): what a budget of flows is checked against. */
+  flowsTaken?(): number;
   /** The id of the k-th order this command creates (the insurance fund's closing orders), a positive integer. */
   orderId(k: number): string;
   /** The insurance fund's contracts account: it takes liquidated positions over and keeps funding's remainders. */
@@ -54,7 +56,12 @@ export function ownedBy(ctx: ContractContext, accountId: string): boolean {
  */
 export function sequenced(ctx: ContractContext): ContractContext {
   let [flows, orders] = [0, 0];
-  return { ...ctx, flowId: () => ctx.flowId(flows++), orderId: () => ctx.orderId(orders++) };
+  return {
+    ...ctx,
+    flowId: () => ctx.flowId(flows++),
+    flowsTaken: () => flows,
+    orderId: () => ctx.orderId(orders++),
+  };
 }
 
 export const MARGIN_TOKEN = 'USDT';

@@ -75,6 +75,7 @@ export class ContractDraft {
       orders: new OverlayMap(base.orders),
       positionOrders: new OverlayMap(base.positionOrders),
       fundings: new OverlayMap(base.fundings),
+      fundingCursors: new OverlayMap(base.fundingCursors),
       marks: new OverlayMap(base.marks),
       liquidation: new Map(),
       stops: new Map(),

@@ -1,4 +1,13 @@
-import type { ContractEvent, FlowEntry, FundingPayment, SeedInsuranceFund, SettleFunding } from '@exchange/contracts';
+import type {
+  ContinueFunding,
+  ContractConfig,
+  ContractEvent,
+  FlowEntry,
+  FundingPayment,
+  SeedInsuranceFund,
+  SettleFunding,
+} from '@exchange/contracts';
+import { FUNDING_PAYMENTS_PER_COMMAND } from '../ledger-ids';
 import { Money, ZERO } from '../ledger-money';
 import { LedgerRejection, RejectCode } from '../ledger-rejection';
 import {
@@ -13,7 +22,14 @@ import {
   totalOf,
 } from './contract-decision';
 import { amountAtPrecision } from './contract-margin';
-import { type ContractBalance, type ContractsState, fundingKey, peekContractBalance } from './contract-state';
+import {
+  type ContractBalance,
+  type ContractsState,
+  fundingCursorKey,
+  fundingKey,
+  peekContractBalance,
+  type PositionState,
+} from './contract-state';
 
 /** CONTRACTS.md's bound on a funding rate: clamp(…, −0.75%, +0.75%). */
 const MAX_RATE = new Money('0.0075');
@@ -47,6 +63,9 @@ export function seedInsuranceFund(
  * one, decides nothing: funding is paid once. Each ledger partition settles its own positions
  * against its own fund account (the fund is the sum of them), so the payments of one partition
  * need not net to zero: its fund is the clearing account that takes the difference.
+ *
+ * Positions are paid in key order (account, symbol, side), at most FUNDING_PAYMENTS_PER_COMMAND in
+ * a command: when more remain, ContinueFunding pays the next part (see fundingPart).
  */
 export function settleFunding(command: SettleFunding, state: ContractsState, ctx: ContractContext): ContractEvent[] {
   const p = command.payload;
@@ -62,19 +81,49 @@ export function settleFunding(command: SettleFunding, state: ContractsState, ctx
       RejectCode.INVALID_VALUE,
       "Invalid value for parameter 'markPrice': must be greater than zero.",
     );
-  const fundId = ctx.insurance.accountId;
-  const last = state.fundings.get(fundingKey(p.symbol, fundId));
+  const last = state.fundings.get(fundingKey(p.symbol, ctx.insurance.accountId));
   if (last !== undefined && p.fundingTime <= last) return [];
+  return fundingPart(p, config, { origin: command.id, part: 1 }, state, ctx);
+}
 
+/**
+ * A later part of a settlement: only the one the fold's cursor waits for (the same fundingTime,
+ * position and part number) pays. A repeat of a part decided before decides nothing.
+ */
+export function continueFunding(
+  command: ContinueFunding,
+  state: ContractsState,
+  ctx: ContractContext,
+): ContractEvent[] {
+  const p = command.payload;
+  const config = requireContract(ctx, p.symbol);
+  const cursor = state.fundingCursors.get(fundingCursorKey(p.symbol, ctx.insurance.accountId, p.fundingTime));
+  if (cursor?.after !== p.after || cursor.part !== p.part) return [];
+  return fundingPart(p, config, { origin: p.origin, part: p.part, after: p.after }, state, ctx);
+}
+
+/**
+ * One part of a settlement: the positions after the cursor, up to the budget. Each part is exact on
+ * its own (its payments, its clearing share and its fund remainder sum to zero), so the parts
+ * together keep the sum over accounts; the clearing share is rounded per part. When positions
+ * remain, a FundingContinued after the part's FundingSettled carries the cursor on.
+ */
+function fundingPart(
+  p: SettleFunding['payload'],
+  config: ContractConfig,
+  at: { origin: string; part: number; after?: string },
+  state: ContractsState,
+  ctx: ContractContext,
+): ContractEvent[] {
+  const [rate, mark] = [new Money(p.rate), new Money(p.markPrice)];
+  const fundId = ctx.insurance.accountId;
   const balances = new Map<string, ContractBalance>();
   const balanceOf = (id: string) => balances.get(id) ?? peekContractBalance(state, id);
   const payments: FundingPayment[] = [];
   const flows: FlowEntry[] = [];
   let [paid, received, net] = [ZERO, ZERO, ZERO];
-  const held = [...state.positions.entries()].filter(
-    ([, q]) => q.symbol === p.symbol && q.size.gt(0) && !rate.isZero() && ownedBy(ctx, q.accountId),
-  );
-  for (const [, position] of held.sort(([a], [b]) => (a < b ? -1 : 1))) {
+  const held = heldAfter(state, p.symbol, rate.isZero(), at.after, ctx);
+  for (const [, position] of held.slice(0, FUNDING_PAYMENTS_PER_COMMAND)) {
     const amount = position.size.times(config.contractMultiplier).times(mark).times(rate.abs());
     const pays = rate.gt(0) === (position.side === 'LONG');
     net = pays ? net.plus(amount) : net.minus(amount);
@@ -119,25 +168,47 @@ export function settleFunding(command: SettleFunding, state: ContractsState, ctx
   const fundChange = fundNow.free.minus(fundBefore.free);
   if (!fundChange.isZero())
     flows.push(flowEntry(ctx, flows.length, fundId, 'FUNDING_SETTLEMENT', fundChange, totalOf(fundNow)));
-  return [
-    {
-      type: 'FundingSettled',
-      payload: {
-        symbol: p.symbol,
-        fundingTime: p.fundingTime,
-        rate: rate.toFixed(),
-        markPrice: mark.toFixed(),
-        payments,
-        remainder: remainder.toFixed(),
-        uncovered: uncovered.toFixed(),
-        insurance: balanceAfter(fundId, fundNow),
-        ...(cleared.isZero()
-          ? {}
-          : { clearing: balanceAfter(ctx.clearingAccountId!, balanceOf(ctx.clearingAccountId!)) }),
-        flows,
-      },
+  const settled: ContractEvent = {
+    type: 'FundingSettled',
+    payload: {
+      symbol: p.symbol,
+      fundingTime: p.fundingTime,
+      rate: rate.toFixed(),
+      markPrice: mark.toFixed(),
+      payments,
+      remainder: remainder.toFixed(),
+      uncovered: uncovered.toFixed(),
+      insurance: balanceAfter(fundId, fundNow),
+      ...(cleared.isZero()
+        ? {}
+        : { clearing: balanceAfter(ctx.clearingAccountId!, balanceOf(ctx.clearingAccountId!)) }),
+      flows,
     },
+  };
+  if (held.length <= FUNDING_PAYMENTS_PER_COMMAND) return [settled];
+  const { symbol, fundingTime, rate: r, markPrice } = p;
+  const next = { origin: at.origin, part: at.part + 1, after: held[FUNDING_PAYMENTS_PER_COMMAND - 1]![0] };
+  return [
+    settled,
+    { type: 'FundingContinued', payload: { symbol, fundAccountId: fundId, fundingTime, rate: r, markPrice, ...next } },
   ];
+}
+
+/** The open positions of the symbol the partition holds, after the cursor, in key order (none at a zero rate). */
+function heldAfter(
+  state: ContractsState,
+  symbol: string,
+  zeroRate: boolean,
+  after: string | undefined,
+  ctx: ContractContext,
+): [string, PositionState][] {
+  if (zeroRate) return [];
+  return [...state.positions.entries()]
+    .filter(
+      ([key, q]) =>
+        q.symbol === symbol && q.size.gt(0) && (after === undefined || key > after) && ownedBy(ctx, q.accountId),
+    )
+    .sort(([a], [b]) => (a < b ? -1 : 1));
 }
 
 /**

@@ -1,6 +1,10 @@
 import { type ContractEvent, isContractJournalEvent } from '@exchange/contracts';
+import { FUNDING_PAYMENTS_PER_COMMAND } from '../ledger-ids';
+import { Money, ZERO } from '../ledger-money';
+import { positionAfter } from './contract-decision';
 import { fundingOf, leg, place } from './contract-ledger.fixtures';
-import { ContractScenario } from './contract-scenario.fixtures';
+import { ContractScenario, shippedMarkets } from './contract-scenario.fixtures';
+import { setBalance, setPosition } from './contract-state';
 import { cmd, PartitionedLedger } from './partitioned-ledger.fixtures';
 
 const [ALICE, BOB, CAROL, DAVE] = ['1001', '2001', '3001', '4001'];
@@ -89,7 +93,34 @@ function deleveragingAcross(): ContractEvent[] {
   });
 }
 
+/**
+ * More LONGs than one command may pay funding to or liquidate (put straight into the fold: only
+ * the continuation events are kept, the parts' own events are the kinds above).
+ */
+function continued(): ContractEvent[] {
+  const s = new ContractScenario();
+  const config = shippedMarkets.contract(SYMBOL)!;
+  for (let i = 0; i < FUNDING_PAYMENTS_PER_COMMAND + 1; i++) {
+    const accountId = String(50_001 + i * 10);
+    const size = new Money(1);
+    const position = { accountId, symbol: SYMBOL, side: 'LONG' as const, size, closing: ZERO, opening: ZERO };
+    const held = {
+      ...position,
+      entryValue: new Money(50),
+      margin: new Money(5),
+      realizedPnl: ZERO,
+      leverage: new Money(10),
+      flp: ZERO,
+    };
+    setPosition(s.state, positionAfter(held, config, s.context(0)));
+    setBalance(s.state, { accountId, free: '0', locked: '0', positionMargin: '5' });
+  }
+  s.apply('SettleFunding', { symbol: SYMBOL, fundingTime: 8 * 3_600_000, rate: '0.0001', markPrice: '50000' });
+  mark(s, '40000');
+  return s.journal.filter((e) => e.type === 'FundingContinued' || e.type === 'LiquidationContinued');
+}
+
 /** Every kind of event the contracts decider journals, from the scenarios its specs run. */
 export function everyContractEvent(): ContractEvent[] {
-  return [...liquidation(), ...deleveraging(), ...deleveragingAcross()];
+  return [...liquidation(), ...deleveraging(), ...deleveragingAcross(), ...continued()];
 }

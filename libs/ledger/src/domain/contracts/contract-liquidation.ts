@@ -1,4 +1,5 @@
 import type {
+  ContinueLiquidation,
   ContractConfig,
   ContractEvent,
   EndContractOrder,
@@ -6,6 +7,7 @@ import type {
   MarkContractPrice,
   PositionSide,
 } from '@exchange/contracts';
+import { liquidationFits } from '../ledger-ids';
 import { Money, ZERO } from '../ledger-money';
 import { LedgerRejection, RejectCode } from '../ledger-rejection';
 import {
@@ -43,12 +45,15 @@ const FUND_ORDER_REACH = new Money('0.05');
  * engine's book is not taken yet: their cancels are requested, and a later mark (market data
  * publishes one whenever the mark or index changes), after the engine ended them, finds it in the
  * index again. A flat mark leaves it waiting, but any move against it is a new mark. Last, whatever the fund holds on the symbol
- * and has not yet offered gets an IOC closing order.
+ * and has not yet offered gets an IOC closing order. A cascade stops where one command's id space
+ * would not take another step (liquidationFits): a LiquidationContinued asks for the part `next`,
+ * which judges the rest at the kept mark (continueLiquidation).
  */
 export function markContractPrice(
   command: MarkContractPrice,
   state: ContractsState,
   ctx: ContractContext,
+  next: { origin: string; part: number } = { origin: command.id, part: 2 },
 ): ContractEvent[] {
   const p = command.payload;
   const config = requireContract(ctx, p.symbol);
@@ -62,6 +67,14 @@ export function markContractPrice(
   for (const key of liquidationCandidates(state, p.symbol, mark).filter((k) =>
     ownedBy(ctx, draft.state.positions.get(k)!.accountId),
   )) {
+    if (!liquidationFits({ flows: ctx.flowsTaken?.() ?? 0, events: draft.events.length })) {
+      const { symbol, marketsVersion } = p;
+      draft.emit({
+        type: 'LiquidationContinued',
+        payload: { symbol, fundAccountId: ctx.insurance.accountId, marketsVersion, ...next },
+      });
+      break;
+    }
     if (!pastMaintenance(draft.state.positions.get(key)!, config, mark)) continue;
     // Part of it is reserved for another bankrupt position's ADL: it waits for that ADL's ApplyAdl.
     if (reservedForAdl(draft.state, draft.state.positions.get(key)!)) continue;
@@ -107,16 +120,36 @@ export function liquidateAfterCancel(
   if (!order?.cancelRequested || !mark) return [];
   const draft = new ContractDraft(state);
   draft.emit(...ended);
-  const payload = {
-    symbol: order.symbol,
-    markPrice: mark.toFixed(),
-    indexPrice: mark.toFixed(),
-    marketsVersion: order.marketsVersion,
-  };
+  return judgeAtMark(command, order.symbol, mark, order.marketsVersion, draft.state, ctx);
+}
+
+/** The next part of a cascade one command could not take whole: the symbol judged again at the kept mark. */
+export function continueLiquidation(
+  command: ContinueLiquidation,
+  state: ContractsState,
+  ctx: ContractContext,
+): ContractEvent[] {
+  const { symbol, marketsVersion, origin, part } = command.payload;
+  const mark = state.marks.get(fundingKey(symbol, ctx.insurance.accountId));
+  if (!mark) return [];
+  return judgeAtMark(command, symbol, mark, marketsVersion, state, ctx, { origin, part: part + 1 });
+}
+
+function judgeAtMark(
+  command: { id: string; ts: number },
+  symbol: string,
+  mark: Money,
+  marketsVersion: number,
+  state: ContractsState,
+  ctx: ContractContext,
+  next?: { origin: string; part: number },
+): ContractEvent[] {
+  const payload = { symbol, markPrice: mark.toFixed(), indexPrice: mark.toFixed(), marketsVersion };
   return markContractPrice(
     { type: 'MarkContractPrice', v: 1, id: command.id, ts: command.ts, payload },
-    draft.state,
+    state,
     ctx,
+    next,
   );
 }
 

@@ -3,6 +3,8 @@ import type {
   ApplyAdl,
   ApplyOrderOutcome,
   CollectAdlCandidates,
+  ContinueFunding,
+  ContinueLiquidation,
   ContractCommand,
   MarkContractPrice,
   ModifyPositionMargin,
@@ -139,7 +141,9 @@ export function contractRisk(
   command:
     | SeedInsuranceFund
     | SettleFunding
+    | ContinueFunding
     | MarkContractPrice
+    | ContinueLiquidation
     | TriggerContractStops
     | CollectAdlCandidates
     | AdlCandidates

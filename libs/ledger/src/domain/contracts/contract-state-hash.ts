@@ -27,6 +27,10 @@ export function contractsStateHash(state: ContractsState): string {
     );
   }
   for (const symbol of [...state.fundings.keys()].sort()) hash.update(`f|${symbol}|${state.fundings.get(symbol)}\n`);
+  for (const key of [...state.fundingCursors.keys()].sort()) {
+    const c = state.fundingCursors.get(key)!;
+    hash.update(`fc|${key}|${c.after}|${c.part}\n`);
+  }
   for (const key of [...state.marks.keys()].sort()) hash.update(`m|${key}|${state.marks.get(key)!.toFixed()}\n`);
   for (const id of [...state.uncovered.keys()].sort()) hash.update(`u|${id}|${state.uncovered.get(id)!.toFixed()}\n`);
   for (const id of [...state.adlPending.keys()].sort()) {

@@ -62,6 +62,13 @@ export interface ContractsState {
   positionOrders: Map<string, ReadonlySet<string>>;
   /** The last funding time settled per `symbol|fund account` (one fund account per ledger partition): SettleFunding is idempotent per (symbol, fundingTime) in each. */
   fundings: Map<string, number>;
+  /**
+   * The funding settlements decided in parts, per (symbol, fund account, fundingTime) (see
+   * fundingCursorKey): the next part pays the positions after `after`, and only the
+   * ContinueFunding numbered `part` does. Per fundingTime, so a later fix decided before an
+   * earlier one's next part leaves that part its cursor. Absent when no settlement is part-way.
+   */
+  fundingCursors: Map<string, FundingCursor>;
   /** The last mark price consumed per `symbol|fund account` (each partition its own): what modifyMargin's removals are checked at. */
   marks: Map<string, Money>;
   /** Liquidation prices per `symbol|side` (LONG highest first, SHORT lowest first): derived, rebuilt by replay. */
@@ -123,6 +130,18 @@ export function adlReservationKey(adlId: string, fundAccountId: string): string 
   return `${adlId}|${fundAccountId}`;
 }
 
+export interface FundingCursor {
+  symbol: string;
+  fundAccountId: string;
+  fundingTime: number;
+  after: string;
+  part: number;
+}
+
+export function fundingCursorKey(symbol: string, fundAccountId: string, fundingTime: number): string {
+  return `${symbol}|${fundAccountId}|${fundingTime}`;
+}
+
 export function initialContractsState(): ContractsState {
   return {
     balances: new Map(),
@@ -130,6 +149,7 @@ export function initialContractsState(): ContractsState {
     orders: new Map(),
     positionOrders: new Map(),
     fundings: new Map(),
+    fundingCursors: new Map(),
     marks: new Map(),
     liquidation: new Map(),
     stops: new Map(),
@@ -304,6 +324,23 @@ export function evolveContracts(state: ContractsState, event: ContractEvent): Co
         fundingKey(event.payload.symbol, event.payload.insurance.accountId),
         event.payload.fundingTime,
       );
+      // A part ends the cursor of the part before; a FundingContinued after it sets the next.
+      state.fundingCursors.delete(
+        fundingCursorKey(event.payload.symbol, event.payload.insurance.accountId, event.payload.fundingTime),
+      );
+      return state;
+    case 'FundingContinued': {
+      const { symbol, fundAccountId, fundingTime, after, part } = event.payload;
+      state.fundingCursors.set(fundingCursorKey(symbol, fundAccountId, fundingTime), {
+        symbol,
+        fundAccountId,
+        fundingTime,
+        after,
+        part,
+      });
+      return state;
+    }
+    case 'LiquidationContinued':
       return state;
     case 'PositionLiquidated':
       setBalance(state, event.payload.balance);
