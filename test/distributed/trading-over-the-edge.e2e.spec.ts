@@ -27,13 +27,21 @@ const runs = distributedSuiteRuns('distributed exchange behind nginx');
  * PostgreSQL and Redis, behind nginx running docker-compose's edge configuration; driven only
  * through HTTP, the way a client and an operator reach a deployed exchange.
  */
+/** Orders a day per account in this file's exchange: the burst of 60 sends more than it, every other user fewer. */
+const BURST_LIMIT = 40;
+
 (runs ? describe : describe.skip)('distributed exchange behind nginx', () => {
   let exchange: DistributedExchange;
   let seller: TestUser;
   let buyer: TestUser;
 
   beforeAll(async () => {
-    exchange = await startDistributedExchange();
+    // A per-day order limit small enough for the burst below to meet whatever the machine's load
+    // (a per-second limit is met only if the burst arrives within a second), and large enough for
+    // every other user here.
+    exchange = await startDistributedExchange({
+      env: { RATE_LIMIT_ORDERS_PER_SECOND: '100000', RATE_LIMIT_ORDERS_PER_DAY: String(BURST_LIMIT) },
+    });
     seller = await createFundedUser(exchange.edgeUrl, exchange.adminToken, { ETH: '10' });
     buyer = await createFundedUser(exchange.edgeUrl, exchange.adminToken, { USDT: '100000' });
   }, 180_000);
@@ -281,7 +289,8 @@ const runs = distributedSuiteRuns('distributed exchange behind nginx');
     const burst = await createFundedUser(exchange.edgeUrl, exchange.adminToken, { USDT: '1000' });
     const gateways = exchange.replicas('api-gateway');
     const before = await rateLimitRejections(exchange);
-    // Sent at once, alternately to each replica: more than two one-second windows of the 20-per-second limit could accept.
+    // Sent alternately to each replica: a limit counted in each replica alone would accept all 60
+    // (30 each); one counter shared through Redis accepts exactly the limit.
     // The widest recvWindow: on a loaded machine a request can wait seconds for its turn, which is not what this test is about.
     const answers = await Promise.all(
       Array.from({ length: 60 }, (_, i) =>
@@ -302,8 +311,7 @@ const runs = distributedSuiteRuns('distributed exchange behind nginx');
     const accepted = answers.filter((a) => a.status === 200);
     const refused = answers.filter((a) => a.status === 429);
     expect(accepted.length + refused.length).toBe(60);
-    expect(accepted.length).toBeGreaterThanOrEqual(20);
-    expect(refused.length).toBeGreaterThan(0);
+    expect(accepted.length).toBe(BURST_LIMIT);
     for (const a of accepted) expect(a.body).toMatchObject({ status: 'CANCELED' });
     for (const r of refused)
       expect([r.body.code, Number(r.headers.get('retry-after'))]).toEqual([-1015, expect.any(Number)]);
