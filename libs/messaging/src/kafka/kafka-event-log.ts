@@ -19,6 +19,7 @@ import type {
 } from '../event-log.port';
 import { partitionForKey } from '../partitioning/murmur2-partitioner';
 import { KafkaGroupConsumer } from './kafka-group-consumer';
+import { splitIntoRequests } from './kafka-requests';
 
 export interface KafkaEventLogOptions {
   brokers: string[];
@@ -106,14 +107,15 @@ export class KafkaEventLog implements EventLog {
   async publish(records: readonly OutgoingRecord[]): Promise<void> {
     if (records.length === 0) return;
     await this.connect();
-    await this.producer.sendBatch({ acks: -1, topicMessages: await this.toTopicMessages(records) });
+    for (const request of await this.toRequests(records))
+      await this.producer.sendBatch({ acks: -1, topicMessages: request });
   }
 
   async consume(options: ConsumerOptions): Promise<Consumer> {
     await this.connect();
     const consumer = new KafkaGroupConsumer(this.kafka, options, {
       maxWaitTimeInMs: this.options.maxWaitTimeInMs ?? 100,
-      toTopicMessages: (records) => this.toTopicMessages(records),
+      toRequests: (records) => this.toRequests(records),
       onStopped: (c) => this.consumers.delete(c),
       deleteGroup: (groupId) => this.admin.deleteGroups([groupId]).then(() => undefined),
       onBatchFailed: (groupId, batch, error) =>
@@ -201,7 +203,14 @@ export class KafkaEventLog implements EventLog {
     return this.connected;
   }
 
-  private async toTopicMessages(records: readonly OutgoingRecord[]): Promise<{ topic: string; messages: Message[] }[]> {
+  /** The produce requests that carry `records`, in order, each small enough for the broker (see MAX_REQUEST_BYTES). */
+  private async toRequests(records: readonly OutgoingRecord[]): Promise<TopicMessages[][]> {
+    const requests: TopicMessages[][] = [];
+    for (const request of splitIntoRequests(records)) requests.push(await this.toTopicMessages(request));
+    return requests;
+  }
+
+  private async toTopicMessages(records: readonly OutgoingRecord[]): Promise<TopicMessages[]> {
     const byTopic = new Map<string, Message[]>();
     for (const r of records) {
       const partition = r.partition ?? partitionForKey(r.key, await this.partitionCount(r.topic));
@@ -211,6 +220,11 @@ export class KafkaEventLog implements EventLog {
     }
     return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
   }
+}
+
+export interface TopicMessages {
+  topic: string;
+  messages: Message[];
 }
 
 /**

@@ -1,10 +1,11 @@
-import type { Consumer as KafkaConsumer, EachBatchPayload, Kafka, Message, Producer } from 'kafkajs';
+import type { Consumer as KafkaConsumer, EachBatchPayload, Kafka, Producer } from 'kafkajs';
 import type { Consumer, ConsumerOptions, IncomingBatch, OutgoingRecord } from '../event-log.port';
-import { toIncomingBatch, toIncomingRecords } from './kafka-event-log';
+import { type TopicMessages, toIncomingBatch, toIncomingRecords } from './kafka-event-log';
 
 export interface KafkaGroupConsumerSettings {
   maxWaitTimeInMs: number;
-  toTopicMessages(records: readonly OutgoingRecord[]): Promise<{ topic: string; messages: Message[] }[]>;
+  /** The produce requests carrying `records`, in order, each small enough for the broker. */
+  toRequests(records: readonly OutgoingRecord[]): Promise<TopicMessages[][]>;
   onStopped(consumer: KafkaGroupConsumer): void;
   /** Removes a stopped ephemeral group from the cluster. */
   deleteGroup(groupId: string): Promise<void>;
@@ -190,7 +191,9 @@ export class KafkaGroupConsumer implements Consumer {
     const producer = await this.transactionalProducer(batch.topic, batch.partition);
     const transaction = await producer.transaction();
     try {
-      await transaction.sendBatch({ acks: -1, topicMessages: await this.settings.toTopicMessages(emit) });
+      // Several requests when the step is large: one transaction still commits them all or none.
+      for (const request of await this.settings.toRequests(emit))
+        await transaction.sendBatch({ acks: -1, topicMessages: request });
       await transaction.sendOffsets({ consumerGroupId: this.options.groupId, ...offsets });
       await this.options.hooks?.beforeCommit?.(batch);
       await transaction.commit();
