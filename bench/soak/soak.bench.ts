@@ -277,6 +277,24 @@ async function loadPhase(
   return { samples, gcSamples, result: JSON.parse(last) as CrossingLoadResult };
 }
 
+/**
+ * Waits (about 5 minutes at most) until the journal stops shrinking: after a restart the log's maintenance
+ * compresses the segments sealed since its last run, and an idle phase measured meanwhile shows
+ * that shrinking instead of what an idle exchange adds.
+ */
+async function untilMaintenanceSettles(exchange: Exchange, orders: number): Promise<number> {
+  // Longer than one maintenance interval: a step that did not shrink saw a run with nothing left to compress.
+  const stepSec = Math.ceil(Number(process.env.EVENT_LOG_MAINTENANCE_MS ?? 60_000) / 1000) + 10;
+  let before = (await sample(exchange, 0, orders)).journalBytes;
+  for (let waited = stepSec; waited <= 300; waited += stepSec) {
+    await new Promise((done) => setTimeout(done, stepSec * 1000));
+    const now = (await sample(exchange, waited, orders)).journalBytes;
+    if (now >= before) return waited;
+    before = now;
+  }
+  return 300;
+}
+
 function perMillion(from: Sample, to: Sample, pick: (s: Sample) => number): number {
   return ((pick(to) - pick(from)) / Math.max(1, to.orders - from.orders)) * 1e6;
 }
@@ -379,6 +397,8 @@ async function main(): Promise<void> {
       `restart after ${formatNumber(orders)} orders: ready in ${formatNumber(late.restart.readyMs)} ms, RSS ${formatNumber(late.restart.rssBytes / MB, 1)} MB${heapAfterRestart(late.restart)}`,
     );
 
+    const settledAfterSec = await untilMaintenanceSettles(exchange, orders);
+    console.log(`the log's maintenance settled ${settledAfterSec} s after the restart (its journal stopped shrinking)`);
     const idleFrom = await sample(exchange, 0, orders);
     await new Promise((done) => setTimeout(done, idleSec * 1000));
     const idleTo = await sample(exchange, idleSec, orders);
