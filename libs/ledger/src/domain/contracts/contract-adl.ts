@@ -24,6 +24,7 @@ import {
   totalOf,
 } from './contract-decision';
 import { ContractDraft } from './contract-draft';
+import { deleveragedCounterparty } from './contract-deleveraging';
 import { settleClose, settleFundClose } from './contract-fills';
 import { bankruptcyValue, unrealisedPnl } from './contract-risk';
 import {
@@ -338,19 +339,10 @@ export function applyAdl(command: ApplyAdl, state: ContractsState, ctx: Contract
       { value, quantity, fee: ZERO },
       ctx,
     );
+    // The reservation held the whole entry as closing; what this leg did not take is free again.
     const after = { ...settled.position, closing: settled.position.closing.minus(entry.quantity.minus(quantity)) };
-    if (!settled.pnl.isZero())
-      flows.push(flowEntry(ctx, flows.length, entry.accountId, 'SETTLEMENT', settled.pnl, totalOf(settled.balance)));
-    counterparties.push({
-      accountId: entry.accountId,
-      side: reservation.side,
-      quantity: quantity.toFixed(),
-      value: value.toFixed(),
-      pnl: settled.pnl.toFixed(),
-      uncovered: settled.uncovered.toFixed(),
-      position: positionAfter(after, config, ctx),
-      balance: balanceAfter(entry.accountId, settled.balance),
-    });
+    const counterparty = { accountId: entry.accountId, side: reservation.side, quantity, value };
+    counterparties.push(deleveragedCounterparty(counterparty, settled, after, flows, config, ctx));
   }
   return [
     {

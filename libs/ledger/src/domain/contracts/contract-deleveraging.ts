@@ -1,4 +1,4 @@
-import type { ContractConfig, DeleveragedCounterparty, FlowEntry } from '@exchange/contracts';
+import type { ContractConfig, DeleveragedCounterparty, FlowEntry, PositionSide } from '@exchange/contracts';
 import { Money, ZERO } from '../ledger-money';
 import {
   balanceAfter,
@@ -10,7 +10,7 @@ import {
   totalOf,
 } from './contract-decision';
 import type { ContractDraft } from './contract-draft';
-import { settleClose, settleFundClose } from './contract-fills';
+import { type Settled, settleClose, settleFundClose } from './contract-fills';
 import { cancelPositionOrders, closeAtBankruptcy } from './contract-liquidation';
 import { bankruptcyValue, unrealisedPnl } from './contract-risk';
 import { peekContractBalance, positionKey, type PositionState } from './contract-state';
@@ -73,18 +73,8 @@ export function deleverage(
       ctx,
     );
     balances.set(q.accountId, settled.balance);
-    if (!settled.pnl.isZero())
-      flows.push(flowEntry(ctx, flows.length, q.accountId, 'SETTLEMENT', settled.pnl, totalOf(settled.balance)));
-    counterparties.push({
-      accountId: q.accountId,
-      side: q.side,
-      quantity: quantity.toFixed(),
-      value: share.toFixed(),
-      pnl: settled.pnl.toFixed(),
-      uncovered: settled.uncovered.toFixed(),
-      position: positionAfter(settled.position, config, ctx),
-      balance: balanceAfter(q.accountId, settled.balance),
-    });
+    const leg = { accountId: q.accountId, side: q.side, quantity, value: share };
+    counterparties.push(deleveragedCounterparty(leg, settled, settled.position, flows, config, ctx));
     left = left.minus(quantity);
     valueLeft = valueLeft.minus(share);
   }
@@ -104,6 +94,32 @@ export function deleverage(
       flows,
     },
   });
+}
+
+/**
+ * One counterparty's closed leg, as deleveraging here and ADL across partitions both record it:
+ * its PnL a SETTLEMENT flow (none when zero), its position (as the caller leaves it) and balance after.
+ */
+export function deleveragedCounterparty(
+  leg: { accountId: string; side: PositionSide; quantity: Money; value: Money },
+  settled: Settled,
+  position: PositionState,
+  flows: FlowEntry[],
+  config: ContractConfig,
+  ctx: ContractContext,
+): DeleveragedCounterparty {
+  if (!settled.pnl.isZero())
+    flows.push(flowEntry(ctx, flows.length, leg.accountId, 'SETTLEMENT', settled.pnl, totalOf(settled.balance)));
+  return {
+    accountId: leg.accountId,
+    side: leg.side,
+    quantity: leg.quantity.toFixed(),
+    value: leg.value.toFixed(),
+    pnl: settled.pnl.toFixed(),
+    uncovered: settled.uncovered.toFixed(),
+    position: positionAfter(position, config, ctx),
+    balance: balanceAfter(leg.accountId, settled.balance),
+  };
 }
 
 function balanceOf(b: { free: string; locked: string; positionMargin: string }) {
