@@ -239,7 +239,7 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
   }
 
   private async cleanAndCheckpoint(): Promise<void> {
-    await this.syncSegments();
+    await this.syncSegments(true);
     // close() may have run while the segments synced: its writer takes no more tasks.
     if (this.closing) return;
     return this.writer.exclusive(async () => {
@@ -365,7 +365,7 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
    */
   private async checkpoint(obsolete: string[]): Promise<void> {
     this.checkpointQueued = false;
-    await this.syncSegments();
+    await this.syncSegments(false);
     const previous = join(this.options.dir, this.manifest.wal);
     const generation = ++this.generation;
     const next: Manifest = {
@@ -390,9 +390,17 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
     await Promise.all([...new Set(obsolete.map((file) => dirname(file)))].map(syncFolderAsync));
   }
 
-  /** Every partition's segment files made durable, on the threadpool (PartitionLog.sync). */
-  private async syncSegments(): Promise<void> {
-    this.segmentsSyncing = Promise.all([...this.topics.values()].flatMap((s) => s.partitions.map((p) => p.sync())));
+  /**
+   * Every partition's segment files made durable, on the threadpool (PartitionLog.sync). Ahead of
+   * a checkpoint, one partition at a time: the journal's fdatasync shares the threadpool's four
+   * threads, and an append waits for it, so the segments must not take them all. In the
+   * checkpoint's step, which holds the appends anyway, all at once.
+   */
+  private async syncSegments(ahead: boolean): Promise<void> {
+    const partitions = [...this.topics.values()].flatMap((s) => s.partitions);
+    this.segmentsSyncing = ahead
+      ? partitions.reduce((done, p) => done.then(() => p.sync()), Promise.resolve())
+      : Promise.all(partitions.map((p) => p.sync()));
     await this.segmentsSyncing;
   }
 
@@ -501,7 +509,7 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
       this.checkpointQueued = true;
       // The segments' bytes go to disk first while appends go on; the checkpoint, which holds the
       // appends, then syncs only what was written since.
-      this.queuedCheckpoint = this.syncSegments()
+      this.queuedCheckpoint = this.syncSegments(true)
         .catch(() => undefined)
         .then(() => this.writer.exclusive(() => this.checkpoint([])))
         .catch((error: unknown) => {

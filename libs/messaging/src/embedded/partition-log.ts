@@ -218,7 +218,7 @@ export class PartitionLog {
     const sealed = this.unsynced.splice(0);
     this.dirty = this.newFolder = this.newFiles = false;
     try {
-      await Promise.all(files.map((fd) => fsyncFile(fd)));
+      for (const fd of files) await fsyncFile(fd);
       if (taken.newFolder) await syncFolderAsync(dirname(this.dir));
       if (taken.newFiles) await syncFolderAsync(this.dir);
     } catch (error) {
