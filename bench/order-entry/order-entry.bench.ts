@@ -38,7 +38,7 @@ runExchangeVsHello({
     EVENT_LOG_NAMESPACE: namespace,
     ADMIN_TOKEN: workloads.adminToken,
   },
-  portBase: BENCH_PORTS.orderEntry,
+  portBase: Number(process.env.BENCH_PORT_BASE ?? BENCH_PORTS.orderEntry),
   presign: ({ apiKey, secretKey }) => {
     const start = Date.now();
     return Array.from({ length: 500 }, (_, i) => {

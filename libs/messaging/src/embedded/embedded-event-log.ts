@@ -26,6 +26,7 @@ import {
   type Manifest,
   readManifest,
   syncFolder,
+  syncFolderAsync,
   walFileName,
   writeManifest,
 } from './segment-manifest';
@@ -99,6 +100,10 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
   private readonly unflushed = new Set<PartitionLog>();
   private manifest: Manifest;
   private checkpointQueued = false;
+  /** The checkpoint the journal's size queued, until it ran: close() waits for it. */
+  private queuedCheckpoint: Promise<void> = Promise.resolve();
+  /** The last syncSegments() (a checkpoint's, or ahead of one): close() waits for it. */
+  private segmentsSyncing: Promise<unknown> = Promise.resolve();
   /** Highest generation named so far (manifest, journal, compacted files): a new file never takes a used name. */
   private generation: number;
   private timer: NodeJS.Timeout | undefined;
@@ -233,7 +238,10 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
     await run;
   }
 
-  private cleanAndCheckpoint(): Promise<void> {
+  private async cleanAndCheckpoint(): Promise<void> {
+    await this.syncSegments(true);
+    // close() may have run while the segments synced: its writer takes no more tasks.
+    if (this.closing) return;
     return this.writer.exclusive(async () => {
       const now = (this.options.now ?? Date.now)();
       const obsolete: string[] = [];
@@ -254,6 +262,7 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
       // A compression in progress stops at its next block (this.closing is set) and leaves its files out.
       await this.compressing.catch(() => undefined);
       await this.stopConsumers();
+      await this.queuedCheckpoint;
       if (this.writer.bytes > CLOSE_CHECKPOINT_BYTES)
         await this.writer
           .exclusive(() => this.checkpoint([]))
@@ -263,6 +272,8 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
             }),
           );
       await this.writer.close();
+      // The files stay open until no fsync is on them.
+      await this.segmentsSyncing.catch(() => undefined);
       for (const state of this.topics.values()) for (const p of state.partitions) p.close();
     })();
     return this.closing;
@@ -354,7 +365,7 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
    */
   private async checkpoint(obsolete: string[]): Promise<void> {
     this.checkpointQueued = false;
-    for (const state of this.topics.values()) for (const p of state.partitions) p.sync();
+    await this.syncSegments(false);
     const previous = join(this.options.dir, this.manifest.wal);
     const generation = ++this.generation;
     const next: Manifest = {
@@ -376,7 +387,21 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
     this.manifest = next;
     for (const file of [previous, ...obsolete]) rmSync(file, { force: true });
     // A deletion lost to a power loss would leave a file no manifest names: restore() removes those anyway.
-    for (const folder of new Set(obsolete.map((file) => dirname(file)))) syncFolder(folder);
+    await Promise.all([...new Set(obsolete.map((file) => dirname(file)))].map(syncFolderAsync));
+  }
+
+  /**
+   * Every partition's segment files made durable, on the threadpool (PartitionLog.sync). Ahead of
+   * a checkpoint, one partition at a time: the journal's fdatasync shares the threadpool's four
+   * threads, and an append waits for it, so the segments must not take them all. In the
+   * checkpoint's step, which holds the appends anyway, all at once.
+   */
+  private async syncSegments(ahead: boolean): Promise<void> {
+    const partitions = [...this.topics.values()].flatMap((s) => s.partitions);
+    this.segmentsSyncing = ahead
+      ? partitions.reduce((done, p) => done.then(() => p.sync()), Promise.resolve())
+      : Promise.all(partitions.map((p) => p.sync()));
+    await this.segmentsSyncing;
   }
 
   /**
@@ -482,8 +507,11 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
     for (const c of entry.c ?? []) this.committed.set(commitKey(c.g, c.t, c.p), c.o);
     if (this.writer && !this.checkpointQueued && this.writer.bytes >= this.walBytes) {
       this.checkpointQueued = true;
-      this.writer
-        .exclusive(() => this.checkpoint([]))
+      // The segments' bytes go to disk first while appends go on; the checkpoint, which holds the
+      // appends, then syncs only what was written since.
+      this.queuedCheckpoint = this.syncSegments(true)
+        .catch(() => undefined)
+        .then(() => this.writer.exclusive(() => this.checkpoint([])))
         .catch((error: unknown) => {
           this.checkpointQueued = false;
           this.options.onWarning?.('event log: checkpoint failed; the journal keeps growing until one succeeds', {

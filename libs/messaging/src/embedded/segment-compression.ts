@@ -5,6 +5,7 @@ import { brotliCompress, brotliDecompressSync, constants } from 'node:zlib';
 import { CorruptEventLogError } from '../event-log-errors';
 import { decodeFrames, encodeFrame } from './journal-file';
 import { indexFileName, type SegmentMeta } from './segment-files';
+import { syncFolderAsync } from './segment-manifest';
 
 // Sealed segments rewritten as brotli blocks, off the append path. A compressed segment is a
 // sequence of frames ([u32 length][u32 crc32][brotli bytes], journal-file.ts's framing), each
@@ -113,16 +114,6 @@ export async function compressSegment(
   } finally {
     await Promise.all([source.close(), target.close()]);
     if (!finished) await removeSegmentFiles(dir, file);
-  }
-}
-
-/** The folder's entries made durable, on the threadpool (syncFolder is for the exclusive steps, between journal writes). */
-async function syncFolderAsync(dir: string): Promise<void> {
-  const folder = await open(dir, 'r');
-  try {
-    await folder.sync();
-  } finally {
-    await folder.close();
   }
 }
 

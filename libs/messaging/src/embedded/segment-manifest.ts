@@ -1,4 +1,5 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TopicDefinition } from '@exchange/contracts';
 import { CorruptEventLogError } from '../event-log-errors';
@@ -58,5 +59,15 @@ export function syncFolder(dir: string): void {
     fsyncSync(fd);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** The folder's entries made durable, on the threadpool: for work that runs while appends go on. */
+export async function syncFolderAsync(dir: string): Promise<void> {
+  const folder = await open(dir, 'r');
+  try {
+    await folder.sync();
+  } finally {
+    await folder.close();
   }
 }
