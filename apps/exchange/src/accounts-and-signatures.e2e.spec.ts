@@ -144,6 +144,28 @@ describe('accounts, API keys and signed requests on the embedded exchange', () =
       expect(answer.headers.get('x-service-used-weight-1m')).toMatch(/^\d+$/);
     });
 
+    it("answers each account read with the account's state after the last reply, flags and balances included", async () => {
+      const bob = await createFundedUser(base, token, { BTC: '1' });
+      const read = async () => {
+        const answer = await signedRequest(base, 'GET', '/openapi/v1/account', bob.key, { timestamp: now() });
+        expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
+        return accountSchema.parse(answer.body);
+      };
+      expect(await read()).toMatchObject({
+        canTrade: true,
+        balances: expect.arrayContaining([{ asset: 'BTC', free: '1.00000000', locked: '0.00000000' }]),
+      });
+      await read();
+      const flags = { canTrade: false };
+      expect(
+        (await adminCall(base, token, 'POST', `/admin/v1/accounts/${bob.mainAccountId}/flags`, flags)).status,
+      ).toBe(200);
+      expect(await read()).toMatchObject({ canTrade: false, canWithdraw: true });
+      const deposit = { accountId: bob.mainAccountId, asset: 'BTC', amount: '0.5', txid: `e2e-read-${now()}` };
+      expect((await adminCall(base, token, 'POST', '/admin/v1/deposits', deposit)).status).toBe(200);
+      expect((await read()).balances).toContainEqual({ asset: 'BTC', free: '1.50000000', locked: '0.00000000' });
+    });
+
     it("accepts the signature in the body and ccxt's trailing-& form", async () => {
       const { createHmac } = await import('node:crypto');
       // recvWindow makes these bytes differ from the helper's own `timestamp=<now>`: a POST spends its signature.

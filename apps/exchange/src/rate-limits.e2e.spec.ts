@@ -46,6 +46,29 @@ describe('rate limits (configured low for the test)', () => {
     ).toBe(200);
   });
 
+  it('puts the weight and order counts on orders the handler or the ledger refuses', async () => {
+    const order = { side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '20000', quantity: '1' };
+    const unknown = await signedRequest(exchange.baseUrl, 'POST', '/openapi/v1/order', user.key, {
+      timestamp: clock.now(),
+      query: { symbol: 'NOPEUSDT', ...order },
+    });
+    // The user holds no USDT: the ledger refuses the hold, after the door has charged.
+    const unfunded = await signedRequest(exchange.baseUrl, 'POST', '/openapi/v1/order', user.key, {
+      timestamp: clock.now(),
+      query: { symbol: 'BTCUSDT', ...order },
+    });
+    expect(unknown.body).toMatchObject({ code: -1121 });
+    expect(unfunded.body).toMatchObject({ code: -1131 });
+    const headers = (answer: typeof unknown) => ({
+      weight: answer.headers.get('x-service-used-weight-1m'),
+      second: answer.headers.get('x-service-order-count-1s'),
+      day: answer.headers.get('x-service-order-count-1d'),
+    });
+    const weight = Number(headers(unknown).weight);
+    expect(headers(unknown)).toEqual({ weight: String(weight), second: '1', day: '1' });
+    expect(headers(unfunded)).toEqual({ weight: String(weight + 1), second: '2', day: '2' });
+  });
+
   it('counts public weight per client IP', async () => {
     for (let i = 1; i <= 12; i++) {
       const answer = await http(exchange.baseUrl, 'GET', '/openapi/v1/pairs', {

@@ -39,6 +39,24 @@ function deposit(seq: number, free: string): LedgerEvent {
   };
 }
 
+function tradingStopped(seq: number): LedgerEvent {
+  return {
+    type: 'AccountFlagsSet',
+    v: 1,
+    id: `f${seq}`,
+    ts: 0,
+    payload: {
+      userId: '3',
+      seq,
+      commandId: `f${seq}`,
+      accountId: '7',
+      canTrade: false,
+      canWithdraw: true,
+      canDeposit: true,
+    },
+  };
+}
+
 describe('AccountCache', () => {
   it("loads once, then follows the ledger's events in sequence order", async () => {
     const cache = new AccountCache(readerAt(5, '10'));
@@ -58,6 +76,17 @@ describe('AccountCache', () => {
     cache.apply(deposit(2, '2'));
     expect(entry!.rendered).toBeUndefined();
     expect((await cache.get('7'))?.balances.get('BTC')?.free).toBe('2');
+  });
+
+  it("forgets the rendered answer when the account's balances or flags change", async () => {
+    const cache = new AccountCache(readerAt(1, '1'));
+    const entry = (await cache.get('7'))!;
+    entry.answer = 'stale';
+    cache.apply(deposit(2, '2'));
+    expect(entry.answer).toBeUndefined();
+    entry.answer = 'stale';
+    cache.apply(tradingStopped(3));
+    expect(entry.answer).toBeUndefined();
   });
 
   it('does not keep a load from tables that lag an event it already saw: the next read loads again', async () => {
@@ -81,21 +110,7 @@ describe('AccountCache', () => {
   it('applies flags with the same ordering', async () => {
     const cache = new AccountCache(readerAt(1, '1'));
     await cache.get('7');
-    cache.apply({
-      type: 'AccountFlagsSet',
-      v: 1,
-      id: 'f',
-      ts: 0,
-      payload: {
-        userId: '3',
-        seq: 2,
-        commandId: 'f',
-        accountId: '7',
-        canTrade: false,
-        canWithdraw: true,
-        canDeposit: true,
-      },
-    });
+    cache.apply(tradingStopped(2));
     expect((await cache.get('7'))?.account.canTrade).toBe(false);
   });
 

@@ -9,6 +9,8 @@ export interface CachedAccount {
   seq: number;
   /** The formatted balances, kept until the next change: reads outnumber changes. */
   rendered?: unknown;
+  /** The whole account answer as JSON text, kept until the next change of balances or flags. */
+  answer?: string;
 }
 
 /**
@@ -68,19 +70,22 @@ export class AccountCache {
         if (entry && entry.seq < seq) {
           entry.balances.set(b.asset, { free: b.free, locked: b.locked });
           entry.rendered = undefined;
+          entry.answer = undefined;
         }
       }
     }
     switch (event.type) {
       case 'AccountFlagsSet': {
         const entry = this.entries.peek(event.payload.accountId);
-        if (entry && entry.seq < seq)
+        if (entry && entry.seq < seq) {
+          entry.answer = undefined;
           entry.account = {
             ...entry.account,
             canTrade: event.payload.canTrade,
             canWithdraw: event.payload.canWithdraw,
             canDeposit: event.payload.canDeposit,
           };
+        }
         break;
       }
       default:

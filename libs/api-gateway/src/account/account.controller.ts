@@ -1,8 +1,8 @@
-import { Controller, Inject } from '@nestjs/common';
+import { Controller, Header, Inject } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { PrivateRoute, Signed, type SignedRequest } from '../auth/private-route';
 import { AccountEndpoints as E } from './account.endpoints';
-import { type AccountView, AccountService, type FlowView, type SubAccountView } from './account.service';
+import { AccountService, type FlowView, type SubAccountView } from './account.service';
 
 /** Balances, sub-accounts, balance flow and transfers (spec 4.3.8, 4.3.12, 4.3.13, 4.3.15). */
 @ApiTags('private: account')
@@ -12,7 +12,9 @@ export class AccountController {
   constructor(@Inject(AccountService) private readonly accounts: AccountService) {}
 
   @PrivateRoute(E.account)
-  account(@Signed() request: SignedRequest<typeof E.account>): Promise<AccountView> {
+  // The answer comes as JSON text already: Fastify sends a string of this type without serialising it.
+  @Header('content-type', 'application/json; charset=utf-8')
+  account(@Signed() request: SignedRequest<typeof E.account>): Promise<string> {
     return this.accounts.account(request);
   }
 

@@ -10,7 +10,7 @@ import {
 import type { SignedRequest } from '../auth/private-route';
 import type { AuthContext } from '../auth/signed-request-authenticator';
 import type { LedgerClient } from '../ledger-client/ledger-client';
-import type { AccountCache } from './account-cache';
+import type { AccountCache, CachedAccount } from './account-cache';
 import type { AccountRow, LedgerReader } from '@exchange/ledger-query';
 import type { AccountEndpoints as E } from './account.endpoints';
 
@@ -58,25 +58,31 @@ export class AccountService {
     private readonly clock: Clock,
   ) {}
 
-  account(ctx: AuthContext): Promise<AccountView> {
-    return this.accountView(ctx.key.account.accountId, ctx.key.account);
+  /**
+   * The answer of GET /openapi/v1/account as JSON text, rendered once per change of the account
+   * (reads outnumber changes) and sent as it is. It is rendered with no await after the cache's
+   * answer, so no ledger event can slip between reading the entry and keeping its text.
+   */
+  async account(ctx: AuthContext): Promise<string> {
+    const entry = await this.cache.get(ctx.key.account.accountId);
+    if (!entry) return JSON.stringify(await this.accountView(ctx.key.account.accountId, ctx.key.account));
+    return (entry.answer ??= JSON.stringify(viewOf(entry.account, this.renderBalances(entry))));
   }
 
   async accountView(accountId: string, fallback?: AccountRow): Promise<AccountView> {
-    const account = (await this.cache.get(accountId))?.account ?? fallback;
+    const entry = await this.cache.get(accountId);
+    const account = entry?.account ?? fallback;
     if (!account) throw ApiError.invalid('accountId', `account ${accountId} does not exist`);
-    return {
-      ...(await this.balancesOf(accountId)),
-      canTrade: account.canTrade,
-      canWithdraw: account.canWithdraw,
-      canDeposit: account.canDeposit,
-    };
+    return viewOf(account, this.renderBalances(entry));
   }
 
   /** Every configured asset, zero balances included, so clients see a stable list. */
   async balancesOf(accountId: string): Promise<{ balances: BalanceView[] }> {
-    const entry = await this.cache.get(accountId);
-    if (entry?.rendered) return { balances: entry.rendered as BalanceView[] };
+    return { balances: this.renderBalances(await this.cache.get(accountId)) };
+  }
+
+  private renderBalances(entry: CachedAccount | undefined): BalanceView[] {
+    if (entry?.rendered) return entry.rendered as BalanceView[];
     const held = entry?.balances ?? new Map<string, { free: string; locked: string }>();
     const balances = this.markets.assets.map((a) => {
       const b = held.get(a.asset);
@@ -87,7 +93,7 @@ export class AccountService {
       };
     });
     if (entry) entry.rendered = balances;
-    return { balances };
+    return balances;
   }
 
   async subAccounts(ctx: AuthContext): Promise<SubAccountView[]> {
@@ -226,4 +232,8 @@ export class AccountService {
       throw ApiError.invalid('accountIndex', `no account of type ${accountType} with index ${accountIndex}`);
     return account;
   }
+}
+
+function viewOf(account: AccountRow, balances: BalanceView[]): AccountView {
+  return { balances, canTrade: account.canTrade, canWithdraw: account.canWithdraw, canDeposit: account.canDeposit };
 }

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, type RateLimiter } from '@exchange/platform';
+import type { RateLimiter } from '@exchange/platform';
 import type { AuthContext, AuthOptions, SignedRequestAuthenticator } from './signed-request-authenticator';
 
 export interface PrivateEndpointSpec extends AuthOptions {
@@ -19,20 +19,14 @@ export class PrivateEndpoints {
     private readonly limiter: RateLimiter,
   ) {}
 
-  async run<T>(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    spec: PrivateEndpointSpec,
-    handler: (ctx: AuthContext) => Promise<T>,
-  ): Promise<T> {
+  /**
+   * Authenticates and charges the request; the limiters' headers go on the reply at once, so
+   * whatever answers it after this (the handler, or the error filter) sends them.
+   */
+  async admit(request: FastifyRequest, reply: FastifyReply, spec: PrivateEndpointSpec): Promise<AuthContext> {
     const ctx = await this.authenticator.authenticate(request, spec);
     void reply.headers(await this.limiter.chargeWeight(`key:${ctx.key.apiKey}`, spec.weight));
     if (spec.countsAsOrder) void reply.headers(await this.limiter.chargeOrder(ctx.key.account.accountId));
-    try {
-      return await handler(ctx);
-    } catch (error) {
-      if (error instanceof ApiError) Object.assign(error.headers, reply.getHeaders());
-      throw error;
-    }
+    return ctx;
   }
 }
