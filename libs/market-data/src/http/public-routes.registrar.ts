@@ -25,8 +25,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Registers the public market routes on the app's Fastify instance, beside Nest's controllers:
- * parameters are checked, the weight charged per client IP, and the cached JSON text written as
- * it is. Every failure is a `{code, msg}` answer; until the replica has caught up, -1016.
+ * parameters are checked, the weight charged per client IP, and the cached JSON bytes written as
+ * they are. Every failure is a `{code, msg}` answer; until the replica has caught up, -1016.
  */
 @Injectable()
 export class PublicRoutesRegistrar implements OnModuleInit {
@@ -75,8 +75,8 @@ export class PublicRoutesRegistrar implements OnModuleInit {
           ErrorCode.SERVICE_UNAVAILABLE,
           'Market data is catching up with the event log; try again shortly.',
         );
-      const text = await answer.text();
-      await reply.type(JSON_TYPE).send(text);
+      // Not awaited: a reply is thenable, and awaiting it waits for nothing more than a tick.
+      reply.type(JSON_TYPE).send(await answer.text());
     } catch (error) {
       await this.fail(error, charged, request, reply);
     }
