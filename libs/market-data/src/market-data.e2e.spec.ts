@@ -68,6 +68,10 @@ describe('market data through REST after trading', () => {
     expect(depth.lastUpdateId).toBeGreaterThanOrEqual(4);
     expect(depth.time).toBe(clock.now());
     expect(answer.headers.get('x-service-used-weight-1m')).toMatch(/^\d+$/);
+    // The cached bytes go out as they are: the same JSON type and an exact length as a string had.
+    expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(answer.headers.get('content-length')).toBe(String(Buffer.byteLength(JSON.stringify(answer.body))));
+    expect(answer.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     expect(s.depthSchema.parse((await get('/openapi/quote/v1/depth?symbol=BTCUSDT&limit=1')).body)).toMatchObject({
       bids: [['59000.50', '0.20000']],
       asks: [['60000.00', '0.60000']],

@@ -13,20 +13,20 @@ import {
   MARKETS,
   RATE_LIMITER,
   type RateLimiter,
-  RequestParams,
   toApiError,
 } from '@exchange/platform';
 import { MarketReader } from '../reading/market-reader';
 import { MarketAnswers } from '../views/market-answers';
 import { type PublicRoute, publicRoutes, type RouteContext } from './public-routes';
+import { ParsedQueries } from './parsed-queries';
 import { QuoteParams, v2SymbolIndex } from './quote-params';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Registers the public market routes on the app's Fastify instance, beside Nest's controllers:
- * parameters are checked, the weight charged per client IP, and the cached JSON text written as
- * it is. Every failure is a `{code, msg}` answer; until the replica has caught up, -1016.
+ * parameters are checked, the weight charged per client IP, and the cached JSON bytes written as
+ * they are. Every failure is a `{code, msg}` answer; until the replica has caught up, -1016.
  */
 @Injectable()
 export class PublicRoutesRegistrar implements OnModuleInit {
@@ -51,9 +51,10 @@ export class PublicRoutesRegistrar implements OnModuleInit {
       statusOf: (symbol) => fold.symbols.get(symbol)!.status,
     };
     const v2Symbols = v2SymbolIndex(this.markets);
+    const queries = new ParsedQueries();
     for (const route of publicRoutes) {
       fastify.get(route.path, (request, reply) =>
-        this.serve(route, ctx, request, reply, (params) => new QuoteParams(params, fold, v2Symbols)),
+        this.serve(route, ctx, request, reply, () => new QuoteParams(queries.of(request.url), fold, v2Symbols)),
       );
     }
   }
@@ -63,11 +64,11 @@ export class PublicRoutesRegistrar implements OnModuleInit {
     ctx: RouteContext,
     request: FastifyRequest,
     reply: FastifyReply,
-    paramsOf: (p: RequestParams) => QuoteParams,
+    paramsOf: () => QuoteParams,
   ): Promise<void> {
     let charged = false;
     try {
-      const answer = route.answer(paramsOf(RequestParams.fromUrl(request.url)), ctx);
+      const answer = route.answer(paramsOf(), ctx);
       charged = true;
       await chargePublicWeight(this.limiter, request, reply, answer.weight);
       if (!this.reader.isReady && route.path !== '/api/v2/health')
@@ -75,8 +76,8 @@ export class PublicRoutesRegistrar implements OnModuleInit {
           ErrorCode.SERVICE_UNAVAILABLE,
           'Market data is catching up with the event log; try again shortly.',
         );
-      const text = await answer.text();
-      await reply.type(JSON_TYPE).send(text);
+      // Not awaited: a reply is thenable, and awaiting it waits for nothing more than a tick.
+      reply.type(JSON_TYPE).send(await answer.text());
     } catch (error) {
       await this.fail(error, charged, request, reply);
     }

@@ -3,10 +3,10 @@ import type { Clock, EndpointDoc } from '@exchange/platform';
 import type { MarketAnswers } from '../views/market-answers';
 import type { QuoteParams } from './quote-params';
 
-/** What a route needs to answer: its weight (known once the parameters parse) and the JSON text. */
+/** What a route needs to answer: its weight (known once the parameters parse) and the JSON, as text or UTF-8. */
 export interface RouteAnswer {
   weight: number;
-  text: () => string | Promise<string>;
+  text: () => string | Buffer | Promise<string | Buffer>;
 }
 
 export interface PublicRoute {

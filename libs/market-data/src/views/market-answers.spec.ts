@@ -47,7 +47,7 @@ describe('klines beyond memory', () => {
     });
   }
   const btc = fold.symbols.get('BTCUSDT')!;
-  const opens = (text: string) => (JSON.parse(text) as number[][]).map((k) => (k[0]! - t0) / 60_000);
+  const opens = (json: Buffer) => (JSON.parse(json.toString()) as number[][]).map((k) => (k[0]! - t0) / 60_000);
 
   it('keeps only the newest candles in memory', () => {
     expect(btc.series('1m').oldestOpenTime).toBeGreaterThan(t0);

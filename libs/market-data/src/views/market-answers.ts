@@ -15,7 +15,7 @@ export type OlderKlines = (
 ) => Promise<Kline[]>;
 
 /**
- * Every public market answer as JSON text, cached per symbol (and per limit) until its model
+ * Every public market answer as UTF-8 JSON, cached per symbol (and per limit) until its model
  * changes; all-symbol answers until any event is folded.
  */
 export class MarketAnswers {
@@ -31,58 +31,55 @@ export class MarketAnswers {
     this.cache = new TextCache(cacheChars);
   }
 
-  depth(m: SymbolMarket, limit: number): string {
+  depth(m: SymbolMarket, limit: number): Buffer {
     return this.cache.get(`depth|${m.symbol}|${limit}`, m.bookVersion, () => depthJson(m, limit));
   }
 
-  mergedDepth(m: SymbolMarket, limit: number): string {
+  mergedDepth(m: SymbolMarket, limit: number): Buffer {
     return this.cache.get(`merged|${m.symbol}|${limit}`, m.mergedVersion, () => mergedDepthJson(m, limit));
   }
 
-  trades(m: SymbolMarket, limit: number): string {
+  trades(m: SymbolMarket, limit: number): Buffer {
     return this.cache.get(`trades|${m.symbol}|${limit}`, m.tradeVersion, () => tradesJson(m, limit));
   }
 
-  ticker24h(m: SymbolMarket | undefined): string {
+  ticker24h(m: SymbolMarket | undefined): Buffer {
     if (m) return this.cache.get(`24h|${m.symbol}`, tickerVersion(m), () => JSON.stringify(ticker24h(m)));
     return this.cache.get('24h|*', this.fold.version, () => JSON.stringify(this.all().map(ticker24h)));
   }
 
-  price(m: SymbolMarket | undefined): string {
+  price(m: SymbolMarket | undefined): Buffer {
     if (m) return this.cache.get(`price|${m.symbol}`, m.tradeVersion, () => JSON.stringify({ price: lastPrice(m) }));
     return this.cache.get('price|*', this.fold.version, () =>
       JSON.stringify(this.all().map((s) => ({ symbol: s.symbol, price: lastPrice(s) }))),
     );
   }
 
-  bookTicker(m: SymbolMarket | undefined): string {
+  bookTicker(m: SymbolMarket | undefined): Buffer {
     if (m) return this.cache.get(`book|${m.symbol}`, m.bookVersion, () => JSON.stringify(bookTicker(m)));
     return this.cache.get('book|*', this.fold.version, () => JSON.stringify(this.all().map(bookTicker)));
   }
 
-  async klines(m: SymbolMarket, interval: KlineInterval, query: KlineQuery): Promise<string> {
+  async klines(m: SymbolMarket, interval: KlineInterval, query: KlineQuery): Promise<Buffer> {
     const series = m.series(interval);
     const latest = query.startTime === undefined && query.endTime === undefined;
     if (latest)
       return this.cache.get(`klines|${m.symbol}|${interval}|${query.limit}`, m.tradeVersion, () =>
-        this.klineText(m, interval, series.query(query) ?? []),
+        klineJson(m, interval, series.query(query) ?? []),
       );
     const fromMemory = series.query(query);
     if (fromMemory !== undefined || this.olderKlines === undefined)
-      return this.klineText(m, interval, fromMemory ?? []);
+      return Buffer.from(klineJson(m, interval, fromMemory ?? []));
     const before = series.oldestOpenTime ?? Number.POSITIVE_INFINITY;
     const older = await this.olderKlines(m.symbol, interval, query, before);
     const newer =
       series.query({ ...query, startTime: Math.max(query.startTime ?? before, before), limit: query.limit }) ?? [];
     const all = [...older, ...newer];
-    return this.klineText(
-      m,
-      interval,
-      query.startTime !== undefined ? all.slice(0, query.limit) : all.slice(-query.limit),
-    );
+    const page = query.startTime !== undefined ? all.slice(0, query.limit) : all.slice(-query.limit);
+    return Buffer.from(klineJson(m, interval, page));
   }
 
-  v2Ticker(m: SymbolMarket | undefined): string {
+  v2Ticker(m: SymbolMarket | undefined): Buffer {
     if (m)
       return this.cache.get(`v2ticker|${m.symbol}`, tickerVersion(m), () => JSON.stringify(v2Ticker(this.markets, m)));
     return this.cache.get('v2ticker|*', this.fold.version, () =>
@@ -90,7 +87,7 @@ export class MarketAnswers {
     );
   }
 
-  v2OrderBook(m: SymbolMarket | undefined): string {
+  v2OrderBook(m: SymbolMarket | undefined): Buffer {
     if (m)
       return this.cache.get(`v2book|${m.symbol}`, m.bookVersion, () => JSON.stringify(v2OrderBook(this.markets, m)));
     return this.cache.get('v2book|*', this.fold.version, () =>
@@ -98,7 +95,7 @@ export class MarketAnswers {
     );
   }
 
-  v2Trades(m: SymbolMarket | undefined): string {
+  v2Trades(m: SymbolMarket | undefined): Buffer {
     if (m) return this.cache.get(`v2trades|${m.symbol}`, m.tradeVersion, () => JSON.stringify(v2Trades(m)));
     return this.cache.get('v2trades|*', this.fold.version, () =>
       JSON.stringify(Object.fromEntries(this.all().map((s) => [v2PairName(this.markets, s.symbol), v2Trades(s)]))),
@@ -106,7 +103,7 @@ export class MarketAnswers {
   }
 
   /** Every contract's summary: the fold's figures and the board's prices. */
-  contractSummaries(): string {
+  contractSummaries(): Buffer {
     return this.cache.get('contracts|*', `${this.fold.version}:${this.board.version}`, () =>
       JSON.stringify(
         this.markets.contracts.map((c) => contractSummary(this.fold.symbols.get(c.symbol)!, c, this.board)),
@@ -114,26 +111,26 @@ export class MarketAnswers {
     );
   }
 
-  contractIndex(only?: readonly ContractConfig[]): string {
+  contractIndex(only?: readonly ContractConfig[]): Buffer {
     const key = `index|${only?.map((c) => c.symbol).join(',') ?? '*'}`;
     return this.cache.get(key, this.board.version, () => JSON.stringify(indexJson(this.markets, this.board, only)));
   }
 
-  fundingRates(state: 'current' | 'past', only?: readonly ContractConfig[]): string {
+  fundingRates(state: 'current' | 'past', only?: readonly ContractConfig[]): Buffer {
     const key = `funding|${state}|${only?.map((c) => c.symbol).join(',') ?? '*'}`;
     return this.cache.get(key, this.board.version, () =>
       JSON.stringify(fundingRatesJson(this.markets, this.board, state, only)),
     );
   }
 
-  private klineText(m: SymbolMarket, interval: KlineInterval, klines: readonly Kline[]): string {
-    return JSON.stringify(klines.map((k) => klineRow(m, interval, k)));
-  }
-
   /** Every spot symbol: the all-symbol answers of the spot and v2 families. */
   private all(): SymbolMarket[] {
     return [...this.fold.symbols.values()].filter((m) => m.kind === 'spot');
   }
+}
+
+function klineJson(m: SymbolMarket, interval: KlineInterval, klines: readonly Kline[]): string {
+  return JSON.stringify(klines.map((k) => klineRow(m, interval, k)));
 }
 
 /** A 24 h ticker moves with trades, the window's roll, the best prices and the partition's time. */
