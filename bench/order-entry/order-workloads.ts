@@ -5,7 +5,6 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EmbeddedEventLog, type EventLog, KafkaEventLog, NamespacedEventLog } from '@exchange/messaging';
 import { runPinnedWorker } from '../support/pinned-child';
-import { cpuOfTree } from '../support/process-cpu';
 import { formatNumber, formatSpread, median, spread } from '../support/stats';
 import type { OrderClientJob, OrderClientResult } from './order-client-worker';
 import { formatHops, hopsOf, orderTimes } from './pipeline-hops';
@@ -19,8 +18,31 @@ export interface WorkloadSettings {
   durationSec: number;
   singleOrders: number;
   adminToken: string;
-  /** Set in the Kafka mode: where the journal is read from after the run. */
-  kafka?: { brokers: string; namespace: string };
+}
+
+/** Where the run's journal is read from for the hops: the embedded log's folder, or a Kafka namespace. */
+export type JournalSource = { dataDir: string } | { brokers: string; namespace: string };
+
+/** The system under test, as the workloads see it. */
+export interface ExchangeUnderTest {
+  url: string;
+  /** CPU seconds the system under test has spent so far (all its processes). */
+  cpuSeconds: () => number;
+  /** A folder for the order clients' job files. */
+  workDir: string;
+  demo: { apiKey: string; secretKey: string };
+  /** The crossing workload's accounts, when made before the runs (crossingTraders). */
+  traders?: { apiKey: string; secretKey: string }[];
+  /** The hello-world's rate in the same run; NaN where there is none. */
+  baselinePerSec: number;
+}
+
+export type WorkloadResult = OrderClientResult & { cpuUs: number };
+
+/** What the comparison of the two modes needs from the workloads. */
+export interface WorkloadSummary {
+  crossing: WorkloadResult[];
+  single: WorkloadResult[];
 }
 
 /** Times the order clients kept, by request id, for the hops. */
@@ -37,7 +59,11 @@ async function admin<T>(url: string, token: string, path: string, body: unknown)
   return JSON.parse(text) as T;
 }
 
-async function trader(url: string, token: string, index: number): Promise<{ apiKey: string; secretKey: string }> {
+export async function trader(
+  url: string,
+  token: string,
+  index: number,
+): Promise<{ apiKey: string; secretKey: string }> {
   const user = await admin<{ accounts: { accountId: string; accountType: number; accountIndex: number }[] }>(
     url,
     token,
@@ -54,24 +80,27 @@ async function trader(url: string, token: string, index: number): Promise<{ apiK
   return key;
 }
 
-async function clientRun(
-  dataDir: string,
-  pid: number,
-  job: OrderClientJob,
-): Promise<OrderClientResult & { cpuUs: number }> {
-  const file = join(dataDir, '..', `${job.idPrefix}.json`);
+/** The accounts the crossing workload trades between, funded. */
+export async function crossingTraders(url: string, token: string): Promise<{ apiKey: string; secretKey: string }[]> {
+  const accounts: { apiKey: string; secretKey: string }[] = [];
+  for (let i = 0; i < CROSSING_ACCOUNTS; i++) accounts.push(await trader(url, token, i));
+  return accounts;
+}
+
+async function clientRun(exchange: ExchangeUnderTest, job: OrderClientJob): Promise<WorkloadResult> {
+  const file = join(exchange.workDir, `${job.idPrefix}.json`);
   writeFileSync(file, JSON.stringify(job));
-  const before = cpuOfTree(pid);
+  const before = exchange.cpuSeconds();
   const result = await runPinnedWorker<OrderClientResult>(
     'bench/order-entry/order-client-worker.ts',
     [file],
     LOAD_CORE,
   );
   Object.assign(clientTimes, result.times);
-  return { ...result, cpuUs: ((cpuOfTree(pid) - before) / result.answered) * 1e6 };
+  return { ...result, cpuUs: ((exchange.cpuSeconds() - before) / result.answered) * 1e6 };
 }
 
-function row(label: string, results: (OrderClientResult & { cpuUs: number })[]): string {
+function row(label: string, results: WorkloadResult[]): string {
   const failed = results.reduce((n, r) => n + r.failed, 0);
   const first = results.find((r) => r.firstFailure)?.firstFailure;
   return `${label.padEnd(33)}${formatSpread(spread(results.map((r) => r.ordersPerSec))).padEnd(31)}${formatNumber(median(results.map((r) => r.p50Ms)), 1).padEnd(9)}${formatNumber(median(results.map((r) => r.p99Ms)), 1).padEnd(9)}${failed}${first ? ` (${first})` : ''}  CPU ${formatSpread(spread(results.map((r) => r.cpuUs)))} µs/order`;
@@ -80,18 +109,13 @@ function row(label: string, results: (OrderClientResult & { cpuUs: number })[]):
 /** Crossing orders, then one order at a time, on the running exchange. */
 export async function runOrderWorkloads(
   settings: WorkloadSettings,
-  exchange: {
-    url: string;
-    pid: number;
-    dataDir: string;
-    demo: { apiKey: string; secretKey: string };
-    baselinePerSec: number;
-  },
-): Promise<void> {
-  const accounts: { apiKey: string; secretKey: string }[] = [];
-  for (let i = 0; i < CROSSING_ACCOUNTS; i++) accounts.push(await trader(exchange.url, settings.adminToken, i));
+  exchange: ExchangeUnderTest,
+): Promise<WorkloadSummary> {
+  // Request ids repeat from one exchange to the next in a run: keep only this one's.
+  for (const id of Object.keys(clientTimes)) delete clientTimes[id];
+  const accounts = exchange.traders ?? (await crossingTraders(exchange.url, settings.adminToken));
   const crossing = (prefix: string, durationSec: number) =>
-    clientRun(exchange.dataDir, exchange.pid, {
+    clientRun(exchange, {
       mode: 'crossing',
       url: exchange.url,
       accounts,
@@ -104,7 +128,7 @@ export async function runOrderWorkloads(
   const crossed = [];
   for (let run = 0; run < settings.runs; run++) crossed.push(await crossing(`x${run}-`, settings.durationSec));
   const single = [
-    await clientRun(exchange.dataDir, exchange.pid, {
+    await clientRun(exchange, {
       mode: 'single',
       url: exchange.url,
       accounts: [exchange.demo],
@@ -121,19 +145,26 @@ export async function runOrderWorkloads(
   console.log(`${'workload'.padEnd(33)}orders/s (median, min–max)     p50 ms   p99 ms   failed`);
   console.log(row('crossing orders (trades)', crossed));
   console.log(row('one order at a time', single));
-  console.log(
-    `crossing / hello-world (median / median): ${formatNumber(median(crossed.map((r) => r.ordersPerSec)) / exchange.baselinePerSec, 2)}x`,
-  );
+  if (Number.isFinite(exchange.baselinePerSec))
+    console.log(
+      `crossing / hello-world (median / median): ${formatNumber(median(crossed.map((r) => r.ordersPerSec)) / exchange.baselinePerSec, 2)}x`,
+    );
+  return { crossing: crossed, single };
 }
 
 /** Reads the journal the run left and prints each workload's hops. */
-export async function printHops(settings: WorkloadSettings, dataDir: string): Promise<void> {
-  const log: EventLog = settings.kafka
-    ? new NamespacedEventLog(
-        new KafkaEventLog({ brokers: settings.kafka.brokers.split(','), clientId: 'bench-hops' }),
-        settings.kafka.namespace,
-      )
-    : await EmbeddedEventLog.open({ dir: join(dataDir, 'event-log'), fsync: 'never', maintenanceIntervalMs: 0 });
+export async function printHops(source: JournalSource): Promise<void> {
+  const log: EventLog =
+    'namespace' in source
+      ? new NamespacedEventLog(
+          new KafkaEventLog({ brokers: source.brokers.split(','), clientId: 'bench-hops' }),
+          source.namespace,
+        )
+      : await EmbeddedEventLog.open({
+          dir: join(source.dataDir, 'event-log'),
+          fsync: 'never',
+          maintenanceIntervalMs: 0,
+        });
   try {
     const times = await orderTimes(log);
     console.log('');

@@ -59,7 +59,7 @@ export interface ExchangeBenchmark {
   afterStop?(dataDir: string): Promise<void>;
 }
 
-interface LoadResult {
+export interface LoadResult {
   requestsPerSec: number;
   p50Ms: number;
   p99Ms: number;
@@ -76,7 +76,7 @@ interface LoadResult {
  * Fastify hello-world on core 0, autocannon on core 1, a warm-up, then alternating measured runs,
  * printed as min / median / max and the ratio of medians.
  */
-export async function runExchangeVsHello(bench: ExchangeBenchmark): Promise<void> {
+export async function runExchangeVsHello(bench: ExchangeBenchmark): Promise<LoadResult[]> {
   const runs = Number(process.env.BENCH_RUNS ?? 3);
   const duration = Number(process.env.BENCH_DURATION_SEC ?? 10);
   const dir = mkdtempSync(join(tmpdir(), `bench-${bench.name}-`));
@@ -93,13 +93,10 @@ export async function runExchangeVsHello(bench: ExchangeBenchmark): Promise<void
   );
   for (const line of bench.describe) console.log(`  ${line}`);
 
-  const load = (name: string, url: string, requests?: Requests): Promise<LoadResult> => {
-    const file = join(dir, `${name}.json`);
-    const what = requests === undefined ? {} : Array.isArray(requests) ? { requests } : { signed: requests };
-    writeFileSync(file, JSON.stringify({ url, connections: CONNECTIONS, pipelining, durationSec: duration, ...what }));
-    return runPinnedWorker<LoadResult>('bench/support/autocannon-worker.ts', [file], LOAD_CORE);
-  };
+  const load = (name: string, url: string, requests?: Requests): Promise<LoadResult> =>
+    runLoad(dir, name, url, requests, { pipelining, durationSec: duration });
   await bench.prepare?.(join(dir, 'data'));
+  let ours: LoadResult[] = [];
   const exchange = await startPinnedServer(
     'apps/exchange/src/main.ts',
     SERVER_CORE,
@@ -107,7 +104,7 @@ export async function runExchangeVsHello(bench: ExchangeBenchmark): Promise<void
       PORT: String(exchangePort),
       DATA_DIR: join(dir, 'data'),
       EMBEDDED_PG_PORT: String(exchangePort + 1),
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
       DATABASE_URL: '',
       KAFKA_BROKERS: '',
       REDIS_URL: '',
@@ -133,7 +130,7 @@ export async function runExchangeVsHello(bench: ExchangeBenchmark): Promise<void
         : load(name, `http://127.0.0.1:${helloPort}/hello`);
     await load('warm-exchange', exchangeUrl, bench.presign(demo));
     await other('warm-baseline');
-    const ours: LoadResult[] = [];
+    ours = [];
     const ceiling: LoadResult[] = [];
     for (let run = 0; run < runs; run++) {
       const cpuBefore = cpuOfTree(exchange.pid!);
@@ -163,6 +160,21 @@ export async function runExchangeVsHello(bench: ExchangeBenchmark): Promise<void
     await stopServer(exchange);
   }
   await bench.afterStop?.(join(dir, 'data'));
+  return ours;
+}
+
+/** One autocannon run from its own process on the load core: CONNECTIONS connections against `url`. */
+export function runLoad(
+  dir: string,
+  name: string,
+  url: string,
+  requests: Requests | undefined,
+  options: { pipelining: number; durationSec: number },
+): Promise<LoadResult> {
+  const file = join(dir, `${name}.json`);
+  const what = requests === undefined ? {} : Array.isArray(requests) ? { requests } : { signed: requests };
+  writeFileSync(file, JSON.stringify({ url, connections: CONNECTIONS, ...options, ...what }));
+  return runPinnedWorker<LoadResult>('bench/support/autocannon-worker.ts', [file], LOAD_CORE);
 }
 
 function row(label: string, results: LoadResult[]): string {

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { taskset } from './pinned-child';
 
@@ -28,6 +29,9 @@ export function startPinnedServer(
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
+    // BENCH_SERVER_LOG=<file>: the servers' output is kept there too (their log, for a run that misbehaved).
+    if (process.env.BENCH_SERVER_LOG)
+      child.stdout!.pipe(createWriteStream(resolve(process.env.BENCH_SERVER_LOG), { flags: 'a' }));
     // Generous: on a machine shared with other jobs a pinned exchange has taken over 60 s to start.
     const timer = setTimeout(() => fail(new Error(`${script} not ready in 180 s`)), 180_000);
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -37,7 +41,8 @@ export function startPinnedServer(
         done(child);
       }
     });
-    child.on('exit', (code) => fail(new Error(`${script} exited with ${code}`)));
+    // What it printed says why it stopped (its log goes to stdout, which is piped here).
+    child.on('exit', (code) => fail(new Error(`${script} exited with ${code}:\n${out.slice(-4000)}`)));
   });
 }
 

@@ -20,6 +20,7 @@ import type {
 import { partitionForKey } from '../partitioning/murmur2-partitioner';
 import { KafkaGroupConsumer } from './kafka-group-consumer';
 import { splitIntoRequests } from './kafka-requests';
+import { PublishQueue } from './publish-queue';
 
 export interface KafkaEventLogOptions {
   brokers: string[];
@@ -45,6 +46,10 @@ export class KafkaEventLog implements EventLog {
   private readonly consumers = new Set<KafkaGroupConsumer>();
   private connected: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
+  private readonly publishes = new PublishQueue(async (records) => {
+    for (const request of await this.toRequests(records))
+      await this.producer.sendBatch({ acks: -1, topicMessages: request });
+  });
 
   constructor(private readonly options: KafkaEventLogOptions) {
     this.kafka = new Kafka({
@@ -107,8 +112,7 @@ export class KafkaEventLog implements EventLog {
   async publish(records: readonly OutgoingRecord[]): Promise<void> {
     if (records.length === 0) return;
     await this.connect();
-    for (const request of await this.toRequests(records))
-      await this.producer.sendBatch({ acks: -1, topicMessages: request });
+    await this.publishes.publish(records);
   }
 
   async consume(options: ConsumerOptions): Promise<Consumer> {

@@ -25,7 +25,7 @@ export function splitIntoRequests(
   let current: OutgoingRecord[] = [];
   let bytes = 0;
   for (const record of records) {
-    const size = sizeOf(record);
+    const size = recordBytes(record);
     if (current.length > 0 && bytes + size > maxBytes) {
       requests.push(current);
       current = [];
@@ -38,7 +38,8 @@ export function splitIntoRequests(
   return requests;
 }
 
-function sizeOf(record: OutgoingRecord): number {
+/** What a record takes in a produce request, about. */
+export function recordBytes(record: OutgoingRecord): number {
   let bytes = RECORD_OVERHEAD_BYTES + Buffer.byteLength(record.key) + Buffer.byteLength(record.value);
   for (const name in record.headers)
     bytes += RECORD_OVERHEAD_BYTES + Buffer.byteLength(name) + Buffer.byteLength(record.headers[name] ?? '');

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type LedgerJournalEvent, Topics } from '@exchange/contracts';
+import { type LedgerJournalEvent, type TopicDefinition, Topics } from '@exchange/contracts';
 import { EmbeddedEventLog, type EventLog, KafkaEventLog, NamespacedEventLog } from '@exchange/messaging';
 import { createLogger } from '@exchange/platform';
 import { realServiceAddress } from '../../../../test/support/real-services';
@@ -59,6 +59,42 @@ function describeFeed(name: string, available: boolean, open: () => Promise<Even
       }
       expect(seen).toHaveLength(87);
     }, 60_000);
+
+    it('reads outside its group only up to the first batch of a partition: the transaction markers between ledger steps are no gap', async () => {
+      let reads = 0;
+      // The same log, its range reads counted.
+      const counting: EventLog = Object.create(log) as EventLog;
+      counting.read = (...args) => {
+        reads += 1;
+        return log.read(...args);
+      };
+      const seen: LedgerJournalEvent[] = [];
+      const feed = new LedgerEventFeed(counting, createLogger('test', 'silent'), (event) => seen.push(event));
+      await feed.start();
+      // One step per input record, as the ledger journals: on Kafka each commits a transaction and leaves a marker.
+      const input: TopicDefinition = {
+        name: `feed-input-${randomBytes(3).toString('hex')}`,
+        partitions: 1,
+        key: 'userId',
+        config: {},
+      };
+      await log.createTopics([input]);
+      const steps = await log.consume({
+        groupId: `feed-steps-${randomBytes(3).toString('hex')}`,
+        topics: [input.name],
+        fromBeginning: true,
+        maxBatchSize: 1,
+        eachBatch: async (batch) => ({ emit: batch.records.map((r) => record('4', Number(r.value))) }),
+      });
+      for (let seq = 1; seq <= 20; seq++) {
+        await log.publish([{ topic: input.name, key: '4', value: String(seq) }]);
+        await waitFor(() => seen.length >= seq, `event ${seq}`, 30_000);
+      }
+      await steps.stop();
+      await feed.stop();
+      expect(seen.map((e) => e.payload.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      expect(reads).toBeLessThanOrEqual(1);
+    }, 90_000);
   });
 }
 

@@ -9,7 +9,11 @@ import type { Logger } from '@exchange/platform';
  * order. Every replica must see every event, so each reads in a consumer group of its own. A
  * fresh group starts at the end as of its join, which Kafka settles a moment after start: the end
  * offsets are taken first, and the records between them and a partition's first delivered batch
- * are read before that batch, so nothing published after the start is missed.
+ * are read before that batch, so nothing published after the start is missed. Later batches
+ * continue the group's own position: a gap between them is Kafka's transaction markers (one after
+ * every ledger step), not records, and reading it outside the group would cost a throw-away
+ * consumer group per batch (a join, a fetch and a leave: it was most of this replica's requests
+ * to the broker under load).
  */
 export class LedgerEventFeed {
   private consumer: Consumer | undefined;
@@ -24,6 +28,7 @@ export class LedgerEventFeed {
   async start(): Promise<void> {
     const startOffsets = await this.log.endOffsets(this.topic);
     const next = [...startOffsets];
+    const live = new Set<number>();
     this.consumer = await this.log.consume({
       groupId: `user-stream.${hostname()}.${process.pid}.${randomUUID()}`,
       topics: [this.topic],
@@ -32,7 +37,7 @@ export class LedgerEventFeed {
       eachBatch: async (batch) => {
         const first = batch.records[0];
         const expected = next[batch.partition] ?? 0;
-        if (first && first.offset > expected)
+        if (first && first.offset > expected && !live.has(batch.partition))
           await this.log.read(
             this.topic,
             batch.partition,
@@ -40,6 +45,7 @@ export class LedgerEventFeed {
             async (records) => this.deliver(records, next),
             first.offset,
           );
+        if (first) live.add(batch.partition);
         this.deliver(batch.records, next);
       },
     });

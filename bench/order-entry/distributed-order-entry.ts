@@ -1,0 +1,106 @@
+// bench:order-entry's Kafka half: the same workloads against the distributed mode as CI runs it
+// (test/support/distributed-exchange.ts: every app of docker-compose.yml its own process, two
+// gateways and two market-data replicas behind nginx's edge configuration, on the broker of
+// KAFKA_BROKERS, PostgreSQL and Redis), so the two modes are compared in one run on one machine.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { startDistributedExchange } from '../../test/support/distributed-exchange';
+import { type LoadResult, type PresignedRequest, runLoad } from '../support/exchange-vs-hello';
+import { taskset } from '../support/pinned-child';
+import { cpuOfTree } from '../support/process-cpu';
+import { formatNumber, formatSpread, median, spread } from '../support/stats';
+import {
+  crossingTraders,
+  printHops,
+  runOrderWorkloads,
+  trader,
+  type WorkloadSettings,
+  type WorkloadSummary,
+} from './order-workloads';
+
+const SERVICES_CORE = 0;
+const TICKS = 100;
+
+export interface DistributedRun {
+  ioc: LoadResult[];
+  workloads: WorkloadSummary;
+}
+
+/** The broker's CPU seconds so far, when tools/kafka/start-broker.sh's pid file says which process it is. */
+function brokerCpuSeconds(brokers: string): number | undefined {
+  const port = brokers.split(',')[0]?.split(':')[1];
+  const home = process.env.KAFKA_HOME_DIR ?? `${process.env.TMPDIR ?? '/tmp'}/exchange-kafka-${port}`;
+  try {
+    const pid = readFileSync(`${home}/broker.pid`, 'utf8').trim();
+    if (!existsSync(`/proc/${pid}/stat`)) return undefined;
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Starts the topology, pins its services to the core the embedded exchange had, runs the IOC runs and the workloads. */
+export async function runDistributedOrderEntry(
+  settings: WorkloadSettings & { brokers: string },
+  env: Record<string, string>,
+  presign: (demo: { apiKey: string; secretKey: string }) => PresignedRequest[],
+): Promise<DistributedRun> {
+  for (const name of ['DATABASE_URL', 'REDIS_URL'])
+    if (!process.env[name]) throw new Error(`BENCH_KAFKA=1 runs the distributed mode, which needs ${name}`);
+  console.log('');
+  console.log(
+    `Kafka: docker-compose.yml's services as separate processes (2 gateways, 2 market-data replicas, nginx's edge in front) on the broker at ${settings.brokers}, PostgreSQL and Redis; services pinned to core ${SERVICES_CORE}, the broker and nginx unpinned`,
+  );
+  const exchange = await startDistributedExchange({ env });
+  try {
+    const pids = exchange.processes.map((p) => p.child.pid!);
+    if (taskset())
+      for (const pid of pids) execFileSync(taskset()!, ['-a', '-p', '-c', String(SERVICES_CORE), String(pid)]);
+    const cpuSeconds = () => pids.reduce((sum, pid) => sum + cpuOfTree(pid), 0);
+    // Accounts are made before any load: a backlog left by the IOC runs would time their requests out.
+    const demo = await trader(exchange.edgeUrl, exchange.adminToken, 100);
+    const traders = await crossingTraders(exchange.edgeUrl, exchange.adminToken);
+    const load = (name: string) =>
+      runLoad(exchange.workDir, name, exchange.edgeUrl, presign(demo), {
+        pipelining: 1,
+        durationSec: settings.durationSec,
+      });
+    await load('warm-kafka');
+    const ioc: LoadResult[] = [];
+    const brokerCpu: number[] = [];
+    for (let run = 0; run < settings.runs; run++) {
+      const before = cpuSeconds();
+      const brokerBefore = brokerCpuSeconds(settings.brokers);
+      const result = await load(`kafka-${run}`);
+      ioc.push({ ...result, cpuUs: ((cpuSeconds() - before) / result.total) * 1e6 });
+      const brokerAfter = brokerCpuSeconds(settings.brokers);
+      if (brokerBefore !== undefined && brokerAfter !== undefined)
+        brokerCpu.push(((brokerAfter - brokerBefore) / result.total) * 1e6);
+    }
+    console.log(
+      `signed POST /openapi/v1/order (IOC) over Kafka: ${formatSpread(spread(ioc.map((r) => r.requestsPerSec)))} orders/s, p50 ${formatNumber(median(ioc.map((r) => r.p50Ms)), 1)} ms, p99 ${formatNumber(median(ioc.map((r) => r.p99Ms)), 1)} ms, errors+non-2xx ${ioc.reduce((n, r) => n + r.errors + r.non2xx, 0)}`,
+    );
+    console.log(
+      `CPU per order of the services' processes: ${formatSpread(spread(ioc.map((r) => r.cpuUs!)))} µs${brokerCpu.length > 0 ? `; the broker's: ${formatSpread(spread(brokerCpu))} µs` : ''}`,
+    );
+    const workloads = await runOrderWorkloads(
+      { ...settings, adminToken: exchange.adminToken },
+      {
+        url: exchange.edgeUrl,
+        cpuSeconds,
+        workDir: exchange.workDir,
+        demo,
+        traders,
+        baselinePerSec: Number.NaN,
+      },
+    );
+    // Before the topology stops: stopping deletes the run's topics.
+    await printHops({ brokers: settings.brokers, namespace: exchange.namespace });
+    return { ioc, workloads };
+  } finally {
+    await exchange.stop();
+  }
+}
