@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { TopicDefinition } from '@exchange/contracts';
 import type {
@@ -18,7 +19,15 @@ import { type FsyncPolicy, JournalWriter } from './journal-writer';
 import { LruCache } from './lru-cache';
 import { decodeJournalEntry, encodeJournalEntry } from './record-codec';
 import { type CachedValue, PartitionLog, type SegmentMeta, type SegmentSettings } from './partition-log';
-import { cleanPartition, cleanupPolicyOf } from './segment-cleaner';
+import {
+  applyCompaction,
+  cleanPartition,
+  cleanupPolicyOf,
+  type CompactionState,
+  compactionDue,
+  filesOfPlan,
+} from './segment-cleaner';
+import { type CompactionPlan, planCompaction } from './segment-compaction';
 import { compressSegment, removeSegmentFiles } from './segment-compression';
 import {
   isWalFile,
@@ -36,7 +45,7 @@ interface TopicState {
   definition: TopicDefinition;
   partitions: PartitionLog[];
   /** Per partition: the compacted range, so an unchanged partition is not rescanned. */
-  cleaned: { compactedThrough?: number }[];
+  cleaned: CompactionState[];
 }
 
 export interface EmbeddedEventLogOptions {
@@ -62,6 +71,8 @@ export interface EmbeddedEventLogOptions {
    * the plain files are gone. The kill -9 tests stop the process there; nothing else needs it.
    */
   onCompressionStep?: (step: 'block' | 'written' | 'switched' | 'deleted', file: string) => void;
+  /** The same for a compaction: its replacements' blocks and files written, then switched and the replaced files deleted. */
+  onCompactionStep?: (step: 'block' | 'written' | 'switched' | 'deleted', file: string) => void;
   now?: () => number;
   onWarning?: (message: string, details: Record<string, unknown>) => void;
 }
@@ -110,6 +121,8 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
   private closing: Promise<void> | undefined;
   /** The compression of sealed segments in progress, if any: maintain() chains onto it, close() waits for it. */
   private compressing: Promise<void> = Promise.resolve();
+  /** The last retention and compaction run (planned, then switched in a step): close() waits for it. */
+  private cleaning: Promise<void> = Promise.resolve();
   /** Woken once a step is written, before it is durable: what consumers that read unsynced records wait on. */
   readonly written = new Signal();
   /** Woken on every durable append and commit, rebalance and stop (and wakes `written`'s waiters too). */
@@ -238,29 +251,85 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
     await run;
   }
 
-  private async cleanAndCheckpoint(): Promise<void> {
-    await this.syncSegments(true);
+  private cleanAndCheckpoint(): Promise<void> {
+    // One run at a time: a second plan made before the first is switched in would read the segments it replaces.
+    const run = this.cleaning.catch(() => undefined).then(() => this.planAndClean());
+    this.cleaning = run;
+    return run;
+  }
+
+  private async planAndClean(): Promise<void> {
+    const plans = await this.planCompactions();
+    try {
+      await this.syncSegments(true);
+    } catch (error) {
+      await this.dropPlans(plans);
+      throw error;
+    }
     // close() may have run while the segments synced: its writer takes no more tasks.
-    if (this.closing) return;
+    if (this.closing) return this.dropPlans(plans);
     return this.writer.exclusive(async () => {
       const now = (this.options.now ?? Date.now)();
-      const obsolete: string[] = [];
-      const generation = ++this.generation;
+      const expired: string[] = [];
+      const compacted: string[] = [];
       for (const state of this.topics.values()) {
         const policy = cleanupPolicyOf(state.definition.config);
-        state.partitions.forEach((p, i) =>
-          obsolete.push(...cleanPartition(p, policy, now, generation, state.cleaned[i]!).map((f) => join(p.dir, f))),
-        );
+        state.partitions.forEach((p, i) => {
+          expired.push(...cleanPartition(p, policy, now).map((f) => join(p.dir, f)));
+          const plan = plans.get(p);
+          if (plan) compacted.push(...applyCompaction(p, plan, state.cleaned[i]!).map((f) => join(p.dir, f)));
+        });
       }
-      await this.checkpoint(obsolete);
+      await this.checkpoint(expired);
+      if (compacted.length === 0) return;
+      this.options.onCompactionStep?.('switched', compacted[0]!);
+      await Promise.all(compacted.map((file) => rm(file, { force: true })));
+      await Promise.all([...new Set(compacted.map((file) => dirname(file)))].map(syncFolderAsync));
+      this.options.onCompactionStep?.('deleted', compacted[0]!);
     });
+  }
+
+  /**
+   * Each compacted partition's plan (segment-compaction.ts), made while appends and reads go on;
+   * switched in by the step that follows. Stops when the log closes.
+   */
+  private async planCompactions(): Promise<Map<PartitionLog, CompactionPlan>> {
+    const plans = new Map<PartitionLog, CompactionPlan>();
+    try {
+      for (const state of this.topics.values()) {
+        if (!cleanupPolicyOf(state.definition.config).compact) continue;
+        const { indexIntervalBytes } = this.settingsOf(state.definition);
+        for (const [i, log] of state.partitions.entries()) {
+          if (!compactionDue(log, state.cleaned[i]!)) continue;
+          const plan = await planCompaction(log, {
+            stopped: () => this.closing !== undefined,
+            onBlock: () => this.options.onCompactionStep?.('block', log.dir),
+            indexIntervalBytes,
+            generation: ++this.generation,
+          });
+          if (!plan) return plans;
+          plans.set(log, plan);
+          for (const { replacement } of plan.segments)
+            if (replacement) this.options.onCompactionStep?.('written', replacement.file);
+        }
+      }
+      return plans;
+    } catch (error) {
+      await this.dropPlans(plans);
+      throw error;
+    }
+  }
+
+  private async dropPlans(plans: ReadonlyMap<PartitionLog, CompactionPlan>): Promise<void> {
+    const files = [...plans].flatMap(([log, plan]) => filesOfPlan(plan).map((f) => join(log.dir, f)));
+    await Promise.all(files.map((file) => rm(file, { force: true })));
   }
 
   close(): Promise<void> {
     this.closing ??= (async () => {
       clearInterval(this.timer);
-      // A compression in progress stops at its next block (this.closing is set) and leaves its files out.
-      await this.compressing.catch(() => undefined);
+      // A compression or a compaction's plan in progress stops at its next block (this.closing is set) and leaves its files out.
+      await Promise.all([this.compressing.catch(() => undefined), this.cleaning.catch(() => undefined)]);
       await this.stopConsumers();
       await this.queuedCheckpoint;
       if (this.writer.bytes > CLOSE_CHECKPOINT_BYTES)

@@ -25,7 +25,6 @@ import {
   type SegmentSettings,
   segmentFileName,
   writeAll,
-  writeSegmentFile,
 } from './segment-files';
 import { syncFolderAsync } from './segment-manifest';
 
@@ -283,20 +282,6 @@ export class PartitionLog {
       at = block.end;
     }
     return out;
-  }
-
-  /** Every record of a segment, straight from its file (the cache left alone): what the cleaner rewrites. */
-  scan(segment: SegmentMeta): SegmentRecord[] {
-    const records: SegmentRecord[] = [];
-    this.flush();
-    this.decode(segment, 0, segment.bytes, (r) => records.push(r));
-    return records;
-  }
-
-  /** Writes `records` as a new sealed segment of [base, next), synced, beside the one it replaces. */
-  writeSealed(base: number, next: number, records: SegmentRecord[], generation: number): SegmentMeta {
-    this.newFiles = true;
-    return writeSegmentFile(this.dir, base, next, records, generation, this.settings.indexIntervalBytes);
   }
 
   private get active(): SegmentMeta {

@@ -61,6 +61,18 @@ export function decodeSegmentRecord(payload: Buffer): SegmentRecord {
   return record;
 }
 
+/** Offset, timestamp and key of a segment record, its headers and value left undecoded: what compaction compares. */
+export function decodeSegmentRecordHead(payload: Buffer): Pick<SegmentRecord, 'o' | 'ts' | 'k'> {
+  if (payload[0] === JSON_OPEN) {
+    const { o, ts, k } = JSON.parse(payload.toString('utf8')) as SegmentRecord;
+    return { o, ts, k };
+  }
+  const reader = new Reader(payload);
+  const o = reader.varint();
+  const ts = reader.varint();
+  return { o, ts, k: reader.str() };
+}
+
 export function encodeJournalEntry(entry: JournalEntry): Buffer {
   const meta = JSON.stringify({ d: entry.d, c: entry.c });
   const records = entry.r ?? [];

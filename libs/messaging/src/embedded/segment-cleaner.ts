@@ -1,4 +1,5 @@
 import { indexFileName, type PartitionLog, type SegmentMeta } from './partition-log';
+import type { CompactionPlan } from './segment-compaction';
 
 /** What a topic definition's Kafka settings ask of the embedded log. */
 export interface CleanupPolicy {
@@ -20,24 +21,28 @@ export function cleanupPolicyOf(config: Readonly<Record<string, string>>): Clean
 }
 
 /**
- * Applies retention and compaction to one partition's sealed segments, as Kafka's log cleaner
- * does: whole segments past retention (by the append time of their newest record, or by the
- * partition's size) are dropped from the front; a compacted topic's sealed segments are rewritten
- * keeping the latest record of each key, at its offset. The active segment is never rewritten;
- * when every record in it is past retention it is sealed first, so a quiet topic still expires.
+ * Applies retention to one partition's sealed segments, as Kafka's log cleaner does: whole
+ * segments past retention (by the append time of their newest record, or by the partition's size)
+ * are dropped from the front. The active segment is never rewritten; when every record in it is
+ * past retention it is sealed first, so a quiet topic still expires. Compaction is planned off
+ * the append path (segment-compaction.ts) and switched in by applyCompaction.
  * Returns the files the new segment list no longer names, to delete once the manifest is written.
  */
-export function cleanPartition(
-  log: PartitionLog,
-  policy: CleanupPolicy,
-  now: number,
-  generation: number,
-  state: { compactedThrough?: number },
-): string[] {
-  const obsolete: string[] = [];
-  if (policy.retentionMs >= 0 || policy.retentionBytes >= 0) obsolete.push(...expire(log, policy, now));
-  if (policy.compact) obsolete.push(...compact(log, generation, state));
-  return obsolete;
+export function cleanPartition(log: PartitionLog, policy: CleanupPolicy, now: number): string[] {
+  if (policy.retentionMs < 0 && policy.retentionBytes < 0) return [];
+  return expire(log, policy, now);
+}
+
+/** Whether sealed segments were added since the partition was last compacted. */
+export function compactionDue(log: PartitionLog, state: CompactionState): boolean {
+  const sealed = log.segments.filter((s) => s.sealed);
+  const through = sealed[sealed.length - 1]?.next;
+  return through !== undefined && through !== state.compactedThrough;
+}
+
+export interface CompactionState {
+  /** The end of the sealed segments last compacted, so an unchanged partition is not reread. */
+  compactedThrough?: number;
 }
 
 function expire(log: PartitionLog, policy: CleanupPolicy, now: number): string[] {
@@ -59,28 +64,34 @@ function expire(log: PartitionLog, policy: CleanupPolicy, now: number): string[]
   return filesOf(sealed.slice(0, dropped));
 }
 
-function compact(log: PartitionLog, generation: number, state: { compactedThrough?: number }): string[] {
+/**
+ * Puts a plan's replacements in the place of the sealed segments it read, as far as they are still
+ * the ones listed: retention, or the compression of a segment, may have replaced one since. Such a
+ * segment stays as it is (a superset of its plan), its replacement is let go, and the next run
+ * plans again. Returns the files no longer named (replaced segments, unused replacements), to
+ * delete once the manifest is written.
+ */
+export function applyCompaction(log: PartitionLog, plan: CompactionPlan, state: CompactionState): string[] {
   const sealed = log.segments.filter((s) => s.sealed);
-  const through = sealed[sealed.length - 1]?.next;
-  if (through === undefined || through === state.compactedThrough) return [];
-  const latest = new Map<string, number>();
-  for (const segment of log.segments) for (const r of log.scan(segment)) latest.set(r.k, r.o);
+  const listed = new Set(sealed.map((s) => s.file));
+  const planned = new Map(plan.segments.map((p) => [p.original.file, p]));
+  const unused = plan.segments.filter((p) => !listed.has(p.original.file));
+  if (unused.length === 0) state.compactedThrough = plan.through;
+  const obsolete = filesOf(unused.flatMap((p) => (p.replacement ? [p.replacement] : [])));
+  if (unused.length === plan.segments.length) return obsolete;
   const kept: SegmentMeta[] = [];
-  const obsolete: SegmentMeta[] = [];
   for (const segment of sealed) {
-    const records = log.scan(segment);
-    const survivors = records.filter((r) => latest.get(r.k) === r.o);
-    if (survivors.length === records.length) {
-      kept.push(segment);
-      continue;
-    }
-    obsolete.push(segment);
-    if (survivors.length > 0) kept.push(log.writeSealed(segment.base, segment.next, survivors, generation));
+    const replacing = planned.get(segment.file);
+    if (!replacing) kept.push(segment);
+    else if (replacing.replacement) kept.push(replacing.replacement);
   }
-  state.compactedThrough = through;
-  if (obsolete.length === 0) return [];
   log.replaceSealed(kept);
-  return filesOf(obsolete);
+  return [...obsolete, ...filesOf(sealed.filter((s) => planned.has(s.file)))];
+}
+
+/** The files of a plan that was not applied. */
+export function filesOfPlan(plan: CompactionPlan): string[] {
+  return filesOf(plan.segments.flatMap((p) => (p.replacement ? [p.replacement] : [])));
 }
 
 function filesOf(segments: readonly SegmentMeta[]): string[] {

@@ -1,8 +1,5 @@
-import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { CorruptEventLogError } from '../event-log-errors';
-import { encodeFrame } from './journal-file';
-import { encodeSegmentRecord } from './record-codec';
 import type { SegmentCodec } from './segment-compression';
 
 // The files of one partition's segments: names, the sparse index format (pairs of float64
@@ -40,35 +37,6 @@ export const segmentFileName = (base: number, generation = 0): string =>
   `${String(base).padStart(20, '0')}${generation > 0 ? `.c${generation}` : ''}.log`;
 export const indexFileName = (file: string): string => file.replace(/\.log$/, '.index');
 
-/** Writes `records` as a new sealed segment of [base, next) with its index, both synced. */
-export function writeSegmentFile(
-  dir: string,
-  base: number,
-  next: number,
-  records: SegmentRecord[],
-  generation: number,
-  indexIntervalBytes: number,
-): SegmentMeta {
-  const file = segmentFileName(base, generation);
-  const frames: Buffer[] = [];
-  const index: number[] = [];
-  let bytes = 0;
-  let blockBytes = Infinity;
-  for (const record of records) {
-    const frame = encodeFrame(encodeSegmentRecord(record));
-    if (blockBytes >= indexIntervalBytes) {
-      index.push(record.o, bytes);
-      blockBytes = 0;
-    }
-    frames.push(frame);
-    bytes += frame.length;
-    blockBytes += frame.length;
-  }
-  writeSynced(join(dir, file), Buffer.concat(frames));
-  writeSynced(join(dir, indexFileName(file)), Buffer.from(new Float64Array(index).buffer));
-  return { file, base, next, bytes, maxTs: records.reduce((m, r) => Math.max(m, r.ts), 0), sealed: true };
-}
-
 /** writeSync may take part of the bytes (a file-size limit, a disk filling up); the next call then throws. */
 export function writeAll(fd: number, data: Buffer): void {
   for (let done = 0; done < data.length;) done += writeSync(fd, data, done);
@@ -88,14 +56,4 @@ export function readIndex(path: string): Float64Array {
   const data = readFileSync(path);
   const whole = data.length - (data.length % INDEX_ENTRY_BYTES);
   return new Float64Array(data.buffer.slice(data.byteOffset, data.byteOffset + whole));
-}
-
-function writeSynced(path: string, data: Buffer): void {
-  const fd = openSync(path, 'w');
-  try {
-    writeAll(fd, data);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }
