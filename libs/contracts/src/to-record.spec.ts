@@ -16,6 +16,7 @@ describe('toRecord', () => {
       key: '11',
       value: JSON.stringify(command),
       headers: { [HeaderNames.messageId]: 'c1', [HeaderNames.messageType]: 'TransferFunds' },
+      message: command,
     });
     expect(
       toRecord(Topics.orderCommands, { type: 'SetSymbolStatus', id: 's1', payload: { symbol: 'BTCUSDT' } }).key,
@@ -32,6 +33,10 @@ describe('toRecord', () => {
     expect(toRecord(Topics.ledgerCommands, command, { correlation: undefined }).headers).not.toHaveProperty(
       HeaderNames.correlationId,
     );
+  });
+
+  it("carries the message object itself beside its JSON, for this process's consumers", () => {
+    expect(toRecord(Topics.ledgerCommands, command).message).toBe(command);
   });
 
   it('refuses a message without the key its topic needs (a record keyed "" would lose its partition order)', () => {
@@ -55,6 +60,7 @@ describe('toPartitionRecord', () => {
       key: 'BTC-SWAP-USDT',
       partition: 5,
       value: JSON.stringify(mark),
+      message: mark,
       headers: {
         [HeaderNames.messageId]: 'p1',
         [HeaderNames.messageType]: 'TriggerContractStops',

@@ -68,6 +68,8 @@ export interface MessageRecord {
   key: string;
   value: string;
   headers: Record<string, string>;
+  /** The message `value` is the JSON of, for this process's consumers (OutgoingRecord.message). */
+  message: unknown;
 }
 
 /** What a record says of where its message came from. */
@@ -90,7 +92,7 @@ export function toRecord<T extends TopicDefinition>(
 ): MessageRecord {
   const key = message.payload[topic.key as T['key']];
   if (!key) throw new Error(`${message.type} on ${topic.name}: no ${topic.key} to key it by`);
-  return { topic: topic.name, key, value: JSON.stringify(message), headers: headersOf(message, trace) };
+  return { topic: topic.name, key, value: JSON.stringify(message), headers: headersOf(message, trace), message };
 }
 
 /**
@@ -105,7 +107,14 @@ export function toPartitionRecord(
   key: string,
   trace: RecordTrace = {},
 ): MessageRecord & { partition: number } {
-  return { topic: topic.name, key, partition, value: JSON.stringify(message), headers: headersOf(message, trace) };
+  return {
+    topic: topic.name,
+    key,
+    partition,
+    value: JSON.stringify(message),
+    headers: headersOf(message, trace),
+    message,
+  };
 }
 
 function headersOf(message: { id: string; type: string }, trace: RecordTrace): Record<string, string> {

@@ -172,6 +172,13 @@ describe('the journal against the schema its consumers check it with', () => {
     },
   );
 
+  it("reads a FundingSettled back with the clearing account it moved (a negative balance: it nets the partitions' funding)", () => {
+    const settled = contractJournal.find((e) => e.type === 'FundingSettled')!;
+    const clearing = { accountId: '204', free: '-0.03', locked: '0', positionMargin: '0' };
+    const moved = { ...settled, payload: { ...settled.payload, clearing } } as LedgerJournalEvent;
+    expect(parseLedgerEvent(JSON.stringify(moved))).toEqual(moved);
+  });
+
   it('reads a rejection, and refuses what is not an event of the journal', () => {
     const rejected = {
       type: 'CommandRejected',

@@ -14,6 +14,13 @@ export interface OutgoingRecord {
   value: string;
   headers?: Record<string, string>;
   partition?: number;
+  /**
+   * The message `value` is the JSON of, as its producer built it; never stored nor sent. The
+   * embedded log keeps it beside the record for this process's consumers, whose decodeOnce and
+   * decodeRecord take it instead of parsing `value`: plain data that the topic's decoders give
+   * back from `value` unchanged (checked under tests), which nobody mutates once it is handed over.
+   */
+  message?: unknown;
 }
 
 export interface IncomingRecord {

@@ -180,6 +180,8 @@ export const contractJournalEventSchemas = {
     remainder: signedDecimal,
     uncovered: signedDecimal,
     insurance: balanceSchema,
+    // The clearing account nets funding across partitions: its free balance goes below zero.
+    clearing: z.object({ accountId: id, free: signedDecimal, locked: decimal, positionMargin: decimal }).optional(),
     flows: z.array(flowEntrySchema),
   }),
   PositionLiquidated: ledgerEventV1('PositionLiquidated', { ...bankrupt, fundPosition: positionSchema }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { messageV1 } from '../envelope/message';
+import { messageV1, parseMessage } from '../envelope/message';
 import {
   decimalField,
   orderIdField,
@@ -137,4 +137,9 @@ export type PlaceOrder = z.infer<typeof placeOrderV1>;
 export type RequestCancel = z.infer<typeof requestCancelV1>;
 export type LedgerTradingCommand = z.infer<typeof ledgerTradingCommandSchema>;
 export type LedgerCommand = z.infer<typeof ledgerCommandSchema>;
+
+/** A record's value as a ledger command, or undefined when it is not JSON or not one. */
+export function parseLedgerCommand(value: string): LedgerCommand | undefined {
+  return parseMessage(ledgerCommandSchema, value);
+}
 export type LedgerPartitionCommand = z.infer<typeof ledgerPartitionCommandSchema>;

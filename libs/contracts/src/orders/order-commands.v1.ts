@@ -9,6 +9,7 @@ import {
   symbolStatusField,
   timeInForceField,
 } from './order-fields';
+import { parseMessage } from '../envelope/message';
 
 /**
  * Commands on `order.commands`, keyed by symbol: one partition holds one book's whole ordered
@@ -57,6 +58,11 @@ export const setSymbolStatusV1 = messageV1(
 export const orderCommandSchema = z.discriminatedUnion('type', [submitOrderV1, cancelOrderV1, setSymbolStatusV1]);
 
 export type OrderCommand = z.infer<typeof orderCommandSchema>;
+
+/** A record's value as an order command, or undefined when it is not JSON or not one. */
+export function parseOrderCommandValue(value: string): OrderCommand | undefined {
+  return parseMessage(orderCommandSchema, value);
+}
 export type SubmitOrder = z.infer<typeof submitOrderV1>;
 export type CancelOrder = z.infer<typeof cancelOrderV1>;
 export type SetSymbolStatus = z.infer<typeof setSymbolStatusV1>;

@@ -6,7 +6,7 @@ import {
   parseJournalRecord,
   Topics,
 } from '@exchange/contracts';
-import { ConsumeBatches, type IncomingBatch, type IncomingRecord } from '@exchange/messaging';
+import { ConsumeBatches, decodeRecord, type IncomingBatch, type IncomingRecord } from '@exchange/messaging';
 import { LOGGER, type Logger, Metrics } from '@exchange/platform';
 import type { Histogram } from 'prom-client';
 import type { DataSource, QueryRunner } from 'typeorm';
@@ -121,7 +121,7 @@ export class LedgerProjector {
   private parse(records: IncomingRecord[]): LedgerJournalEvent[] {
     const events: LedgerJournalEvent[] = [];
     for (const record of records) {
-      const event = parseJournalRecord(record.value);
+      const event = decodeRecord(record, parseJournalRecord);
       if (event) events.push(event);
       else
         this.logger.error(

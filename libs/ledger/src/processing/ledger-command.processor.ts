@@ -2,15 +2,16 @@ import { Controller, Inject, type OnApplicationShutdown } from '@nestjs/common';
 import {
   HeaderNames,
   type LedgerCommand,
-  ledgerCommandSchema,
   type LedgerJournalEvent,
   type Markets,
+  parseLedgerCommand,
   Topics,
 } from '@exchange/contracts';
 import {
   type BatchOutcome,
   ConsumeBatches,
   deadLetterOf,
+  decodeRecord,
   describeFailure,
   type EventLog,
   type IncomingBatch,
@@ -302,15 +303,9 @@ export class LedgerCommandProcessor implements OnApplicationShutdown {
   }
 
   private parse(record: IncomingRecord): LedgerCommand {
-    let json: unknown;
-    try {
-      json = JSON.parse(record.value);
-    } catch {
-      json = undefined;
-    }
-    const parsed = ledgerCommandSchema.safeParse(json);
-    if (!parsed.success)
+    const command = decodeRecord(record, parseLedgerCommand);
+    if (!command)
       throw new PoisonRecord(`ledger: the record at ${record.partition}/${record.offset} is not a ledger command`);
-    return parsed.data;
+    return command;
   }
 }

@@ -18,6 +18,7 @@ export function outputRecords(out: CommandOutput, correlationId: string | undefi
     key: out.symbol,
     value: JSON.stringify(e),
     headers: headers(e.id),
+    message: e,
   }));
   for (const s of out.settlements) {
     records.push({
@@ -25,6 +26,7 @@ export function outputRecords(out: CommandOutput, correlationId: string | undefi
       key: s.payload.userId,
       value: JSON.stringify(s),
       headers: headers(s.id),
+      message: s,
     });
   }
   return records;

@@ -569,7 +569,7 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
     for (const r of entry.r ?? []) {
       const log = this.partition(r.t, r.p);
       if (pending && !this.durableEnds.has(log)) this.durableEnds.set(log, log.end);
-      log.append({ k: r.k, v: r.v, h: r.h, ts: r.ts });
+      log.append({ k: r.k, v: r.v, h: r.h, ts: r.ts }, r.m);
       (ends ??= new Map()).set(log, log.end);
       this.unflushed.add(log);
     }
@@ -618,6 +618,7 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
       ts: (this.options.now ?? Date.now)(),
     };
     if (record.headers && Object.keys(record.headers).length > 0) stored.h = record.headers;
+    if (record.message !== undefined) stored.m = record.message;
     return stored;
   }
 

@@ -13,6 +13,8 @@ export interface StoredRecord {
   v: string;
   h?: Record<string, string>;
   ts: number;
+  /** The producer's message (OutgoingRecord.message): in memory only, never encoded. */
+  m?: unknown;
 }
 export interface StoredCommit {
   g: string;

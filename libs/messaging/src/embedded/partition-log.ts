@@ -12,6 +12,7 @@ import {
 import { dirname, join } from 'node:path';
 import { CorruptEventLogError } from '../event-log-errors';
 import type { IncomingRecord } from '../event-log.port';
+import { attachProduced } from '../records/decode-once';
 import { decodeFrames, encodeFrame } from './journal-file';
 import type { LruCache } from './lru-cache';
 import { decodeSegmentRecord, encodeSegmentRecord } from './record-codec';
@@ -156,7 +157,8 @@ export class PartitionLog {
     return this.segmentList.reduce((sum, s) => sum + s.bytes, 0);
   }
 
-  append(record: Omit<SegmentRecord, 'o'>): IncomingRecord {
+  /** `produced`: the producer's message, kept beside the in-memory record only (attachProduced). */
+  append(record: Omit<SegmentRecord, 'o'>, produced?: unknown): IncomingRecord {
     let active = this.active;
     if (active.bytes >= this.settings.segmentBytes) active = this.roll();
     const offset = active.next;
@@ -178,6 +180,7 @@ export class PartitionLog {
       headers: record.h ?? {},
       timestamp: record.ts,
     };
+    if (produced !== undefined) attachProduced(incoming, produced);
     this.openBlock.records.push(incoming);
     this.openBlock.bytes += frame.length;
     this.pending.push(frame);

@@ -1,5 +1,5 @@
 import type { IncomingRecord } from '../event-log.port';
-import { decodeOnce } from './decode-once';
+import { attachProduced, decodeOnce, decodeRecord } from './decode-once';
 
 const recordOf = (value: string): IncomingRecord => ({
   topic: 't',
@@ -43,5 +43,64 @@ describe('decodeOnce', () => {
     decodeOnce(record, (v) => JSON.parse(v) as object);
     expect({ ...record }).toEqual(recordOf('{}'));
     expect(Object.keys(record)).toEqual(Object.keys(recordOf('{}')));
+  });
+});
+
+describe('a message its producer appended in this process', () => {
+  const message = { type: 'T', payload: { n: 1 } };
+  const parse = (value: string) => JSON.parse(value) as typeof message;
+  const appended = (): IncomingRecord => {
+    const record = recordOf(JSON.stringify(message));
+    attachProduced(record, { type: 'T', payload: { n: 1 } });
+    return record;
+  };
+
+  it('is what consumers get, the same object for each, by decodeRecord or decodeOnce', () => {
+    const record = appended();
+    const value = decodeRecord(record, parse);
+    expect(value).toEqual(message);
+    expect(decodeRecord(record, parse)).toBe(value);
+    expect(decodeOnce(record, parse)).toBe(value);
+    expect(decodeOnce(record, (v) => parse(v))).toBe(value);
+  });
+
+  it('is frozen under tests, so a producer that mutates what it appended fails', () => {
+    const produced = { type: 'T', payload: { n: 1 } };
+    attachProduced(recordOf(JSON.stringify(produced)), produced);
+    expect(() => {
+      produced.payload.n = 2;
+    }).toThrow(TypeError);
+  });
+
+  it('fails under tests when a decoder would make something else of the text, in the consumer and outside it', () => {
+    const record = recordOf('{"type":"T","payload":{"n":1}}');
+    attachProduced(record, { type: 'T', payload: { n: 1 }, extra: true });
+    const outside: (() => void)[] = [];
+    const nextTick = jest
+      .spyOn(process, 'nextTick')
+      .mockImplementation((callback) => void outside.push(callback as () => void));
+    try {
+      expect(() => decodeRecord(record, parse)).toThrow('is not what parse makes of its text');
+    } finally {
+      nextTick.mockRestore();
+    }
+    expect(outside).toHaveLength(1);
+    expect(() => outside[0]!()).toThrow('is not what parse makes of its text');
+  });
+
+  it('is not a field of the record: copies and comparisons show its fields only', () => {
+    const record = appended();
+    expect({ ...record }).toEqual(recordOf(JSON.stringify(message)));
+    expect(Object.keys(record)).toEqual(Object.keys(recordOf('{}')));
+  });
+});
+
+describe('decodeRecord', () => {
+  it('decodes a record without a producer message each time, keeping nothing on it', () => {
+    const record = recordOf('{"a":1}');
+    const decode = jest.fn((value: string) => JSON.parse(value) as { a: number });
+    expect(decodeRecord(record, decode)).toEqual({ a: 1 });
+    expect(decodeRecord(record, decode)).not.toBe(decodeRecord(record, decode));
+    expect(decode).toHaveBeenCalledTimes(3);
   });
 });
