@@ -24,6 +24,7 @@ export async function createEventLog(config: Config, logger: Logger, metrics?: M
     : await EmbeddedEventLog.open({
         dir: join(config.DATA_DIR, 'event-log'),
         fsync: config.EVENT_LOG_FSYNC,
+        syncSettleMs: config.EVENT_LOG_SYNC_SETTLE_MS,
         segmentBytes: config.EVENT_LOG_SEGMENT_BYTES,
         cacheBytes: config.EVENT_LOG_CACHE_BYTES,
         walBytes: config.EVENT_LOG_CHECKPOINT_BYTES,

@@ -53,6 +53,8 @@ export interface EmbeddedEventLogOptions {
   dir: string;
   /** 'always': a publish or commit resolves after fdatasync (the default); 'never': the OS decides. */
   fsync?: FsyncPolicy;
+  /** How long a sync may wait for in-process steps still appending (journal-writer.ts SYNC_SETTLE_MS). */
+  syncSettleMs?: number;
   /** A segment is sealed and a new one started past this size, unless the topic sets segment.bytes. */
   segmentBytes?: number;
   /** One sparse-index entry per this many bytes of records. */
@@ -172,7 +174,12 @@ export class EmbeddedEventLog extends ConsumerGroups implements EventLog {
         tornBytes: recovered.tornBytes,
       });
     }
-    log.writer = await JournalWriter.open(path, options.fsync ?? 'always', () => log.flushPartitions());
+    log.writer = await JournalWriter.open(
+      path,
+      options.fsync ?? 'always',
+      () => log.flushPartitions(),
+      options.syncSettleMs,
+    );
     if (legacy || log.writer.bytes >= log.walBytes) await log.writer.exclusive(() => log.checkpoint([]));
     const every = options.maintenanceIntervalMs ?? 60_000;
     if (every > 0) {

@@ -12,6 +12,17 @@ export interface FrameSteps {
   onDurable?: () => void;
 }
 
+/**
+ * How long a sync may wait for a chain of in-process steps to reach the file, after the oldest
+ * write it would cover. An order is a chain of steps (gateway, ledger, engine, ledger again), each
+ * deciding from the record the previous one wrote, a fraction of a ms apart on an idle core; an
+ * fdatasync costs 0.5–3 ms on this machine's disk. Started at the first write, a sync covers only
+ * the gateway's command and the order's reply waits for a second one; started once the chain has
+ * settled, one covers it. Bounded below an fdatasync, so a chain that goes on costs at most what
+ * the second sync did.
+ */
+export const SYNC_SETTLE_MS = 2;
+
 type QueueItem =
   | ({ kind: 'frame'; frame: Buffer; resolve: () => void; reject: (error: unknown) => void } & FrameSteps)
   | { kind: 'task'; run: () => Promise<void>; resolve: () => void; reject: (error: unknown) => void };
@@ -28,6 +39,10 @@ type PendingWrite = Extract<QueueItem, { kind: 'frame' }>;
 export class JournalWriter {
   private queue: QueueItem[] = [];
   private unsynced: PendingWrite[] = [];
+  /** When the oldest frame of `unsynced` was written (performance.now()). */
+  private unsyncedSince = 0;
+  /** Frames appended plus frames written so far: a sync waiting to settle watches it move. */
+  private activity = 0;
   private flushing: Promise<void> | undefined;
   private syncing: Promise<void> | undefined;
   /** Set when the log's state may no longer match the file: every later append is refused. */
@@ -38,12 +53,21 @@ export class JournalWriter {
     private readonly fsync: FsyncPolicy,
     private size: number,
     private readonly afterBatch: () => void,
+    private readonly settleMs: number,
   ) {}
 
-  /** `afterBatch` runs once the `onDurable` of every frame of a sync ran: work they share (e.g. one file write per partition). */
-  static async open(path: string, fsync: FsyncPolicy, afterBatch: () => void = () => {}): Promise<JournalWriter> {
+  /**
+   * `afterBatch` runs once the `onDurable` of every frame of a sync ran: work they share (e.g. one
+   * file write per partition). `settleMs`: see SYNC_SETTLE_MS.
+   */
+  static async open(
+    path: string,
+    fsync: FsyncPolicy,
+    afterBatch: () => void = () => {},
+    settleMs = SYNC_SETTLE_MS,
+  ): Promise<JournalWriter> {
     const handle = await open(path, 'a');
-    return new JournalWriter(handle, fsync, (await handle.stat()).size, afterBatch);
+    return new JournalWriter(handle, fsync, (await handle.stat()).size, afterBatch, settleMs);
   }
 
   /** Bytes in the current file. */
@@ -90,6 +114,7 @@ export class JournalWriter {
   }
 
   private enqueue(item: QueueItem): void {
+    if (item.kind === 'frame') this.activity += 1;
     this.queue.push(item);
     this.flushing ??= this.flush();
   }
@@ -111,6 +136,8 @@ export class JournalWriter {
       if (!this.run(batch, (w) => w.onWritten())) break;
       if (this.fsync === 'never') this.durable(batch);
       else {
+        this.activity += 1;
+        if (this.unsynced.length === 0) this.unsyncedSince = performance.now();
         this.unsynced.push(...batch);
         this.syncing ??= this.sync();
       }
@@ -121,6 +148,7 @@ export class JournalWriter {
   /** Syncs what was written, as one fdatasync per round, until nothing written is left unsynced. */
   private async sync(): Promise<void> {
     while (this.unsynced.length > 0 && this.failure === undefined) {
+      await this.settle();
       const batch = this.unsynced.splice(0);
       try {
         await this.handle.datasync();
@@ -132,6 +160,20 @@ export class JournalWriter {
       this.durable(batch);
     }
     this.syncing = undefined;
+  }
+
+  /**
+   * Waits a turn of the event loop at a time while frames keep being appended or written (a step
+   * decides in the turn after the write it reads), until a turn passes without either or
+   * `settleMs` after the oldest unsynced write. Under load that moment has passed
+   * by the time the previous sync returns, so only a sync after a quiet spell waits.
+   */
+  private async settle(): Promise<void> {
+    const deadline = this.unsyncedSince + this.settleMs;
+    for (let seen = -1; seen !== this.activity && performance.now() < deadline;) {
+      seen = this.activity;
+      await new Promise<void>((next) => setImmediate(next));
+    }
   }
 
   private durable(batch: PendingWrite[]): void {

@@ -1,14 +1,12 @@
 import { closeSync, openSync, read } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { brotliDecompress } from 'node:zlib';
 import { CorruptEventLogError } from '../event-log-errors';
 import { decodeFrames, HEADER_BYTES } from './journal-file';
 import type { PartitionLog } from './partition-log';
 import { decodeSegmentRecordHead } from './record-codec';
 import { indexFileName, type SegmentMeta, segmentFileName } from './segment-files';
-import { planBlocks, removeSegmentFiles } from './segment-compression';
+import { inflateBlocksAsync, planBlocks, removeSegmentFiles } from './segment-compression';
 import { syncFolderAsync } from './segment-manifest';
 
 // A compacted topic's sealed segments rewritten to each key's latest record, planned off the
@@ -18,7 +16,6 @@ import { syncFolderAsync } from './segment-manifest';
 
 /** Plain bytes decoded per turn of the event loop: a ~1 MiB block of records costs well under a ms. */
 const READ_BYTES = 1024 * 1024;
-const inflate = promisify(brotliDecompress);
 
 /** A sealed segment as planned and what takes its place: undefined when none of its records survives. */
 export interface PlannedSegment {
@@ -172,7 +169,7 @@ async function eachFrame(
   for (const block of planBlocks(index, segment.bytes, segment.codec ? 1 : READ_BYTES)) {
     if (control.stopped()) return false;
     const stored = await readRange(fd, block.from, block.to, path);
-    const plain = segment.codec ? await inflateBlock(stored, block.from, path, holds) : stored;
+    const plain = segment.codec ? await inflateBlocksAsync(stored, block.from, path, holds) : stored;
     const end = decodeFrames(plain, 0, plain.length, (payload, at) =>
       onFrame(payload, plain.subarray(at, at + HEADER_BYTES + payload.length)),
     );
@@ -185,24 +182,6 @@ async function eachFrame(
     await afterBlock?.();
   }
   return true;
-}
-
-/** A compressed block (one frame of brotli bytes), inflated on the threadpool. */
-async function inflateBlock(stored: Buffer, at: number, path: string, holds: string): Promise<Buffer> {
-  let payload: Buffer | undefined;
-  const end = decodeFrames(stored, 0, stored.length, (p) => (payload ??= p));
-  const failed = (): CorruptEventLogError =>
-    new CorruptEventLogError(
-      path,
-      at,
-      `a compressed block of ${holds} fails its length or checksum, or does not inflate`,
-    );
-  if (payload === undefined || end < stored.length) throw failed();
-  try {
-    return await inflate(payload);
-  } catch {
-    throw failed();
-  }
 }
 
 function readRange(fd: number, from: number, to: number, path: string): Promise<Buffer> {

@@ -1,7 +1,7 @@
 import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { brotliCompress, brotliDecompressSync, constants } from 'node:zlib';
+import { brotliCompress, brotliDecompress, brotliDecompressSync, constants } from 'node:zlib';
 import { CorruptEventLogError } from '../event-log-errors';
 import { decodeFrames, encodeFrame } from './journal-file';
 import { indexFileName, type SegmentMeta } from './segment-files';
@@ -27,6 +27,7 @@ const BROTLI_QUALITY = 5;
 export type SegmentCodec = 'brotli';
 
 const compress = promisify(brotliCompress);
+const decompress = promisify(brotliDecompress);
 
 /** The name of a segment's compressed file: a different name, so the manifest says which one counts. */
 export const compressedFileName = (file: string): string => file.replace(/\.log$/, '.br.log');
@@ -127,21 +128,41 @@ export async function removeSegmentFiles(dir: string, file: string): Promise<voi
  * byte and what it holds: never skipped.
  */
 export function inflateBlocks(data: Buffer, at: number, path: string, holds: string): Buffer {
-  const plain: Buffer[] = [];
-  let failed: number | undefined;
-  const end = decodeFrames(data, 0, data.length, (payload, position) => {
-    if (failed !== undefined) return;
+  const plain = compressedBlocks(data, at, path, holds).map((block) => {
     try {
-      plain.push(brotliDecompressSync(payload));
+      return brotliDecompressSync(block.payload);
     } catch {
-      failed = position;
+      throw blockError(path, block.at, holds);
     }
   });
-  if (failed !== undefined || end < data.length)
-    throw new CorruptEventLogError(
-      path,
-      at + (failed ?? end),
-      `a compressed block of ${holds} fails its length or checksum, or does not inflate`,
-    );
   return plain.length === 1 ? plain[0]! : Buffer.concat(plain);
+}
+
+/** inflateBlocks with each block inflated on the threadpool: for readers that must not hold the event loop. */
+export async function inflateBlocksAsync(data: Buffer, at: number, path: string, holds: string): Promise<Buffer> {
+  const plain: Buffer[] = [];
+  for (const block of compressedBlocks(data, at, path, holds)) {
+    try {
+      plain.push(await decompress(block.payload));
+    } catch {
+      throw blockError(path, block.at, holds);
+    }
+  }
+  return plain.length === 1 ? plain[0]! : Buffer.concat(plain);
+}
+
+/** The brotli payloads framed in data, each with its byte in the file; a frame failing its length or checksum throws. */
+function compressedBlocks(data: Buffer, at: number, path: string, holds: string): { payload: Buffer; at: number }[] {
+  const blocks: { payload: Buffer; at: number }[] = [];
+  const end = decodeFrames(data, 0, data.length, (payload, position) => blocks.push({ payload, at: at + position }));
+  if (end < data.length) throw blockError(path, at + end, holds);
+  return blocks;
+}
+
+function blockError(path: string, at: number, holds: string): CorruptEventLogError {
+  return new CorruptEventLogError(
+    path,
+    at,
+    `a compressed block of ${holds} fails its length or checksum, or does not inflate`,
+  );
 }

@@ -35,6 +35,12 @@ export const configSchema = z.object({
     .optional(),
   EVENT_LOG_FSYNC: z.enum(['always', 'never']).default('always'),
   /**
+   * Embedded log: how long an fdatasync may wait for a chain of in-process steps still appending
+   * (an order's gateway → ledger → engine → ledger) so that one sync covers the chain (ms, at most
+   * after the oldest unsynced write; 0: sync at once). Keep it below the disk's fdatasync time.
+   */
+  EVENT_LOG_SYNC_SETTLE_MS: z.coerce.number().min(0).max(50).default(2),
+  /**
    * Embedded log: a partition's segment file is sealed and a new one started past this size (a
    * topic's segment.bytes wins). Only sealed segments are compressed, so this bounds what each
    * partition keeps uncompressed: 16 MiB over the exchange's ~60 partitions is under 1 GiB.
