@@ -19,6 +19,8 @@ const logger = createLogger('test', process.env.SPEC_LOG ?? 'silent');
 const scope: PartitionScope = { partition: 0, partitionOf: () => 0, feeAccountId: feeAccountIdOf(0) };
 const T0 = 1_700_000_000_000;
 const USERS = 50;
+/** User ids far above the system accounts' (fee, insurance, clearing: 1–264), as generated ones are. */
+const FIRST = 1000;
 
 /** One ledger partition as LedgerCommandProcessor runs it on the embedded log: a batch's decisions and any due snapshot in one publish. */
 class Partition {
@@ -85,7 +87,7 @@ const deposit = (userId: string, amount = '1'): [LedgerCommand['type'], Record<s
 
 /** USERS users with funds, a resting order and a trade between two of them (the fee account has fees). */
 async function populated(p: Partition): Promise<void> {
-  for (let u = 10; u < 10 + USERS; u++) {
+  for (let u = FIRST; u < FIRST + USERS; u++) {
     const userId = String(u);
     await p.batch([
       ['CreateUser', { userId, name: `user ${userId} ✓ 𝔘`, accountIds: [`${userId}1`, `${userId}2`, `${userId}3`] }],
@@ -109,10 +111,10 @@ async function populated(p: Partition): Promise<void> {
       marketsVersion: 1,
     },
   ];
-  await p.batch([order('10', '501', 'BUY'), order('11', '502', 'SELL')]);
+  await p.batch([order('1010', '501', 'BUY'), order('1011', '502', 'SELL')]);
   for (const [orderId, userId, side, isMaker] of [
-    ['501', '10', 'BUY', true],
-    ['502', '11', 'SELL', false],
+    ['501', '1010', 'BUY', true],
+    ['502', '1011', 'SELL', false],
   ] as const)
     await p.batch([
       [
@@ -163,9 +165,9 @@ describe('incremental ledger snapshots', () => {
     await p.restart();
     await populated(p);
     // Until a snapshot is taken at a batch's start: only that batch is decided after it.
-    while ((await p.batch(Array.from({ length: 10 }, () => deposit('42')))).length === 0);
-    const snapshot = await p.batch([deposit('17')]);
-    expect(unitsOf(snapshot).filter((u) => u.startsWith('share/'))).toEqual(['share/42', 'share/0']);
+    while ((await p.batch(Array.from({ length: 10 }, () => deposit('1042')))).length === 0);
+    const snapshot = await p.batch([deposit('1017')]);
+    expect(unitsOf(snapshot).filter((u) => u.startsWith('share/'))).toEqual(['share/1042', 'share/0']);
     expect(unitsOf(snapshot).filter((u) => u.startsWith('ids/'))).toHaveLength(1);
     expect(snapshot.at(-1)?.headers?.[HeaderNames.messageType]).toBe('LedgerSnapshotMarker');
     expect(snapshot.reduce((chars, r) => chars + r.value.length, 0)).toBeLessThan(4000);
@@ -176,12 +178,12 @@ describe('incremental ledger snapshots', () => {
     await p.restart();
     await populated(p);
     for (let round = 0; round < 12; round++)
-      await p.batch([deposit(String(10 + ((round * 7) % USERS))), deposit(String(10 + ((round * 3) % USERS)))]);
+      await p.batch([deposit(String(FIRST + ((round * 7) % USERS))), deposit(String(FIRST + ((round * 3) % USERS)))]);
     const live = judge(p);
     await p.restart();
     expect(judge(p)).toEqual(live);
     // A second restart, after snapshots written from the restored state (the folded tail's users among them).
-    for (let round = 0; round < 9; round++) await p.batch([deposit(String(10 + round))]);
+    for (let round = 0; round < 9; round++) await p.batch([deposit(String(FIRST + round))]);
     const later = judge(p);
     await p.restart();
     expect(judge(p)).toEqual(later);
@@ -191,8 +193,8 @@ describe('incremental ledger snapshots', () => {
     const p = new Partition(log, 5);
     await p.restart();
     await populated(p);
-    await p.batch(Array.from({ length: 6 }, () => deposit('20')));
-    const snapshot = await p.batch([deposit('21')]);
+    await p.batch(Array.from({ length: 6 }, () => deposit('1020')));
+    const snapshot = await p.batch([deposit('1021')]);
     const live = judge(p);
     // The same shares, of another balance, without their marker: what a torn step would leave.
     expect(snapshot.filter((r) => r.value.includes('"1006"'))).toHaveLength(1);
@@ -211,21 +213,21 @@ describe('incremental ledger snapshots', () => {
     await populated(p);
     const eventsOffset = (await log.endOffsets(Topics.ledgerEvents.name))[0]!;
     await log.publish(fullSnapshotRecords(p.state, p.processed, p.offset, eventsOffset));
-    await p.batch([deposit('30'), deposit('31')]);
+    await p.batch([deposit('1030'), deposit('1031')]);
     const live = judge(p);
     const restarted = new Partition(log, 2);
     restarted.offset = p.offset;
     await restarted.restart();
     expect(judge(restarted)).toEqual(live);
-    await restarted.batch([deposit('32'), deposit('33')]);
-    const first = await restarted.batch([deposit('34')]);
+    await restarted.batch([deposit('1032'), deposit('1033')]);
+    const first = await restarted.batch([deposit('1034')]);
     expect(unitsOf(first).filter((u) => u.startsWith('share/'))).toHaveLength(USERS + 1);
-    await restarted.batch([deposit('35')]);
-    expect(unitsOf(await restarted.batch([deposit('36')])).sort()).toEqual([
+    await restarted.batch([deposit('1035')]);
+    expect(unitsOf(await restarted.batch([deposit('1036')])).sort()).toEqual([
       'ids/1',
       'share/0',
-      'share/34',
-      'share/35',
+      'share/1034',
+      'share/1035',
     ]);
     const after = judge(restarted);
     await restarted.restart();

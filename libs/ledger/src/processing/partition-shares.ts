@@ -88,7 +88,10 @@ export function captureShares(
 /** The accounts of a share; undefined for a user the partition does not hold. */
 function accountsOfShare(state: LedgerState, scope: PartitionScope, userId: string): readonly string[] | undefined {
   if (userId === PARTITION_SHARE)
-    return [scope.feeAccountId, insuranceAccountIdOf(scope.partition), clearingAccountIdOf(scope.partition)];
+    // The insurance and clearing accounts exist only in the contracts fold; a user's account is never the partition's.
+    return [scope.feeAccountId, insuranceAccountIdOf(scope.partition), clearingAccountIdOf(scope.partition)].filter(
+      (accountId) => (state.accounts.get(accountId)?.record.userId ?? PARTITION_SHARE) === PARTITION_SHARE,
+    );
   if (scope.partitionOf(userId) !== scope.partition) return undefined;
   return state.users.get(userId)?.accountIds;
 }
