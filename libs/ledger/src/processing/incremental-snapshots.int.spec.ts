@@ -27,6 +27,8 @@ class Partition {
   state: LedgerState = initialLedgerState();
   processed = new ProcessedIds();
   offset = 0;
+  /** Added to the clock: a jump past the retry window. */
+  laterMs = 0;
   private readonly store: LedgerSnapshotStore;
   private readonly snapshots: LedgerSnapshots;
   private readonly recovery: LedgerRecovery;
@@ -37,7 +39,7 @@ class Partition {
     every: number,
   ) {
     const config = loadConfig({ LEDGER_SNAPSHOT_EVERY: String(every), LEDGER_SNAPSHOT_INTERVAL_MS: '0' });
-    const clock = { now: () => T0 + this.offset };
+    const clock = { now: () => this.now(this.offset) };
     this.store = new LedgerSnapshotStore(log, logger);
     this.snapshots = new LedgerSnapshots(this.store, log, clock, logger, config);
     this.recovery = new LedgerRecovery(this.store, log, logger);
@@ -57,23 +59,29 @@ class Partition {
     const emit = [...snapshot];
     for (const [type, payload] of commands) {
       const offset = this.offset++;
-      const command = { type, v: 1, id: `c${++this.n}`, ts: T0 + offset, payload } as LedgerCommand;
+      const now = this.now(offset);
+      const v = type === 'ApplyOrderOutcome' ? 2 : 1;
+      const command = { type, v, id: `c${++this.n}`, ts: now, payload } as LedgerCommand;
       const events = decide(command, this.state, {
-        now: T0 + offset,
+        now,
         flowId: (k) => flowIdOf(offset, 0, k),
         asset: (a) => assets[a],
         symbol: () => btcusdt,
         feeAccountId: scope.feeAccountId,
       });
       for (const e of events) evolve(this.state, e);
-      this.processed.add(command.id, T0 + offset);
-      this.snapshots.decided(0, command.id, T0 + offset, events, this.state);
+      this.processed.add(command.id, now);
+      this.snapshots.decided(0, command.id, now, events, this.state);
       // Partition 0 of ledger.events, as the ledger's partitioner puts its partition's users.
       for (const r of decisionRecords(events, undefined, this.offset, 0))
         if (r.topic === Topics.ledgerEvents.name) emit.push({ ...r, partition: 0 });
     }
     await this.log.publish(emit);
     return snapshot;
+  }
+
+  private now(offset: number): number {
+    return T0 + offset + this.laterMs;
   }
 }
 
@@ -84,6 +92,18 @@ const deposit = (userId: string, amount = '1'): [LedgerCommand['type'], Record<s
   'CreditDeposit',
   { userId, accountId: `${userId}1`, depositId: `d${Math.random()}`, asset: 'USDT', amount },
 ];
+
+/** An IOC BUY of user FIRST + 20 that the engine then ends: it holds its client id for the window. */
+const ioc = (orderId: string, clientOrderId: string): [LedgerCommand['type'], Record<string, unknown>][] => {
+  const order = { userId: String(FIRST + 20), accountId: `${FIRST + 20}1`, symbol: 'BTCUSDT', side: 'BUY', orderId };
+  return [
+    [
+      'PlaceOrder',
+      { ...order, clientOrderId, type: 'LIMIT', timeInForce: 'IOC', price: '100', quantity: '0.1', marketsVersion: 1 },
+    ],
+    ['ApplyOrderOutcome', { ...order, outcome: 'CANCELED', reason: 'IOC_REMAINDER', remainingQty: '0.1' }],
+  ];
+};
 
 /** USERS users with funds, a resting order and a trade between two of them (the fee account has fees). */
 async function populated(p: Partition): Promise<void> {
@@ -187,6 +207,30 @@ describe('incremental ledger snapshots', () => {
     const later = judge(p);
     await p.restart();
     expect(judge(p)).toEqual(later);
+  });
+
+  it('restarts with the ended orders that hold their client ids, as the fold evicted and displaced them', async () => {
+    const p = new Partition(log, 4);
+    await p.restart();
+    await populated(p);
+    for (let i = 0; i < 12; i++) await p.batch(ioc(String(9000 + i), `id-${i}`));
+    const held = judge(p);
+    await p.restart();
+    expect(judge(p)).toEqual(held);
+    expect([...p.state.clientIdsEnded.get(`${FIRST + 20}1`)!.keys()]).toHaveLength(12);
+    // Past the window: the next placements evict what ended before, and take ended ids again.
+    p.laterMs = 11 * 60_000;
+    for (let i = 12; i < 20; i++) await p.batch(ioc(String(9000 + i), `id-${i % 3}`));
+    await p.batch([['PlaceOrder', { ...ioc('9100', 'open')[0]![1], timeInForce: 'GTC' }]]);
+    for (let i = 20; i < 26; i++) await p.batch(ioc(String(9000 + i), `id-${i}`));
+    const later = judge(p);
+    expect(later.hash).not.toBe(held.hash);
+    await p.restart();
+    expect(judge(p)).toEqual(later);
+    for (let i = 26; i < 33; i++) await p.batch([deposit(String(FIRST + i)), ...ioc(String(9000 + i), `id-${i % 5}`)]);
+    const last = judge(p);
+    await p.restart();
+    expect(judge(p)).toEqual(last);
   });
 
   it('never takes records written after the last marker', async () => {

@@ -4,6 +4,7 @@ import { type EventLog, ProcessedIds } from '@exchange/messaging';
 import { EVENT_LOG, LOGGER, type Logger } from '@exchange/platform';
 import { evolve, type LedgerState } from '../domain/ledger-state';
 import { type LedgerSnapshot, LedgerSnapshotStore } from './ledger-snapshot-store';
+import { restoreEndedOrders } from './ended-orders';
 import { PartitionChanges } from './partition-changes';
 import { forgetPartition, type PartitionScope, restorePartition } from './partition-state';
 
@@ -39,6 +40,7 @@ export class LedgerRecovery {
     const changes = new PartitionChanges(snapshot?.incremental === undefined);
     if (snapshot) {
       for (const share of snapshot.shares) restorePartition(state, share);
+      restoreEndedOrders(state, snapshot.ended, snapshot.evictedAt);
       for (const [commandId, at] of snapshot.processed) {
         processed.add(commandId, at);
         if (changes.everything) changes.noteId(commandId, at);

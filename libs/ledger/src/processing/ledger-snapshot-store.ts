@@ -2,8 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { HeaderNames, Topics } from '@exchange/contracts';
 import type { EventLog, IncomingRecord, OutgoingRecord } from '@exchange/messaging';
 import { EVENT_LOG, LOGGER, type Logger } from '@exchange/platform';
+import type { EndedOrder } from './ended-orders';
+import type { Share } from './partition-shares';
 import type { PartitionState } from './partition-state';
-import type { SlotWrite } from './processed-id-slots';
+import type { SlotWrite } from './slot-ring';
 
 const topic = Topics.ledgerSnapshots.name;
 /** Below Kafka's default max.message.bytes (1 MB) with room for headers: a record of any size fits in chunks. */
@@ -13,6 +15,7 @@ const CHUNK_CHARS = 256 * 1024;
 const FULL = 'LedgerPartitionSnapshot';
 const SHARE = 'LedgerSnapshotShare';
 const IDS = 'LedgerSnapshotProcessedIds';
+const ENDED = 'LedgerSnapshotEndedOrders';
 const MARKER = 'LedgerSnapshotMarker';
 
 const H = {
@@ -23,8 +26,10 @@ const H = {
   chunks: 'x-snapshot-chunks',
   /** The snapshot (its marker's seq) a share or a slot of ids was written with. */
   seq: 'x-snapshot-seq',
-  /** What a share or a slot record holds: `share/<userId>` or `ids/<slot>`. */
+  /** What a share or a slot record holds: `share/<userId>`, `ids/<slot>` or `ended/<slot>`. */
   unit: 'x-snapshot-unit',
+  /** The rings a slot record belongs to (SnapshotMarker.ring.epoch). */
+  epoch: 'x-snapshot-epoch',
 } as const;
 
 /** What an incremental snapshot's marker names: the state is every share and slot written at or before it. */
@@ -33,16 +38,23 @@ export interface SnapshotMarker {
   seq: number;
   inputOffset: number;
   eventsOffset: number;
-  /** The processed-ids slot the next snapshot writes. */
-  nextSlot: number;
+  /** The rings of the window (slot-ring.ts): the slots the next snapshot writes, and the next ended order's number. */
+  ring: {
+    /** The snapshot that started the rings: slots of other epochs (rings given up, see LedgerSnapshots) are not read. */
+    epoch: number;
+    ids: number;
+    ended: number;
+    endedSeq: number;
+  };
 }
 
-/** The records of one snapshot: the shares and the slot of ids that changed since the last one, then its marker. */
+/** The records of one snapshot: the shares changed since the last one, a slot of each ring, then its marker. */
 export interface SnapshotWrite {
   partition: number;
   marker: SnapshotMarker;
-  shares: ReadonlyMap<string, PartitionState>;
-  ids: SlotWrite | undefined;
+  shares: ReadonlyMap<string, Share>;
+  ids: SlotWrite<[string, number]> | undefined;
+  ended: SlotWrite<EndedOrder> | undefined;
 }
 
 export interface LedgerSnapshot {
@@ -53,10 +65,13 @@ export interface LedgerSnapshot {
   eventsOffset: number;
   /** The partition's state as shares to restore in turn (one share for a full snapshot). */
   shares: PartitionState[];
+  /** The ended orders that hold their client ids, kept apart from the shares (ended-orders.ts), and when each account last evicted them. */
+  ended: EndedOrder[];
+  evictedAt: Map<string, number>;
   /** Command ids decided within the retry window, with their decision time, oldest first. */
   processed: [commandId: string, decidedAt: number][];
   /** Set for an incremental snapshot: where the next one continues (a full one is followed by every share). */
-  incremental?: { marker: SnapshotMarker; slots: string[][] };
+  incremental?: { marker: SnapshotMarker; ids: [string, number][][]; ended: [number, string][][] };
 }
 
 /**
@@ -86,7 +101,7 @@ export class LedgerSnapshotStore {
       [H.inputOffset]: String(marker.inputOffset),
     };
     const id = `ledger-snapshot@${partition}:${marker.inputOffset}`;
-    const chunked = (type: string, unit: string, text: string): void =>
+    const chunked = (type: string, unit: string, text: string, extra: Record<string, string> = {}): void =>
       cut(text).forEach((value, chunk, chunks) =>
         records.push({
           topic,
@@ -100,11 +115,14 @@ export class LedgerSnapshotStore {
             [H.unit]: unit,
             [H.chunk]: String(chunk),
             [H.chunks]: String(chunks.length),
+            ...extra,
           },
         }),
       );
     for (const [userId, share] of write.shares) chunked(SHARE, `share/${userId}`, JSON.stringify({ v: 1, ...share }));
-    if (write.ids) chunked(IDS, `ids/${write.ids.slot}`, JSON.stringify(write.ids.entries));
+    const epoch = { [H.epoch]: String(marker.ring.epoch) };
+    if (write.ids) chunked(IDS, `ids/${write.ids.slot}`, JSON.stringify(write.ids.entries), epoch);
+    if (write.ended) chunked(ENDED, `ended/${write.ended.slot}`, JSON.stringify(write.ended.entries), epoch);
     records.push({
       topic,
       key: `${partition}/marker`,
@@ -157,7 +175,7 @@ class IncrementalSnapshot {
 
   consider(r: IncomingRecord): void {
     const type = r.headers[HeaderNames.messageType];
-    if (type === SHARE || type === IDS) {
+    if (type === SHARE || type === IDS || type === ENDED) {
       this.pending.set(r.key, r);
       return;
     }
@@ -177,42 +195,55 @@ class IncrementalSnapshot {
     if (!marker) return {};
     const warning = { inputOffset: marker.inputOffset, incremental: true };
     if (this.passedTarget) return { warning: { ...warning, reason: 'a newer snapshot is past the target' } };
-    const shares: PartitionState[] = [];
-    const slots: string[][] = [];
-    const processed: [string, number][] = [];
-    for (const [unit, text] of this.units()) {
+    const found: LedgerSnapshot = {
+      partition: this.partition,
+      inputOffset: marker.inputOffset,
+      eventsOffset: marker.eventsOffset,
+      shares: [],
+      ended: [],
+      evictedAt: new Map(),
+      processed: [],
+      incremental: { marker, ids: [], ended: [] },
+    };
+    for (const [unit, text] of this.units(String(marker.ring.epoch))) {
       if (text === undefined) return { warning: { ...warning, unit, reason: 'incomplete' } };
-      const parsed = parseJson(text);
-      if (unit.startsWith('share/')) {
-        const share = asShare(parsed);
-        if (!share) return { warning: { ...warning, unit, reason: 'unreadable' } };
-        shares.push(share);
-      } else {
-        if (!Array.isArray(parsed)) return { warning: { ...warning, unit, reason: 'unreadable' } };
-        const entries = parsed as [string, number][];
-        slots[Number(unit.slice('ids/'.length))] = entries.map(([id]) => id);
-        processed.push(...entries);
-      }
+      if (!this.restoreUnit(found, unit, parseJson(text)))
+        return { warning: { ...warning, unit, reason: 'unreadable' } };
     }
     // Slots are written in turn but carry older ids over: the window is kept oldest first (ProcessedIds.expire).
-    processed.sort((a, b) => a[1] - b[1]);
-    return {
-      snapshot: {
-        partition: this.partition,
-        inputOffset: marker.inputOffset,
-        eventsOffset: marker.eventsOffset,
-        shares,
-        processed,
-        incremental: { marker, slots },
-      },
-    };
+    found.processed.sort((a, b) => a[1] - b[1]);
+    return { snapshot: found };
+  }
+
+  /** Adds a unit read back to the snapshot; false when it cannot be read. */
+  private restoreUnit(found: LedgerSnapshot, unit: string, parsed: unknown): boolean {
+    const [kind, name] = [unit.slice(0, unit.indexOf('/')), unit.slice(unit.indexOf('/') + 1)];
+    if (kind === 'share') {
+      const share = asShare(parsed) as (PartitionState & Partial<Share>) | undefined;
+      if (!share) return false;
+      found.shares.push(share);
+      for (const [accountId, at] of share.evictedAt ?? []) found.evictedAt.set(accountId, at);
+      return true;
+    }
+    if (!Array.isArray(parsed)) return false;
+    if (kind === 'ids') {
+      const entries = parsed as [string, number][];
+      found.incremental!.ids[Number(name)] = entries;
+      found.processed.push(...entries);
+    } else {
+      const entries = parsed as EndedOrder[];
+      found.incremental!.ended[Number(name)] = entries.map(([seq, order]) => [seq, order.orderId]);
+      found.ended.push(...entries);
+    }
+    return true;
   }
 
   /** Each unit's text, joined from the chunks of its latest write; undefined when one is missing. */
-  private units(): Map<string, string | undefined> {
+  private units(epoch: string): Map<string, string | undefined> {
     const units = new Map<string, string | undefined>();
     for (const [key, first] of this.accepted) {
       if (first.headers[H.chunk] !== '0') continue;
+      if (first.headers[H.epoch] !== undefined && first.headers[H.epoch] !== epoch) continue;
       const unit = first.headers[H.unit]!;
       const count = Number(first.headers[H.chunks]);
       const prefix = key.slice(0, key.length - 1);
@@ -266,6 +297,8 @@ class FullSnapshots {
           inputOffset,
           eventsOffset: entry.eventsOffset,
           shares: [state],
+          ended: [],
+          evictedAt: new Map(),
           processed: state.processed,
         };
       unusable(inputOffset, complete);
@@ -297,7 +330,8 @@ function parseJson(text: string): unknown {
 
 function parseMarker(text: string): SnapshotMarker | undefined {
   const m = parseJson(text) as Partial<SnapshotMarker> & { v?: number };
-  const fields = [m?.seq, m?.inputOffset, m?.eventsOffset, m?.nextSlot];
+  const r = m?.ring;
+  const fields = [m?.seq, m?.inputOffset, m?.eventsOffset, r?.epoch, r?.ids, r?.ended, r?.endedSeq];
   return m?.v === 2 && fields.every(Number.isInteger) ? (m as SnapshotMarker) : undefined;
 }
 

@@ -4,17 +4,24 @@ import type { EventLog, OutgoingRecord, ProcessedIds } from '@exchange/messaging
 import { CLOCK, type Clock, CONFIG, type Config, EVENT_LOG, LOGGER, type Logger } from '@exchange/platform';
 import type { LedgerState } from '../domain/ledger-state';
 import { type LedgerSnapshot, LedgerSnapshotStore } from './ledger-snapshot-store';
+import { endedHolding, type EndedOrder, endedOrdersOf } from './ended-orders';
 import { PartitionChanges } from './partition-changes';
 import { allShares, captureShares, PARTITION_SHARE } from './partition-shares';
 import type { PartitionScope } from './partition-state';
-import { ProcessedIdSlots } from './processed-id-slots';
+import { SlotRing } from './slot-ring';
 
 interface Tracking {
   commands: number;
   at: number;
   changes: PartitionChanges;
   seq: number;
-  slots: ProcessedIdSlots;
+  /** The inputOffset of the snapshot that started the rings. */
+  epoch: number;
+  ids: SlotRing<[string, number]>;
+  ended: SlotRing<[seq: number, orderId: string]>;
+  endedSeq: number;
+  /** Per account, when the fold last evicted its ended orders (what its share writes). */
+  evictedAt: Map<string, number>;
 }
 
 /**
@@ -51,12 +58,17 @@ export class LedgerSnapshots {
    */
   restored(partition: number, snapshot: LedgerSnapshot | undefined, changes: PartitionChanges): void {
     const incremental = snapshot?.incremental;
+    const ring = incremental?.marker.ring;
     this.tracking.set(partition, {
       commands: 0,
       at: this.clock.now(),
       changes,
       seq: incremental?.marker.seq ?? 0,
-      slots: new ProcessedIdSlots(incremental?.marker.nextSlot, incremental?.slots),
+      epoch: ring?.epoch ?? -1,
+      ids: new SlotRing(ring?.ids, incremental?.ids),
+      ended: new SlotRing(ring?.ended, incremental?.ended),
+      endedSeq: ring?.endedSeq ?? 0,
+      evictedAt: new Map(snapshot?.evictedAt),
     });
   }
 
@@ -124,15 +136,38 @@ export class LedgerSnapshots {
     const eventsOffset = (await this.log.endOffsets(Topics.ledgerEvents.name))[scope.partition] ?? 0;
     const t = this.tracked(scope.partition);
     const { changes } = t;
+    // Without a snapshot to build on, the rings start again: slots of an earlier epoch are not read back.
+    if (changes.everything) t.epoch = inputOffset;
+    for (const [accountId, at] of changes.evictions) t.evictedAt.set(accountId, at);
     const users = changes.everything ? allShares(state, scope) : changes.users.add(PARTITION_SHARE);
-    const shares = captureShares(state, scope, users);
-    const ids = t.slots.take(changes.ids, changes.idsAt, processed);
+    const shares = captureShares(state, scope, users, t.evictedAt);
+    const ids = t.ids.take(changes.ids, ([id]) => {
+      const at = processed.decidedAtOf(id);
+      return at === undefined ? undefined : [id, at];
+    });
+    // An order that ended since may have left already (evicted, or its client id taken again).
+    const endedIds = changes.everything
+      ? endedOrdersOf(state, scope)
+      : changes.ended.filter((orderId) => endedHolding(state, orderId));
+    const ended = t.ended.take(
+      endedIds.map((orderId) => [t.endedSeq++, orderId]),
+      (entry) => (endedHolding(state, entry[1]) ? entry : undefined),
+    );
     t.seq += 1;
     const records = this.store.records({
       partition: scope.partition,
-      marker: { seq: t.seq, inputOffset, eventsOffset, nextSlot: t.slots.next },
+      marker: {
+        seq: t.seq,
+        inputOffset,
+        eventsOffset,
+        ring: { epoch: t.epoch, ids: t.ids.next, ended: t.ended.next, endedSeq: t.endedSeq },
+      },
       shares,
       ids,
+      ended: ended && {
+        slot: ended.slot,
+        entries: ended.entries.map(([seq, orderId]): EndedOrder => [seq, state.orders.get(orderId)!]),
+      },
     });
     t.changes = new PartitionChanges();
     this.logger.debug(
@@ -141,6 +176,7 @@ export class LedgerSnapshots {
         inputOffset,
         shares: shares.size,
         ids: ids?.entries.length ?? 0,
+        ended: ended?.entries.length ?? 0,
         records: records.length,
         chars: records.reduce((sum, r) => sum + r.value.length, 0),
         ms: Math.round((performance.now() - started) * 100) / 100,

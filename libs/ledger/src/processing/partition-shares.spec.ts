@@ -21,7 +21,12 @@ function fundedAndLiquidated(): PartitionDriver {
 }
 
 const sharesText = (state: LedgerState): Map<string, string> =>
-  new Map([...captureShares(state, scope, allShares(state, scope))].map(([userId, s]) => [userId, JSON.stringify(s)]));
+  new Map(
+    [...captureShares(state, scope, allShares(state, scope), new Map())].map(([userId, s]) => [
+      userId,
+      JSON.stringify(s),
+    ]),
+  );
 
 describe("a partition's shares, as incremental snapshots write them", () => {
   it('restore, together and through JSON, the whole partition, contracts included', () => {

@@ -14,6 +14,11 @@ import type { PartitionScope, PartitionState } from './partition-state';
  */
 export const PARTITION_SHARE = '0';
 
+/** A share as written: with, per account, when the fold last evicted its ended orders (see ended-orders.ts). */
+export interface Share extends PartitionState {
+  evictedAt: [accountId: string, at: number][];
+}
+
 /** The users (PARTITION_SHARE for the partition's own accounts) whose share an event changed. */
 export function changedShares(event: LedgerJournalEvent, state: LedgerState, into: Set<string>): void {
   into.add(event.payload.userId);
@@ -42,17 +47,19 @@ export function allShares(state: LedgerState, scope: PartitionScope): Set<string
 }
 
 /**
- * Each named share of the partition, as a PartitionState (its `processed` empty: the window's ids
- * are kept apart). Costs what the shares hold, but for the api keys and contract positions and
- * orders, which are scanned once for them all (no index by user).
+ * Each named share of the partition, as a PartitionState without what is kept apart: the window's
+ * processed ids, and the ended orders that hold their client ids (ended-orders.ts). Costs what the
+ * shares hold, but for the api keys and contract positions and orders, which are scanned once for
+ * them all (no index by user).
  */
 export function captureShares(
   state: LedgerState,
   scope: PartitionScope,
   userIds: ReadonlySet<string>,
-): Map<string, PartitionState> {
-  const shares = new Map<string, PartitionState>();
-  const ownerOf = new Map<string, PartitionState>();
+  evictedAt: ReadonlyMap<string, number>,
+): Map<string, Share> {
+  const shares = new Map<string, Share>();
+  const ownerOf = new Map<string, Share>();
   for (const userId of userIds) {
     const accountIds = accountsOfShare(state, scope, userId);
     if (accountIds === undefined) continue;
@@ -63,6 +70,8 @@ export function captureShares(
     for (const accountId of accountIds) {
       ownerOf.set(accountId, share);
       captureAccount(state, accountId, share);
+      const at = evictedAt.get(accountId);
+      if (at !== undefined) share.evictedAt.push([accountId, at]);
     }
   }
   for (const k of state.apiKeys.values()) if (userIds.has(k.userId)) shares.get(k.userId)?.apiKeys.push(k);
@@ -96,7 +105,7 @@ function accountsOfShare(state: LedgerState, scope: PartitionScope, userId: stri
   return state.users.get(userId)?.accountIds;
 }
 
-function captureAccount(state: LedgerState, accountId: string, share: PartitionState): void {
+function captureAccount(state: LedgerState, accountId: string, share: Share): void {
   const account = state.accounts.get(accountId);
   if (account)
     share.accounts.push({
@@ -106,15 +115,15 @@ function captureAccount(state: LedgerState, accountId: string, share: PartitionS
     });
   const clientIds = state.clientIds.get(accountId);
   if (clientIds) {
-    share.clientIds.push([accountId, [...clientIds]]);
+    const ended = state.clientIdsEnded.get(accountId);
+    const held = ended ? [...clientIds].filter(([clientOrderId]) => !ended.has(clientOrderId)) : [...clientIds];
+    share.clientIds.push([accountId, held]);
     // Every order the state holds holds its client id (putOrder, eviction): the index finds them.
-    for (const orderId of clientIds.values()) {
+    for (const [, orderId] of held) {
       const order = state.orders.get(orderId);
       if (order?.accountId === accountId) share.orders.push(order);
     }
   }
-  const ended = state.clientIdsEnded.get(accountId);
-  if (ended) share.endedClientIds!.push([accountId, [...ended]]);
   const withdrawalIds = state.withdrawalClientIds.get(accountId);
   if (withdrawalIds) {
     share.withdrawalClientIds.push([accountId, [...withdrawalIds]]);
@@ -125,8 +134,9 @@ function captureAccount(state: LedgerState, accountId: string, share: PartitionS
   }
 }
 
-function emptyShare(): PartitionState {
+function emptyShare(): Share {
   return {
+    evictedAt: [],
     users: [],
     accounts: [],
     apiKeys: [],
