@@ -116,7 +116,10 @@ function captureAccount(state: LedgerState, accountId: string, share: Share): vo
   const clientIds = state.clientIds.get(accountId);
   if (clientIds) {
     const ended = state.clientIdsEnded.get(accountId);
-    const held = ended ? [...clientIds].filter(([clientOrderId]) => !ended.has(clientOrderId)) : [...clientIds];
+    // The ended ones are most of a busy account's: walked, not copied.
+    const held: [string, string][] = [];
+    for (const [clientOrderId, orderId] of clientIds)
+      if (!ended?.has(clientOrderId)) held.push([clientOrderId, orderId]);
     share.clientIds.push([accountId, held]);
     // Every order the state holds holds its client id (putOrder, eviction): the index finds them.
     for (const [, orderId] of held) {
