@@ -175,7 +175,7 @@ export function evolve(state: LedgerState, event: LedgerJournalEvent): LedgerSta
       applyBalances(state, event.payload.balances);
       return state;
     case 'OrderPlaced':
-      evictExpiredClientIds(state, event.payload.order.accountId, event.ts);
+      evictEndedOrders(state, event.payload.order.accountId, event.ts);
       putOrder(state, placedOrder(event));
       applyBalances(state, event.payload.balances);
       return state;
@@ -272,9 +272,9 @@ export function putWithdrawal(state: LedgerState, withdrawal: LedgerWithdrawalRe
 /**
  * When an account places an order, its orders final for the window or more leave the hot state with
  * their client ids, whatever orders it holds open. An account that never places again keeps its
- * last final orders; they are few.
+ * last final orders; they are few. (A snapshot's restore repeats the account's last eviction.)
  */
-function evictExpiredClientIds(state: LedgerState, accountId: string, now: number): void {
+export function evictEndedOrders(state: LedgerState, accountId: string, now: number): void {
   evictEndedClientIds(spotIds(state), accountId, now, state.clientIdWindowMs, (orderId) =>
     state.orders.delete(orderId),
   );

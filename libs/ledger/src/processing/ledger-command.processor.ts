@@ -72,6 +72,7 @@ class UnstorableText extends PoisonRecord {
 }
 
 interface PartitionProgress {
+  partition: number;
   /** The hot state includes exactly the commands of the partition below this offset. */
   nextOffset: number;
   processed: ProcessedIds;
@@ -220,6 +221,7 @@ export class LedgerCommandProcessor implements OnApplicationShutdown {
   ): void {
     for (const event of events) evolve(this.state, event);
     progress.processed.add(command.id, decidedAt);
+    this.snapshots.decided(progress.partition, command.id, decidedAt, events, this.state);
     this.decided.inc({ type: command.type, outcome: events[0]?.type === 'CommandRejected' ? 'rejected' : 'applied' });
   }
 
@@ -291,10 +293,10 @@ export class LedgerCommandProcessor implements OnApplicationShutdown {
   ): Promise<PartitionProgress> {
     const known = this.partitions.get(partition);
     if (known && (known.nextOffset === start || known.nextOffset === continuesFrom)) return known;
-    const processed = await this.recovery.rebuild(this.state, this.scopeOf(partition), start);
-    const progress = { nextOffset: start, processed };
+    const { processed, snapshot, changes } = await this.recovery.rebuild(this.state, this.scopeOf(partition), start);
+    const progress = { partition, nextOffset: start, processed };
     this.partitions.set(partition, progress);
-    this.snapshots.restored(partition);
+    this.snapshots.restored(partition, snapshot, changes);
     return progress;
   }
 

@@ -1,10 +1,28 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Topics } from '@exchange/contracts';
+import { type LedgerJournalEvent, Topics } from '@exchange/contracts';
 import type { EventLog, OutgoingRecord, ProcessedIds } from '@exchange/messaging';
-import { CLOCK, type Clock, CONFIG, type Config, EVENT_LOG } from '@exchange/platform';
+import { CLOCK, type Clock, CONFIG, type Config, EVENT_LOG, LOGGER, type Logger } from '@exchange/platform';
 import type { LedgerState } from '../domain/ledger-state';
-import { LedgerSnapshotStore } from './ledger-snapshot-store';
-import { capturePartition, type PartitionScope } from './partition-state';
+import { type LedgerSnapshot, LedgerSnapshotStore } from './ledger-snapshot-store';
+import { endedHolding, type EndedOrder, endedOrdersOf } from './ended-orders';
+import { PartitionChanges } from './partition-changes';
+import { allShares, captureShares, PARTITION_SHARE } from './partition-shares';
+import type { PartitionScope } from './partition-state';
+import { SlotRing } from './slot-ring';
+
+interface Tracking {
+  commands: number;
+  at: number;
+  changes: PartitionChanges;
+  seq: number;
+  /** The inputOffset of the snapshot that started the rings. */
+  epoch: number;
+  ids: SlotRing<[string, number]>;
+  ended: SlotRing<[seq: number, orderId: string]>;
+  endedSeq: number;
+  /** Per account, when the fold last evicted its ended orders (what its share writes). */
+  evictedAt: Map<string, number>;
+}
 
 /**
  * When a partition's state is snapshotted: after LEDGER_SNAPSHOT_EVERY commands, or at the first
@@ -13,10 +31,13 @@ import { capturePartition, type PartitionScope } from './partition-state';
  * input it includes, and the end of the partition's ledger.events as read then (nothing of this
  * partition is being written meanwhile: its one owner is here). Its records go out in the
  * batch's own atomic step: a snapshot exists exactly when the step that wrote it committed.
+ * A snapshot is incremental: it writes the shares of the users whose state changed since the one
+ * before (and the partition's own share), and the command ids decided since, so its cost follows
+ * what changed, not the partition's size.
  */
 @Injectable()
 export class LedgerSnapshots {
-  private readonly since = new Map<number, { commands: number; at: number }>();
+  private readonly tracking = new Map<number, Tracking>();
   private readonly every: number;
   private readonly intervalMs: number;
 
@@ -24,15 +45,44 @@ export class LedgerSnapshots {
     private readonly store: LedgerSnapshotStore,
     @Inject(EVENT_LOG) private readonly log: EventLog,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(LOGGER) private readonly logger: Logger,
     @Inject(CONFIG) config: Config,
   ) {
     this.every = config.LEDGER_SNAPSHOT_EVERY;
     this.intervalMs = config.LEDGER_SNAPSHOT_INTERVAL_MS;
   }
 
-  /** The partition's state was just restored: count from here. */
-  restored(partition: number): void {
-    this.since.set(partition, { commands: 0, at: this.clock.now() });
+  /**
+   * The partition's state was just restored from `snapshot` (if any) and `changes` folded after
+   * it (LedgerRecovery): count from here; the next snapshot writes those changes.
+   */
+  restored(partition: number, snapshot: LedgerSnapshot | undefined, changes: PartitionChanges): void {
+    const incremental = snapshot?.incremental;
+    const ring = incremental?.marker.ring;
+    this.tracking.set(partition, {
+      commands: 0,
+      at: this.clock.now(),
+      changes,
+      seq: incremental?.marker.seq ?? 0,
+      epoch: ring?.epoch ?? -1,
+      ids: new SlotRing(ring?.ids, incremental?.ids),
+      ended: new SlotRing(ring?.ended, incremental?.ended),
+      endedSeq: ring?.endedSeq ?? 0,
+      evictedAt: new Map(snapshot?.evictedAt),
+    });
+  }
+
+  /** A command decided in the partition (restored first: see restored), with its events: the next snapshot writes what they changed. */
+  decided(
+    partition: number,
+    commandId: string,
+    at: number,
+    events: readonly LedgerJournalEvent[],
+    state: LedgerState,
+  ): void {
+    const { changes } = this.tracked(partition);
+    for (const event of events) changes.noteEvent(event, state);
+    changes.noteId(commandId, at);
   }
 
   /** The snapshot records to emit with a batch of `incoming` commands starting at `inputOffset`, when one is due. */
@@ -44,15 +94,15 @@ export class LedgerSnapshots {
     incoming: number,
   ): Promise<OutgoingRecord[]> {
     const now = this.clock.now();
-    const since = this.since.get(scope.partition) ?? { commands: 0, at: now };
-    const due =
-      since.commands >= this.every || (since.commands > 0 && this.intervalMs > 0 && now - since.at >= this.intervalMs);
+    const t = this.tracked(scope.partition);
+    const due = t.commands >= this.every || (t.commands > 0 && this.intervalMs > 0 && now - t.at >= this.intervalMs);
     if (!due) {
-      this.since.set(scope.partition, { commands: since.commands + incoming, at: since.at });
+      t.commands += incoming;
       return [];
     }
     const records = await this.records(state, scope, inputOffset, processed);
-    this.since.set(scope.partition, { commands: incoming, at: now });
+    t.commands = incoming;
+    t.at = now;
     return records;
   }
 
@@ -66,8 +116,14 @@ export class LedgerSnapshots {
     inputOffset: number,
     processed: ProcessedIds,
   ): Promise<OutgoingRecord[]> {
-    if ((this.since.get(scope.partition)?.commands ?? 0) === 0) return [];
+    if ((this.tracking.get(scope.partition)?.commands ?? 0) === 0) return [];
     return this.records(state, scope, inputOffset, processed);
+  }
+
+  private tracked(partition: number): Tracking {
+    const t = this.tracking.get(partition);
+    if (!t) throw new Error(`ledger: partition ${partition} is snapshotted before it was restored`);
+    return t;
   }
 
   private async records(
@@ -76,15 +132,57 @@ export class LedgerSnapshots {
     inputOffset: number,
     processed: ProcessedIds,
   ): Promise<OutgoingRecord[]> {
+    const started = performance.now();
     const eventsOffset = (await this.log.endOffsets(Topics.ledgerEvents.name))[scope.partition] ?? 0;
-    return this.store.records(
+    const t = this.tracked(scope.partition);
+    const { changes } = t;
+    // Without a snapshot to build on, the rings start again: slots of an earlier epoch are not read back.
+    if (changes.everything) t.epoch = inputOffset;
+    for (const [accountId, at] of changes.evictions) t.evictedAt.set(accountId, at);
+    const users = changes.everything ? allShares(state, scope) : changes.users.add(PARTITION_SHARE);
+    const shares = captureShares(state, scope, users, t.evictedAt);
+    const ids = t.ids.take(changes.ids, ([id]) => {
+      const at = processed.decidedAtOf(id);
+      return at === undefined ? undefined : [id, at];
+    });
+    // An order that ended since may have left already (evicted, or its client id taken again).
+    const endedIds = changes.everything
+      ? endedOrdersOf(state, scope)
+      : changes.ended.filter((orderId) => endedHolding(state, orderId));
+    const ended = t.ended.take(
+      endedIds.map((orderId) => [t.endedSeq++, orderId]),
+      (entry) => (endedHolding(state, entry[1]) ? entry : undefined),
+    );
+    t.seq += 1;
+    const records = this.store.records({
+      partition: scope.partition,
+      marker: {
+        seq: t.seq,
+        inputOffset,
+        eventsOffset,
+        ring: { epoch: t.epoch, ids: t.ids.next, ended: t.ended.next, endedSeq: t.endedSeq },
+      },
+      shares,
+      ids,
+      ended: ended && {
+        slot: ended.slot,
+        entries: ended.entries.map(([seq, orderId]): EndedOrder => [seq, state.orders.get(orderId)!]),
+      },
+    });
+    t.changes = new PartitionChanges();
+    this.logger.debug(
       {
         partition: scope.partition,
         inputOffset,
-        eventsOffset,
-        state: capturePartition(state, scope, processed.entries()),
+        shares: shares.size,
+        ids: ids?.entries.length ?? 0,
+        ended: ended?.entries.length ?? 0,
+        records: records.length,
+        chars: records.reduce((sum, r) => sum + r.value.length, 0),
+        ms: Math.round((performance.now() - started) * 100) / 100,
       },
-      this.clock.now(),
+      'ledger: snapshot written',
     );
+    return records;
   }
 }

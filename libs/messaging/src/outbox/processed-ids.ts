@@ -10,6 +10,11 @@ export class ProcessedIds {
     return this.decidedAt.has(id);
   }
 
+  /** When the id was decided, while the window holds it. */
+  decidedAtOf(id: string): number | undefined {
+    return this.decidedAt.get(id);
+  }
+
   add(id: string, at: number): void {
     this.decidedAt.set(id, at);
   }
