@@ -86,7 +86,11 @@ export class EngineEventTranslator {
   private accepted(event: BookOrderAccepted, taker: TakerContext, out: CommandOutput): void {
     const { orderId, clientOrderId, accountId, userId, side, orderType, quoteAmount } = taker;
     const [price, quantity] = [this.units.ticksToPrice(event.priceTicks), this.units.lotsToQty(event.qtyLots)];
-    const terms = { ...amount('price', price), ...amount('quantity', quantity), ...amount('quoteAmount', quoteAmount) };
+    const terms = Object.assign(
+      amount('price', price),
+      amount('quantity', quantity),
+      amount('quoteAmount', quoteAmount),
+    );
     out.event('OrderAccepted', {
       orderId: String(orderId),
       clientOrderId,
@@ -224,7 +228,7 @@ function writeOutcome(
 ): void {
   const { accountId, userId, side } = order;
   const { reason, remainingQty, unspentQuote } = detail;
-  const amounts = { ...amount('remainingQty', remainingQty), ...amount('unspentQuote', unspentQuote) };
+  const amounts = Object.assign(amount('remainingQty', remainingQty), amount('unspentQuote', unspentQuote));
   out.settle('ApplyOrderOutcome', {
     symbol: out.symbol,
     orderId: String(order.orderId),
