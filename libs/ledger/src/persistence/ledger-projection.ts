@@ -71,16 +71,16 @@ export function projectionRows(
     // A partition's system user has no users row (its sequence counts log positions, beyond an int).
     if (Number(userId) < SYSTEM_USER_ID_BASE) rows.userSeq.set(userId, Math.max(seq, rows.userSeq.get(userId) ?? 0));
     if (isContractJournalEvent(event)) {
-      for (const f of addContractRows(rows.contracts, event)) rows.flows.push({ ...f, created: event.ts });
+      for (const f of addContractRows(rows.contracts, event)) rows.flows.push(created(f, event.ts));
       continue;
     }
     switch (event.type) {
       case 'UserCreated':
         rows.users.push({ userId, name: event.payload.name, partition: partitionOf(userId), created: event.ts });
-        for (const account of event.payload.accounts) rows.accounts.push({ ...account, created: event.ts });
+        for (const account of event.payload.accounts) rows.accounts.push(created(account, event.ts));
         break;
       case 'SubAccountCreated':
-        rows.accounts.push({ ...event.payload.account, created: event.ts });
+        rows.accounts.push(created(event.payload.account, event.ts));
         break;
       case 'ApiKeyCreated':
         rows.apiKeys.push({
@@ -98,7 +98,7 @@ export function projectionRows(
       case 'DepositCredited':
       case 'FundsTransferred':
         for (const b of event.payload.balances) rows.balances.set(`${b.accountId}|${b.asset}`, b);
-        for (const f of event.payload.flows) rows.flows.push({ ...f, created: event.ts });
+        for (const f of event.payload.flows) rows.flows.push(created(f, event.ts));
         break;
       case 'AccountFlagsSet':
         rows.flags.set(event.payload.accountId, {
@@ -123,9 +123,9 @@ export function projectionRows(
       case 'TradeSettled':
         addOrderChange(rows, event);
         rows.trades.push(event.payload.trade);
-        rows.accounts.push({ ...feeAccountRecord(event.payload.feeAccountId), created: event.ts });
+        rows.accounts.push(created(feeAccountRecord(event.payload.feeAccountId), event.ts));
         for (const b of event.payload.balances) rows.balances.set(`${b.accountId}|${b.asset}`, b);
-        for (const f of event.payload.flows ?? tradeFlows(event)) rows.flows.push({ ...f, created: event.ts });
+        for (const f of event.payload.flows ?? tradeFlows(event)) rows.flows.push(created(f, event.ts));
         break;
       case 'WithdrawalHeld':
       case 'WithdrawalReleased':
@@ -134,9 +134,9 @@ export function projectionRows(
         break;
       case 'WithdrawalSettled':
         rows.withdrawals.set(event.payload.withdrawal.withdrawalId, event.payload.withdrawal);
-        rows.accounts.push({ ...feeAccountRecord(event.payload.feeAccountId), created: event.ts });
+        rows.accounts.push(created(feeAccountRecord(event.payload.feeAccountId), event.ts));
         for (const b of event.payload.balances) rows.balances.set(`${b.accountId}|${b.asset}`, b);
-        for (const f of event.payload.flows) rows.flows.push({ ...f, created: event.ts });
+        for (const f of event.payload.flows) rows.flows.push(created(f, event.ts));
         break;
       case 'WithdrawalRepeated':
       case 'CommandRejected':
@@ -152,12 +152,17 @@ export function projectionRows(
 
 type OrderChange = ReturnType<typeof orderChangeFields>;
 
+/** A row with its creation time; Object.assign, as V8 adds properties to a spread's copy on its slow path (~2 µs each). */
+function created<T extends object>(row: T, ts: number): T & { created: number } {
+  return Object.assign({}, row, { created: ts });
+}
+
 /** A trade leg or outcome of an order: into its record when these events hold it, else into the change of its row. */
 function addOrderChange(rows: ProjectionRows, event: TradeSettled | OrderOutcomeApplied): void {
   const orderId = event.payload.order.orderId;
   const record = rows.orders.get(orderId);
   if (record) rows.orders.set(orderId, changedOrder(record, event));
-  else rows.orderChanges.set(orderId, { ...rows.orderChanges.get(orderId), ...orderChangeFields(event) });
+  else rows.orderChanges.set(orderId, Object.assign({}, rows.orderChanges.get(orderId), orderChangeFields(event)));
 }
 
 /**
