@@ -1,13 +1,10 @@
-import { openDataSource } from '@exchange/platform';
-import { randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
 import { shippedMarkets as markets, T0 } from '../domain/contracts/contract-scenario.fixtures';
 import { insuranceAccountIdOf } from '../domain/ledger-ids';
 import { initialLedgerState } from '../domain/ledger-state';
 import { ledgerStateHash } from '../domain/ledger-state-hash';
-import { ledgerMigrations } from '../ledger.module';
 import { PartitionDriver, SWAP } from '../processing/partition-driver.fixtures';
 import { projectionRows, writeProjection } from './ledger-projection';
+import { ledgerSchemaForSpecs } from './ledger-schema.fixtures';
 import { LedgerStore } from './ledger-store';
 
 /**
@@ -67,21 +64,7 @@ function partitionWithEverything(): PartitionDriver {
 }
 
 describe('loadContracts: the contracts fold from the tables', () => {
-  let dataSource: DataSource;
-  const schema = `cs_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-
-  beforeAll(async () => {
-    dataSource = await openDataSource({
-      url: process.env.DATABASE_URL!,
-      schema,
-      entities: [],
-      migrations: ledgerMigrations,
-    });
-  });
-  afterAll(async () => {
-    await dataSource.query(`DROP SCHEMA "${schema}" CASCADE`);
-    await dataSource.destroy();
-  });
+  const { schema, dataSource: db } = ledgerSchemaForSpecs('cs');
 
   it("loads the uncovered amounts, cancel marks and a funding cursor, so its hash is the journal fold's", async () => {
     const p = partitionWithEverything();
@@ -97,7 +80,7 @@ describe('loadContracts: the contracts fold from the tables', () => {
     // Written in two batches, as the projector might: the cursor and the amounts go on across them.
     const half = Math.floor(p.journal.length / 2);
     for (const batch of [p.journal.slice(0, half), p.journal.slice(half)])
-      await dataSource.transaction((m) =>
+      await db().transaction((m) =>
         writeProjection(
           m.queryRunner!,
           schema,
@@ -105,7 +88,7 @@ describe('loadContracts: the contracts fold from the tables', () => {
         ),
       );
     const fromTables = initialLedgerState();
-    await new LedgerStore(dataSource, schema, () => 0).loadPartition(fromTables, 'ledger.commands', 0, T0);
+    await new LedgerStore(db(), schema, () => 0).loadPartition(fromTables, 'ledger.commands', 0, T0);
     expect(ledgerStateHash(fromTables)).toBe(ledgerStateHash(p.state));
   });
 });

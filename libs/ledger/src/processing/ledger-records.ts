@@ -39,8 +39,14 @@ export function decisionRecords(
 }
 
 function journalRecord(event: LedgerJournalEvent, trace: RecordTrace, inputNext: number): OutgoingRecord {
-  const record = toRecord(Topics.ledgerEvents, event, { ...trace, causation: event.payload.commandId });
-  return { ...record, headers: { ...record.headers, [HeaderNames.ledgerInputNext]: String(inputNext) } };
+  const record = toRecord(Topics.ledgerEvents, event, {
+    correlation: trace.correlation,
+    causation: event.payload.commandId,
+  });
+  // The record and its headers are toRecord's own: written in place, not copied by spreads (V8
+  // adds properties to a spread's copy on its slow path, ~2 µs each).
+  record.headers[HeaderNames.ledgerInputNext] = String(inputNext);
+  return record;
 }
 
 /**

