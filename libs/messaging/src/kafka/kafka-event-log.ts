@@ -20,6 +20,7 @@ import type {
 import { partitionForKey } from '../partitioning/murmur2-partitioner';
 import { KafkaGroupConsumer } from './kafka-group-consumer';
 import { splitIntoRequests } from './kafka-requests';
+import { patchKafkajsIdleTimer } from './kafkajs-idle-timer';
 import { PublishQueue } from './publish-queue';
 
 export interface KafkaEventLogOptions {
@@ -52,6 +53,7 @@ export class KafkaEventLog implements EventLog {
   });
 
   constructor(private readonly options: KafkaEventLogOptions) {
+    patchKafkajsIdleTimer();
     this.kafka = new Kafka({
       clientId: options.clientId,
       brokers: options.brokers,
