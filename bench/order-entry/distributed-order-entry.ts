@@ -20,6 +20,7 @@ import {
 
 const SERVICES_CORE = 0;
 const TICKS = 100;
+const IDLE_SEC = 5;
 
 export interface DistributedRun {
   ioc: LoadResult[];
@@ -42,6 +43,11 @@ function brokerCpuSeconds(brokers: string): number | undefined {
   }
 }
 
+/** CPU seconds between two readings by service over `per`: µs per order with orders / 1e6, ms per second with seconds / 1000. */
+function perService(before: Map<string, number>, after: Map<string, number>, per: number): Map<string, number> {
+  return new Map([...after].map(([service, seconds]) => [service, (seconds - (before.get(service) ?? 0)) / per]));
+}
+
 /** Starts the topology, pins its services to the core the embedded exchange had, runs the IOC runs and the workloads. */
 export async function runDistributedOrderEntry(
   settings: WorkloadSettings & { brokers: string },
@@ -60,9 +66,29 @@ export async function runDistributedOrderEntry(
     if (taskset())
       for (const pid of pids) execFileSync(taskset()!, ['-a', '-p', '-c', String(SERVICES_CORE), String(pid)]);
     const cpuSeconds = () => pids.reduce((sum, pid) => sum + cpuOfTree(pid), 0);
+    // By service (replicas together): which process the CPU per order goes to.
+    const cpuByService = (): Map<string, number> => {
+      const byService = new Map<string, number>();
+      for (const p of exchange.processes) {
+        const service = p.name.replace(/#\d+$/, '');
+        byService.set(service, (byService.get(service) ?? 0) + cpuOfTree(p.child.pid!));
+      }
+      return byService;
+    };
     // Accounts are made before any load: a backlog left by the IOC runs would time their requests out.
     const demo = await trader(exchange.edgeUrl, exchange.adminToken, 100);
     const traders = await crossingTraders(exchange.edgeUrl, exchange.adminToken);
+    // A Kafka client keeps polling while nothing happens: that CPU is in every figure per order,
+    // more so the fewer orders a second, so it is shown on its own.
+    const idleBefore = cpuByService();
+    const brokerIdleBefore = brokerCpuSeconds(settings.brokers);
+    await new Promise((resolve) => setTimeout(resolve, IDLE_SEC * 1000));
+    const idle = perService(idleBefore, cpuByService(), IDLE_SEC / 1000);
+    const brokerIdleAfter = brokerCpuSeconds(settings.brokers);
+    const brokerIdle =
+      brokerIdleBefore !== undefined && brokerIdleAfter !== undefined
+        ? `; the broker ${formatNumber((brokerIdleAfter - brokerIdleBefore) / (IDLE_SEC / 1000))}`
+        : '';
     const load = (name: string) =>
       runLoad(exchange.workDir, name, exchange.edgeUrl, presign(demo), {
         pipelining: 1,
@@ -71,11 +97,14 @@ export async function runDistributedOrderEntry(
     await load('warm-kafka');
     const ioc: LoadResult[] = [];
     const brokerCpu: number[] = [];
+    const iocByService: Map<string, number>[] = [];
     for (let run = 0; run < settings.runs; run++) {
       const before = cpuSeconds();
+      const servicesBefore = cpuByService();
       const brokerBefore = brokerCpuSeconds(settings.brokers);
       const result = await load(`kafka-${run}`);
       ioc.push({ ...result, cpuUs: ((cpuSeconds() - before) / result.total) * 1e6 });
+      iocByService.push(perService(servicesBefore, cpuByService(), result.total / 1e6));
       const brokerAfter = brokerCpuSeconds(settings.brokers);
       if (brokerBefore !== undefined && brokerAfter !== undefined)
         brokerCpu.push(((brokerAfter - brokerBefore) / result.total) * 1e6);
@@ -85,6 +114,12 @@ export async function runDistributedOrderEntry(
     );
     console.log(
       `CPU per order of the services' processes: ${formatSpread(spread(ioc.map((r) => r.cpuUs!)))} µs${brokerCpu.length > 0 ? `; the broker's: ${formatSpread(spread(brokerCpu))} µs` : ''}`,
+    );
+    console.log(
+      `  by service, µs per order (median of the runs): ${[...idle.keys()].map((service) => `${service} ${formatNumber(median(iocByService.map((run) => run.get(service) ?? 0)))}`).join(', ')}`,
+    );
+    console.log(
+      `  idle, before the load (${IDLE_SEC} s), CPU ms per second: ${[...idle].map(([service, ms]) => `${service} ${formatNumber(ms)}`).join(', ')}; all ${formatNumber([...idle.values()].reduce((a, b) => a + b, 0))}${brokerIdle}`,
     );
     const workloads = await runOrderWorkloads(
       { ...settings, adminToken: exchange.adminToken },

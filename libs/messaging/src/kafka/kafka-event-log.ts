@@ -20,14 +20,24 @@ import type {
 import { partitionForKey } from '../partitioning/murmur2-partitioner';
 import { KafkaGroupConsumer } from './kafka-group-consumer';
 import { splitIntoRequests } from './kafka-requests';
+import { patchKafkajsIdleTimer } from './kafkajs-idle-timer';
 import { PublishQueue } from './publish-queue';
+
+/** Kafka's own consumer default (fetch.max.wait.ms). */
+const CONSUMER_MAX_WAIT_MS = 500;
+const RANGE_READ_MAX_WAIT_MS = 100;
 
 export interface KafkaEventLogOptions {
   brokers: string[];
   clientId: string;
   /** Replication of created topics: 3 in production, 1 on a single test broker. */
   replicationFactor?: number;
-  /** Upper bound a fetch waits for data; low values cut latency at the cost of more requests. */
+  /**
+   * Upper bound a consumer's fetch waits for data (CONSUMER_MAX_WAIT_MS by default). The broker
+   * answers as soon as a record is there, so it does not delay records: it is how often an idle
+   * consumer asks again, each time a request to encode, send over the socket and decode on both
+   * sides (with 100 ms, idle polling was most of the services' requests per order).
+   */
   maxWaitTimeInMs?: number;
   onWarning?: (message: string, details: Record<string, unknown>) => void;
 }
@@ -52,6 +62,7 @@ export class KafkaEventLog implements EventLog {
   });
 
   constructor(private readonly options: KafkaEventLogOptions) {
+    patchKafkajsIdleTimer();
     this.kafka = new Kafka({
       clientId: options.clientId,
       brokers: options.brokers,
@@ -118,7 +129,7 @@ export class KafkaEventLog implements EventLog {
   async consume(options: ConsumerOptions): Promise<Consumer> {
     await this.connect();
     const consumer = new KafkaGroupConsumer(this.kafka, options, {
-      maxWaitTimeInMs: this.options.maxWaitTimeInMs ?? 100,
+      maxWaitTimeInMs: this.options.maxWaitTimeInMs ?? CONSUMER_MAX_WAIT_MS,
       toRequests: (records) => this.toRequests(records),
       onStopped: (c) => this.consumers.delete(c),
       deleteGroup: (groupId) => this.admin.deleteGroups([groupId]).then(() => undefined),
@@ -148,7 +159,8 @@ export class KafkaEventLog implements EventLog {
     const groupId = `read.${topic}.${partition}.${randomUUID()}`;
     const consumer = this.kafka.consumer({
       groupId,
-      maxWaitTimeInMs: this.options.maxWaitTimeInMs ?? 100,
+      // A range read seeks once its first fetch may have left: a short wait lets the seek apply soon.
+      maxWaitTimeInMs: this.options.maxWaitTimeInMs ?? RANGE_READ_MAX_WAIT_MS,
       allowAutoTopicCreation: false,
     });
     try {
