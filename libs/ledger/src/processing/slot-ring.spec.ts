@@ -43,4 +43,17 @@ describe('a ring of snapshot slots', () => {
       ],
     });
   });
+
+  it('keeps in memory what the window holds, not every slot written since the ring last came round', () => {
+    const processed = new ProcessedIds();
+    const ring = new SlotRing<Entry>();
+    for (let snapshot = 0; snapshot < 10; snapshot++) {
+      const fresh: Entry[] = Array.from({ length: 100 }, (_, n) => [`s${snapshot}-${n}`, snapshot]);
+      for (const [id, at] of fresh) processed.add(id, at);
+      processed.expire(snapshot - 1);
+      ring.take(fresh, heldBy(processed));
+    }
+    // The window now holds the last two snapshots' ids; ten slots were written.
+    expect(ring.size).toBe(200);
+  });
 });

@@ -23,12 +23,18 @@ export class SlotRing<E> {
     return this.nextSlot;
   }
 
+  /** Entries held in memory, over all slots. */
+  get size(): number {
+    return this.held.reduce((sum, entries) => sum + entries.length, 0);
+  }
+
   /**
    * The slot to write and its entries, oldest first: what `stillHeld` keeps of the slot's, then
    * `fresh`. Undefined when there is nothing to write (what the slot held on the log has then
    * left the window: harmless when read back).
    */
   take(fresh: readonly E[], stillHeld: (entry: E) => E | undefined): SlotWrite<E> | undefined {
+    this.forgetLeft(stillHeld);
     const slot = this.nextSlot;
     const entries: E[] = [];
     for (const entry of this.held[slot]!) {
@@ -40,6 +46,22 @@ export class SlotRing<E> {
     this.held[slot] = entries;
     this.nextSlot = (slot + 1) % RING_SLOTS;
     return { slot, entries };
+  }
+
+  /**
+   * Drops, from the front of every slot, the entries the window no longer holds. They leave it in
+   * about the order they came (oldest first within a slot), and leaving is final; without this a
+   * slot's entries stayed in memory until its key was reused, RING_SLOTS snapshots later: memory
+   * followed RING_SLOTS × LEDGER_SNAPSHOT_EVERY commands instead of the window (a soak's heap grew
+   * ~380 B per order). The slot's record on the log keeps them until the key is reused; a restore
+   * drops them by their time.
+   */
+  private forgetLeft(stillHeld: (entry: E) => E | undefined): void {
+    for (const entries of this.held) {
+      let left = 0;
+      while (left < entries.length && stillHeld(entries[left]!) === undefined) left += 1;
+      if (left > 0) entries.splice(0, left);
+    }
   }
 }
 
