@@ -35,6 +35,9 @@ export function ledgerStateHash(state: LedgerState): string {
       `o|${orderId}|${o.accountId}|${o.clientOrderId}|${o.status}|${o.isWorking}|${o.executedQty}|${o.cummulativeQuoteQty}|${o.reservedAsset}|${o.reservationLeft}|${o.finalTime ?? ''}\n`,
     );
   }
+  // Derived from the orders, but hashed so that every path that loads a state (snapshot, tables, replay) must keep it in step.
+  for (const accountId of [...state.openOrderIds.keys()].sort())
+    for (const orderId of [...state.openOrderIds.get(accountId)!].sort()) hash.update(`oo|${accountId}|${orderId}\n`);
   for (const accountId of [...state.clientIds.keys()].sort()) {
     const index = state.clientIds.get(accountId)!;
     for (const clientOrderId of [...index.keys()].sort())

@@ -62,6 +62,12 @@ export interface LedgerState {
    * orderId: the last record an event carried (trades are not kept: they go to the projection).
    */
   orders: Map<string, LedgerOrderRecord>;
+  /**
+   * Per account, the orderIds of its open orders among `orders` (derived: written only by
+   * setSpotOrder and deleteSpotOrder), so a snapshot of an account finds them without walking the
+   * client ids its final orders hold for the window: a busy account's are mostly those.
+   */
+  openOrderIds: Map<string, Set<string>>;
   /** Per account, clientOrderId → orderId of the order that holds it (open, or final within the window). */
   clientIds: Map<string, Map<string, string>>;
   /**
@@ -100,6 +106,7 @@ export function initialLedgerState(clientIdWindowMs = DEFAULT_CLIENT_ID_WINDOW_M
     accounts: new Map(),
     apiKeys: new Map(),
     orders: new Map(),
+    openOrderIds: new Map(),
     clientIds: new Map(),
     clientIdsEnded: new Map(),
     withdrawals: new Map(),
@@ -230,9 +237,29 @@ function applyBalances(state: LedgerState, balances: readonly BalanceAfter[]): v
 
 /** An order takes (or keeps) its client id; an ended order whose window had passed and that still held it leaves. */
 export function putOrder(state: LedgerState, order: LedgerOrderRecord): void {
-  state.orders.set(order.orderId, order);
+  setSpotOrder(state, order);
   const displaced = takeClientId(spotIds(state), order.accountId, order.clientOrderId, order.orderId);
-  if (displaced !== undefined && state.orders.get(displaced)?.finalTime !== undefined) state.orders.delete(displaced);
+  if (displaced !== undefined && state.orders.get(displaced)?.finalTime !== undefined)
+    deleteSpotOrder(state, displaced);
+}
+
+/** Holds the order's record, its account's open orders kept in step. */
+export function setSpotOrder(state: LedgerState, order: LedgerOrderRecord): void {
+  state.orders.set(order.orderId, order);
+  const open = state.openOrderIds.get(order.accountId);
+  if (order.finalTime !== undefined) {
+    if (open?.delete(order.orderId) && open.size === 0) state.openOrderIds.delete(order.accountId);
+  } else if (open) open.add(order.orderId);
+  else state.openOrderIds.set(order.accountId, new Set([order.orderId]));
+}
+
+/** Forgets the order's record, its account's open orders kept in step. */
+export function deleteSpotOrder(state: LedgerState, orderId: string): void {
+  const order = state.orders.get(orderId);
+  if (!order) return;
+  state.orders.delete(orderId);
+  const open = state.openOrderIds.get(order.accountId);
+  if (open?.delete(orderId) && open.size === 0) state.openOrderIds.delete(order.accountId);
 }
 
 /**
@@ -257,7 +284,7 @@ function changeOrder(state: LedgerState, event: TradeSettled | OrderOutcomeAppli
       `ledger: ${event.type} ${event.id} names order ${event.payload.order.orderId}, which the state does not hold`,
     );
   const changed = changedOrder(order, event);
-  state.orders.set(order.orderId, changed);
+  setSpotOrder(state, changed);
   if (changed.finalTime !== undefined)
     endClientId(spotIds(state), changed.accountId, changed.clientOrderId, changed.orderId, changed.finalTime);
 }
@@ -276,7 +303,7 @@ export function putWithdrawal(state: LedgerState, withdrawal: LedgerWithdrawalRe
  */
 export function evictEndedOrders(state: LedgerState, accountId: string, now: number): void {
   evictEndedClientIds(spotIds(state), accountId, now, state.clientIdWindowMs, (orderId) =>
-    state.orders.delete(orderId),
+    deleteSpotOrder(state, orderId),
   );
 }
 

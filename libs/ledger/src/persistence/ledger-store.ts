@@ -5,6 +5,7 @@ import { ProcessedIds, readCheckpoint } from '@exchange/messaging';
 import type { DataSource } from 'typeorm';
 import {
   defaultFlags,
+  deleteSpotOrder,
   feeAccountRecord,
   type LedgerState,
   putOrder,
@@ -130,7 +131,7 @@ export class LedgerStore {
     const s = `"${this.schema}"`;
     for (const [orderId, order] of state.orders) {
       if (this.partitionOf(order.userId) !== partition) continue;
-      state.orders.delete(orderId);
+      deleteSpotOrder(state, orderId);
       state.clientIds.get(order.accountId)?.delete(order.clientOrderId);
       state.clientIdsEnded.get(order.accountId)?.delete(order.clientOrderId);
     }

@@ -1,5 +1,5 @@
 import type { LedgerOrderRecord } from '@exchange/contracts';
-import { evictEndedOrders, type LedgerState } from '../domain/ledger-state';
+import { evictEndedOrders, type LedgerState, setSpotOrder } from '../domain/ledger-state';
 import type { PartitionScope } from './partition-state';
 
 /**
@@ -64,7 +64,7 @@ export function restoreEndedOrders(
     if (endedIds.has(clientOrderId)) continue;
     index.set(clientOrderId, orderId);
     endedIds.set(clientOrderId, order.finalTime!);
-    state.orders.set(orderId, order);
+    setSpotOrder(state, order);
     accounts.add(accountId);
   }
   for (const accountId of accounts) {

@@ -115,17 +115,14 @@ function captureAccount(state: LedgerState, accountId: string, share: Share): vo
     });
   const clientIds = state.clientIds.get(accountId);
   if (clientIds) {
-    const ended = state.clientIdsEnded.get(accountId);
-    // The ended ones are most of a busy account's: walked, not copied.
+    // The open orders hold their client ids (putOrder); the ended ones, most of a busy account's, are kept apart.
     const held: [string, string][] = [];
-    for (const [clientOrderId, orderId] of clientIds)
-      if (!ended?.has(clientOrderId)) held.push([clientOrderId, orderId]);
-    share.clientIds.push([accountId, held]);
-    // Every order the state holds holds its client id (putOrder, eviction): the index finds them.
-    for (const [, orderId] of held) {
-      const order = state.orders.get(orderId);
-      if (order?.accountId === accountId) share.orders.push(order);
+    for (const orderId of state.openOrderIds.get(accountId) ?? []) {
+      const order = state.orders.get(orderId)!;
+      share.orders.push(order);
+      if (clientIds.get(order.clientOrderId) === orderId) held.push([order.clientOrderId, orderId]);
     }
+    share.clientIds.push([accountId, held]);
   }
   const withdrawalIds = state.withdrawalClientIds.get(accountId);
   if (withdrawalIds) {

@@ -4,6 +4,7 @@ import {
   type ApiKeyState,
   type LedgerState,
   queueFinalOrders,
+  setSpotOrder,
   type UserState,
 } from '../domain/ledger-state';
 import { Money } from '../domain/ledger-money';
@@ -108,6 +109,7 @@ export function forgetPartition(state: LedgerState, scope: PartitionScope): void
   for (const [accountId, a] of state.accounts) if (owns(scope, a.record.userId, accountId)) accountIds.add(accountId);
   for (const accountId of accountIds) {
     state.accounts.delete(accountId);
+    state.openOrderIds.delete(accountId);
     state.clientIds.delete(accountId);
     state.clientIdsEnded.delete(accountId);
     state.withdrawalClientIds.delete(accountId);
@@ -128,7 +130,7 @@ export function restorePartition(state: LedgerState, captured: PartitionState): 
     state.accounts.set(a.record.accountId, { record: a.record, flags: { ...a.flags }, balances });
   }
   for (const k of captured.apiKeys) state.apiKeys.set(k.apiKey, { ...k });
-  for (const o of captured.orders) state.orders.set(o.orderId, o);
+  for (const o of captured.orders) setSpotOrder(state, o);
   for (const [accountId, entries] of captured.clientIds) state.clientIds.set(accountId, new Map(entries));
   if (captured.endedClientIds)
     for (const [accountId, entries] of captured.endedClientIds) state.clientIdsEnded.set(accountId, new Map(entries));
