@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { startDistributedExchange } from '../../test/support/distributed-exchange';
 import { type LoadResult, type PresignedRequest, runLoad } from '../support/exchange-vs-hello';
 import { taskset } from '../support/pinned-child';
+import { brokerRequestCounter, formatRequestsPerOrder } from './broker-requests';
 import { cpuOfTree } from '../support/process-cpu';
 import { formatNumber, formatSpread, median, spread } from '../support/stats';
 import {
@@ -80,10 +81,13 @@ export async function runDistributedOrderEntry(
     const traders = await crossingTraders(exchange.edgeUrl, exchange.adminToken);
     // A Kafka client keeps polling while nothing happens: that CPU is in every figure per order,
     // more so the fewer orders a second, so it is shown on its own.
+    const requests = brokerRequestCounter(settings.brokers);
+    const requestsIdleBefore = requests?.read();
     const idleBefore = cpuByService();
     const brokerIdleBefore = brokerCpuSeconds(settings.brokers);
     await new Promise((resolve) => setTimeout(resolve, IDLE_SEC * 1000));
     const idle = perService(idleBefore, cpuByService(), IDLE_SEC / 1000);
+    const requestsIdleAfter = requests?.read();
     const brokerIdleAfter = brokerCpuSeconds(settings.brokers);
     const brokerIdle =
       brokerIdleBefore !== undefined && brokerIdleAfter !== undefined
@@ -98,6 +102,7 @@ export async function runDistributedOrderEntry(
     const ioc: LoadResult[] = [];
     const brokerCpu: number[] = [];
     const iocByService: Map<string, number>[] = [];
+    const requestsBefore = requests?.read();
     for (let run = 0; run < settings.runs; run++) {
       const before = cpuSeconds();
       const servicesBefore = cpuByService();
@@ -109,6 +114,7 @@ export async function runDistributedOrderEntry(
       if (brokerBefore !== undefined && brokerAfter !== undefined)
         brokerCpu.push(((brokerAfter - brokerBefore) / result.total) * 1e6);
     }
+    const requestsAfter = requests?.read();
     console.log(
       `signed POST /openapi/v1/order (IOC) over Kafka: ${formatSpread(spread(ioc.map((r) => r.requestsPerSec)))} orders/s, p50 ${formatNumber(median(ioc.map((r) => r.p50Ms)), 1)} ms, p99 ${formatNumber(median(ioc.map((r) => r.p99Ms)), 1)} ms, errors+non-2xx ${ioc.reduce((n, r) => n + r.errors + r.non2xx, 0)}`,
     );
@@ -121,6 +127,15 @@ export async function runDistributedOrderEntry(
     console.log(
       `  idle, before the load (${IDLE_SEC} s), CPU ms per second: ${[...idle].map(([service, ms]) => `${service} ${formatNumber(ms)}`).join(', ')}; all ${formatNumber([...idle.values()].reduce((a, b) => a + b, 0))}${brokerIdle}`,
     );
+    if (requestsBefore && requestsAfter && requestsIdleBefore && requestsIdleAfter) {
+      const orders = ioc.reduce((n, r) => n + r.total, 0);
+      console.log(
+        `  broker requests per order (IOC runs, ${orders} orders; counted by the broker): ${formatRequestsPerOrder(requestsBefore, requestsAfter, orders)}`,
+      );
+      console.log(
+        `  broker requests per second idle (${IDLE_SEC} s before the load): ${formatRequestsPerOrder(requestsIdleBefore, requestsIdleAfter, IDLE_SEC)}`,
+      );
+    }
     const workloads = await runOrderWorkloads(
       { ...settings, adminToken: exchange.adminToken },
       {

@@ -20,6 +20,7 @@ import type {
 import { partitionForKey } from '../partitioning/murmur2-partitioner';
 import { KafkaGroupConsumer } from './kafka-group-consumer';
 import { splitIntoRequests } from './kafka-requests';
+import { patchKafkajsCoordinatorCache } from './kafkajs-coordinator-cache';
 import { patchKafkajsIdleTimer } from './kafkajs-idle-timer';
 import { PublishQueue } from './publish-queue';
 
@@ -63,6 +64,7 @@ export class KafkaEventLog implements EventLog {
 
   constructor(private readonly options: KafkaEventLogOptions) {
     patchKafkajsIdleTimer();
+    patchKafkajsCoordinatorCache();
     this.kafka = new Kafka({
       clientId: options.clientId,
       brokers: options.brokers,

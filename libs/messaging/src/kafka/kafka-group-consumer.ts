@@ -118,25 +118,17 @@ export class KafkaGroupConsumer implements Consumer {
     const fromOffset = span && span.scanned === Number(batch.firstOffset()) ? span.delivered : undefined;
     // Kafka's fetch already sizes batches (maxBytesPerPartition); split only when asked to.
     const size = this.options.maxBatchSize ?? all.length;
+    // The fetch may end on commit markers after its last record: the last slice's commit steps past them too.
+    const pastMarkers = Number(batch.lastOffset()) + 1;
     for (let start = 0; start < all.length; start += size) {
       if (!isRunning() || isStale()) return;
       const slice = toIncomingBatch(all.slice(start, start + size), batch.topic, batch.partition);
       if (start === 0 && fromOffset !== undefined) slice.fromOffset = fromOffset;
-      if (!(await this.handleUntilCommitted(slice, payload))) return;
-      this.spans.set(key, { delivered: slice.nextOffset, scanned: slice.nextOffset });
-      resolveOffset(String(slice.nextOffset - 1));
+      const through = start + size >= all.length ? Math.max(pastMarkers, slice.nextOffset) : slice.nextOffset;
+      if (!(await this.handleUntilCommitted(slice, through, payload))) return;
+      this.spans.set(key, { delivered: slice.nextOffset, scanned: through });
+      resolveOffset(String(through - 1));
       await heartbeat();
-    }
-    // The fetch may end on a commit marker after its last record: step past it too (see commitPastMarkers).
-    const last = Number(batch.lastOffset());
-    if (all.length > 0 && last > all[all.length - 1]!.offset) {
-      await this.commitPastMarkers({
-        topic: batch.topic,
-        partition: batch.partition,
-        firstOffset: String(all[all.length - 1]!.offset + 1),
-        lastOffset: String(last),
-      });
-      resolveOffset(String(last));
     }
   }
 
@@ -151,12 +143,13 @@ export class KafkaGroupConsumer implements Consumer {
    */
   private async handleUntilCommitted(
     slice: IncomingBatch,
+    through: number,
     { isRunning, isStale, pause }: EachBatchPayload,
   ): Promise<boolean> {
     const key = `${slice.topic}:${slice.partition}`;
     try {
       const outcome = await this.options.eachBatch(slice);
-      await this.commit(slice, outcome?.emit ?? []);
+      await this.commit(slice, through, outcome?.emit ?? []);
       this.failures.delete(key);
       return true;
     } catch (error) {
@@ -177,9 +170,10 @@ export class KafkaGroupConsumer implements Consumer {
     }
   }
 
-  private async commit(batch: IncomingBatch, emit: readonly OutgoingRecord[]): Promise<void> {
+  /** Commits the batch's outcome and the group's offset `through` (its nextOffset, or past the markers after it). */
+  private async commit(batch: IncomingBatch, through: number, emit: readonly OutgoingRecord[]): Promise<void> {
     const offsets = {
-      topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: String(batch.nextOffset) }] }],
+      topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: String(through) }] }],
     };
     if (emit.length > 0 && this.options.ephemeral)
       throw new Error(`event log: the ephemeral group ${this.options.groupId} cannot emit records`);
@@ -198,9 +192,24 @@ export class KafkaGroupConsumer implements Consumer {
       await this.options.hooks?.beforeCommit?.(batch);
       await transaction.commit();
     } catch (error) {
-      await transaction.abort().catch(() => undefined);
+      await transaction.abort().catch(() => this.dropTransactionalProducer(batch.topic, batch.partition));
       throw error;
     }
+  }
+
+  /**
+   * A transaction that could not be aborted leaves kafkajs's producer in a state no next
+   * transaction can begin from: a failed commit stays COMMITTING (kafkajs aborts only while
+   * TRANSACTING), and an abort refused by the coordinator stays ABORTING. Every later step of the
+   * partition would fail the same way, so the producer is replaced; the new one's InitProducerId
+   * (same transactional id) has the coordinator finish the old transaction first, aborting it
+   * unless its commit was already under way, and fences the old producer.
+   */
+  private dropTransactionalProducer(topic: string, partition: number): void {
+    const transactionalId = this.transactionalId(topic, partition);
+    const producer = this.producers.get(transactionalId);
+    this.producers.delete(transactionalId);
+    void producer?.then((p) => p.disconnect()).catch(() => undefined);
   }
 
   /**
@@ -212,7 +221,8 @@ export class KafkaGroupConsumer implements Consumer {
    * this member handed over or skipped before (`spans`), and the next batch then names, as its
    * `fromOffset`, where the last one handed over ended, so a handler tracking its position knows
    * it continues from there. Called for a fetch of markers only (batchSize 0, from kafkajs's
-   * END_BATCH_PROCESS) and for the markers a fetch ends on (from onBatch).
+   * END_BATCH_PROCESS). The markers a fetch of records ends on are committed by the commit of its
+   * last slice instead (onBatch): one OffsetCommit (or TxnOffsetCommit) per step, not two.
    */
   private async commitPastMarkers(stretch: {
     topic: string;
@@ -233,7 +243,7 @@ export class KafkaGroupConsumer implements Consumer {
 
   /** One per input partition: a new owner's init fences the old one's unfinished transaction. */
   private transactionalProducer(topic: string, partition: number): Promise<Producer> {
-    const transactionalId = `${this.options.groupId}.${topic}.${partition}`;
+    const transactionalId = this.transactionalId(topic, partition);
     let producer = this.producers.get(transactionalId);
     if (!producer) {
       producer = (async () => {
@@ -249,5 +259,9 @@ export class KafkaGroupConsumer implements Consumer {
       this.producers.set(transactionalId, producer);
     }
     return producer;
+  }
+
+  private transactionalId(topic: string, partition: number): string {
+    return `${this.options.groupId}.${topic}.${partition}`;
   }
 }
