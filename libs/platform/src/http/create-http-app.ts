@@ -118,7 +118,7 @@ function onEveryResponse(adapter: FastifyAdapter, logger: Logger, metrics: Metri
     const route = request.routeOptions.url ?? 'unmatched';
     const status = reply.statusCode;
     const ms = reply.elapsedTime;
-    metrics?.httpDuration.observe({ method: request.method, route, status: String(status) }, ms / 1000);
+    metrics?.httpDuration.record(request.method, route, status, ms / 1000);
     if (logger.isLevelEnabled('info') && !route.startsWith('/health/'))
       logger.info(
         { correlationId: request.id, method: request.method, route, status, ms: Math.round(ms * 10) / 10 },

@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { RequestDurations } from './request-durations';
 
 /**
  * The Prometheus metrics of one process, served at /metrics. Services add their own with the
@@ -6,13 +7,13 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
  */
 export class Metrics {
   readonly registry = new Registry();
-  readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+  readonly httpDuration: RequestDurations;
   readonly rateLimitRejections: Counter<'limit'>;
 
   constructor(service: string) {
     this.registry.setDefaultLabels({ service });
     collectDefaultMetrics({ register: this.registry });
-    this.httpDuration = new Histogram({
+    this.httpDuration = new RequestDurations({
       name: 'http_request_duration_seconds',
       help: 'HTTP requests by route pattern and status code',
       labelNames: ['method', 'route', 'status'],
