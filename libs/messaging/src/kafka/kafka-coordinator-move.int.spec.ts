@@ -25,21 +25,29 @@ const GROUP = 0;
  */
 class CoordinatorMoves {
   private readonly moved = new Set<string>();
+  private readonly lost = new Set<string>();
   private readonly spies: jest.SpyInstance[] = [];
 
   install(): void {
     const refuse = (key: string) => {
       if (this.moved.has(key)) throw new KafkaJSProtocolError(createErrorFromCode(NOT_COORDINATOR));
     };
-    const byTransaction = (method: string) =>
-      this.wrap(method, (args: { transactionalId: string }) => refuse(`${TRANSACTION}:${args.transactionalId}`));
+    const byTransaction = (method: string, after?: (args: { transactionalId: string }) => void) =>
+      this.wrap(method, (args: { transactionalId: string }) => refuse(`${TRANSACTION}:${args.transactionalId}`), after);
     byTransaction('addPartitionsToTxn');
     byTransaction('addOffsetsToTxn');
-    byTransaction('endTxn');
+    byTransaction('endTxn', (args) => {
+      if (this.lost.delete(args.transactionalId)) throw new KafkaJSProtocolError(createErrorFromCode(NOT_COORDINATOR));
+    });
     this.wrap('txnOffsetCommit', (args: { groupId: string }) => refuse(`${GROUP}:${args.groupId}`));
     this.wrap('findGroupCoordinator', (args: { groupId: string; coordinatorType?: number }) => {
       this.moved.delete(`${args.coordinatorType ?? GROUP}:${args.groupId}`);
     });
+  }
+
+  /** The next EndTxn of `transactionalId` goes through, but its answer is lost: the client sees NOT_COORDINATOR. */
+  loseNextAnswer(transactionalId: string): void {
+    this.lost.add(transactionalId);
   }
 
   move(coordinatorType: number, id: string): void {
@@ -50,12 +58,14 @@ class CoordinatorMoves {
     for (const spy of this.spies) spy.mockRestore();
   }
 
-  private wrap<A>(method: string, before: (args: A) => void): void {
+  private wrap<A>(method: string, before: (args: A) => void, after: (args: A) => void = () => undefined): void {
     const original = Broker.prototype[method]!;
     this.spies.push(
       jest.spyOn(Broker.prototype, method).mockImplementation(async function (this: unknown, args: A) {
         before(args);
-        return (original as (a: A) => Promise<unknown>).call(this, args);
+        const answer = await (original as (a: A) => Promise<unknown>).call(this, args);
+        after(args);
+        return answer;
       } as never),
     );
   }
@@ -168,6 +178,25 @@ class CoordinatorMoves {
     await copier.send('3');
     await copier.stepped(3);
     expect(moveAt).toBeUndefined();
+    expect(await landed(copier.groupId, copier.input.name, copier.output.name, 3)).toEqual(['1', '2', '3']);
+  }, 180_000);
+
+  it('does not apply again a step whose commit went through but whose answer was lost', async () => {
+    let loseAt: number | undefined;
+    const copier = await copying((offset) => {
+      if (offset === loseAt) {
+        loseAt = undefined;
+        moves.loseNextAnswer(copier.transactionalId);
+      }
+    });
+    await copier.send('1');
+    await copier.stepped(1);
+    loseAt = 1;
+    await copier.send('2');
+    await copier.stepped(2);
+    await copier.send('3');
+    await copier.stepped(3);
+    expect(loseAt).toBeUndefined();
     expect(await landed(copier.groupId, copier.input.name, copier.output.name, 3)).toEqual(['1', '2', '3']);
   }, 180_000);
 });

@@ -135,6 +135,8 @@ export class KafkaEventLog implements EventLog {
       toRequests: (records) => this.toRequests(records),
       onStopped: (c) => this.consumers.delete(c),
       deleteGroup: (groupId) => this.admin.deleteGroups([groupId]).then(() => undefined),
+      committedOffset: (groupId, topic, partition) =>
+        this.committedOffsets(groupId, topic).then((offsets) => offsets[partition] ?? 0),
       onBatchFailed: (groupId, batch, error) =>
         this.options.onWarning?.('event log: a batch failed; it is delivered again', {
           groupId,

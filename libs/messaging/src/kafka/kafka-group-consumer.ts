@@ -11,6 +11,15 @@ export interface KafkaGroupConsumerSettings {
   deleteGroup(groupId: string): Promise<void>;
   /** A batch's handling or commit failed; it is retried. */
   onBatchFailed(groupId: string, batch: IncomingBatch, error: unknown): void;
+  /** The group's committed offset of one partition, as the broker has it. */
+  committedOffset(groupId: string, topic: string, partition: number): Promise<number>;
+}
+
+/** A transaction's commit was sent but not confirmed: it may have gone through. */
+class CommitOutcomeUnknown extends Error {
+  constructor(cause: unknown) {
+    super(`event log: a step's commit was not confirmed (${String(cause)})`, { cause });
+  }
 }
 
 const RETRY_BACKOFF_MS = [100, 300, 1000, 3000];
@@ -154,6 +163,10 @@ export class KafkaGroupConsumer implements Consumer {
       return true;
     } catch (error) {
       if (!isRunning() || isStale()) return false;
+      if (error instanceof CommitOutcomeUnknown && (await this.wentThrough(slice, through))) {
+        this.failures.delete(key);
+        return true;
+      }
       this.settings.onBatchFailed(this.options.groupId, slice, error);
       const failures = this.failures.get(key) ?? 0;
       this.failures.set(key, failures + 1);
@@ -184,16 +197,37 @@ export class KafkaGroupConsumer implements Consumer {
     }
     const producer = await this.transactionalProducer(batch.topic, batch.partition);
     const transaction = await producer.transaction();
+    let committing = false;
     try {
       // Several requests when the step is large: one transaction still commits them all or none.
       for (const request of await this.settings.toRequests(emit))
         await transaction.sendBatch({ acks: -1, topicMessages: request });
       await transaction.sendOffsets({ consumerGroupId: this.options.groupId, ...offsets });
       await this.options.hooks?.beforeCommit?.(batch);
+      committing = true;
       await transaction.commit();
     } catch (error) {
       await transaction.abort().catch(() => this.dropTransactionalProducer(batch.topic, batch.partition));
-      throw error;
+      throw committing ? new CommitOutcomeUnknown(error) : error;
+    }
+  }
+
+  /**
+   * Whether a step whose commit was not confirmed went through after all (its answer lost, or the
+   * coordinator moving while it completed). Delivering it again would emit its records twice. The
+   * partition's transactional producer is made anew first: its InitProducerId has the coordinator
+   * finish the old transaction (committed if its EndTxn arrived, aborted if not), so the group's
+   * offset read after it is final. False when that cannot be told: the batch is then retried, and
+   * is refused or applied against an offset that the coordinator has settled.
+   */
+  private async wentThrough(batch: IncomingBatch, through: number): Promise<boolean> {
+    try {
+      this.dropTransactionalProducer(batch.topic, batch.partition);
+      await this.transactionalProducer(batch.topic, batch.partition);
+      const committed = await this.settings.committedOffset(this.options.groupId, batch.topic, batch.partition);
+      return committed >= through;
+    } catch {
+      return false;
     }
   }
 
