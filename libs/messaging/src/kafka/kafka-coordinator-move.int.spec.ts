@@ -161,42 +161,40 @@ class CoordinatorMoves {
     expect(await landed(copier.groupId, copier.input.name, copier.output.name, 4)).toEqual(['1', '2', '3', '4']);
   }, 180_000);
 
-  it('aborts and retries a step whose commit the old transaction coordinator refused, exactly once', async () => {
-    let moveAt: number | undefined;
+  /**
+   * Three records copied one step each; `disturb` runs inside the second step, after its records
+   * and offsets are in the transaction and before its EndTxn. What a reader sees once all of the
+   * input is committed, and whether the second step was disturbed.
+   */
+  async function copyThreeDisturbingTheSecond(disturb: (transactionalId: string) => void) {
+    let disturbAt: number | undefined;
     const copier = await copying((offset) => {
-      // The step's records and offsets are in the transaction; its EndTxn goes to a coordinator that has moved.
-      if (offset === moveAt) {
-        moveAt = undefined;
-        moves.move(TRANSACTION, copier.transactionalId);
+      if (offset === disturbAt) {
+        disturbAt = undefined;
+        disturb(copier.transactionalId);
       }
     });
     await copier.send('1');
     await copier.stepped(1);
-    moveAt = 1;
+    disturbAt = 1;
     await copier.send('2');
     await copier.stepped(2);
     await copier.send('3');
     await copier.stepped(3);
-    expect(moveAt).toBeUndefined();
-    expect(await landed(copier.groupId, copier.input.name, copier.output.name, 3)).toEqual(['1', '2', '3']);
+    const disturbed = disturbAt === undefined;
+    return { disturbed, copies: await landed(copier.groupId, copier.input.name, copier.output.name, 3) };
+  }
+
+  it('aborts and retries a step whose commit the old transaction coordinator refused, exactly once', async () => {
+    // Its EndTxn goes to a coordinator that has moved.
+    const { disturbed, copies } = await copyThreeDisturbingTheSecond((id) => moves.move(TRANSACTION, id));
+    expect(disturbed).toBe(true);
+    expect(copies).toEqual(['1', '2', '3']);
   }, 180_000);
 
   it('does not apply again a step whose commit went through but whose answer was lost', async () => {
-    let loseAt: number | undefined;
-    const copier = await copying((offset) => {
-      if (offset === loseAt) {
-        loseAt = undefined;
-        moves.loseNextAnswer(copier.transactionalId);
-      }
-    });
-    await copier.send('1');
-    await copier.stepped(1);
-    loseAt = 1;
-    await copier.send('2');
-    await copier.stepped(2);
-    await copier.send('3');
-    await copier.stepped(3);
-    expect(loseAt).toBeUndefined();
-    expect(await landed(copier.groupId, copier.input.name, copier.output.name, 3)).toEqual(['1', '2', '3']);
+    const { disturbed, copies } = await copyThreeDisturbingTheSecond((id) => moves.loseNextAnswer(id));
+    expect(disturbed).toBe(true);
+    expect(copies).toEqual(['1', '2', '3']);
   }, 180_000);
 });
