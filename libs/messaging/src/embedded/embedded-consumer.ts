@@ -30,6 +30,14 @@ export class EmbeddedConsumer implements Consumer {
   private cursor = 0;
   private running = false;
   private loop: Promise<void> | undefined;
+  /**
+   * A durable group that decides nothing for a waiting client (a projection, a relay, a history):
+   * woken with a request's reply, it would run its batch and its commit step in the same turn, ahead
+   * of the HTTP answer that waits on a chain of promise continuations (0.2–0.3 ms of one order's
+   * ~3 here). It starts a turn later instead. Ephemeral groups (the gateways' reply readers, the
+   * market views) and the deciders that read unsynced records run at once.
+   */
+  private readonly offOrderPath: boolean;
 
   constructor(
     private readonly log: EmbeddedEventLog,
@@ -37,6 +45,7 @@ export class EmbeddedConsumer implements Consumer {
   ) {
     this.groupId = options.groupId;
     this.topics = [...options.topics];
+    this.offOrderPath = !options.ephemeral && !options.readUnsynced;
   }
 
   /**
@@ -66,6 +75,7 @@ export class EmbeddedConsumer implements Consumer {
       const batch = await this.nextBatch();
       if (!batch) {
         await (this.options.readUnsynced ? this.log.written : this.log.changed).wait(this.idleWait());
+        if (this.offOrderPath) await new Promise<void>((next) => setImmediate(next));
         continue;
       }
       await this.deliver(batch.owned, batch.batch);
