@@ -75,7 +75,7 @@ export function captureShares(
     }
   }
   for (const k of state.apiKeys.values()) if (userIds.has(k.userId)) shares.get(k.userId)?.apiKeys.push(k);
-  const contracts = captureContracts(state, new Set(ownerOf.keys()));
+  const contracts = captureContracts(state, new Set(ownerOf.keys()), true);
   for (const b of contracts.balances) ownerOf.get(b.accountId)!.contracts!.balances.push(b);
   for (const p of contracts.positions) ownerOf.get(p.accountId)!.contracts!.positions.push(p);
   for (const o of contracts.orders) ownerOf.get(o.accountId)!.contracts!.orders.push(o);
