@@ -6,17 +6,23 @@ import { EmbeddedEventLog, type OutgoingRecord, ProcessedIds } from '@exchange/m
 import { createLogger, loadConfig } from '@exchange/platform';
 import { decide } from '../domain/decide';
 import { feeAccountIdOf, flowIdOf } from '../domain/ledger-ids';
-import { evolve, initialLedgerState, type LedgerState } from '../domain/ledger-state';
+import {
+  DEFAULT_CLIENT_ID_WINDOW_MS as WINDOW,
+  evolve,
+  initialLedgerState,
+  type LedgerState,
+} from '../domain/ledger-state';
 import { ledgerStateHash } from '../domain/ledger-state-hash';
 import { assets, btcusdt } from '../domain/spot-market.fixtures';
 import { outcome, place } from '../domain/contracts/contract-ledger.fixtures';
 import { shippedMarkets as markets } from '../domain/contracts/contract-scenario.fixtures';
-import { DEFAULT_CLIENT_ID_WINDOW_MS as WINDOW } from '../domain/ledger-state';
 import { partitionContextOf } from './partition-context';
 import { LedgerRecovery } from './ledger-recovery';
 import { decisionRecords } from './ledger-records';
 import { LedgerSnapshotStore } from './ledger-snapshot-store';
 import { LedgerSnapshots } from './ledger-snapshots';
+import { entriesOf } from './partition-contracts';
+import { allShares, captureShares } from './partition-shares';
 import { capturePartition, type PartitionScope } from './partition-state';
 
 const logger = createLogger('test', process.env.SPEC_LOG ?? 'silent');
@@ -382,6 +388,37 @@ describe('incremental ledger snapshots', () => {
     ]);
     expect(p.state.contractClientIdsEnded.get(TRADER.contracts)?.size).toBe(60);
   });
+
+  it('restores a snapshot of the earlier format whose shares hold the ended contract orders, then writes every share once', async () => {
+    const p = new Partition(log, 1_000_000);
+    await p.restart();
+    await populated(p);
+    await p.batch([fundContracts]);
+    for (let i = 0; i < 3; i++) await p.batch(contractIoc(String(8000 + i), `k-${i}`));
+    const eventsOffset = (await log.endOffsets(Topics.ledgerEvents.name))[0]!;
+    await log.publish(contractIdsInShares(log, p.state, p.processed, p.offset, eventsOffset));
+    await p.batch([deposit('1030')]);
+    const live = judge(p);
+    const restarted = new Partition(log, 2);
+    restarted.offset = p.offset;
+    await restarted.restart();
+    expect(judge(restarted)).toEqual(live);
+    // The account changes, so its share is written again: without the others' and the ring's, its ended ids were lost.
+    await restarted.batch(contractIoc('8010', 'k-10'));
+    const first = await restarted.batch([deposit('1034')]);
+    expect(unitsOf(first).filter((u) => u.startsWith('share/'))).toHaveLength(USERS + 1);
+    expect(unitsOf(first).filter((u) => u.startsWith('ended/'))).toEqual(['ended/0']);
+    await restarted.batch([deposit('1035'), deposit('1036')]);
+    const after = judge(restarted);
+    await restarted.restart();
+    expect(judge(restarted)).toEqual(after);
+    expect([...restarted.state.contractClientIdsEnded.get(TRADER.contracts)!.keys()]).toEqual([
+      'k-0',
+      'k-1',
+      'k-2',
+      'k-10',
+    ]);
+  });
 });
 
 /** A snapshot as versions before incremental snapshots wrote it: the whole partition, in chunks keyed `<partition>/<chunk>`. */
@@ -408,4 +445,32 @@ function fullSnapshotRecords(
       'x-snapshot-chunks': '2',
     },
   }));
+}
+
+/** An incremental snapshot as the version before the ring held contract orders wrote it (marker v2): each share with its contract client ids, ended ones included. */
+function contractIdsInShares(
+  log: EmbeddedEventLog,
+  state: LedgerState,
+  processed: ProcessedIds,
+  inputOffset: number,
+  eventsOffset: number,
+): OutgoingRecord[] {
+  const shares = captureShares(state, scope, allShares(state, scope), new Map());
+  for (const share of shares.values()) {
+    const accountIds = new Set(share.accounts.map((a) => a.record.accountId));
+    share.contracts!.clientIds = entriesOf(state.contractClientIds, accountIds);
+    share.contracts!.endedClientIds = entriesOf(state.contractClientIdsEnded, accountIds);
+  }
+  const records = new LedgerSnapshotStore(log, logger).records({
+    partition: 0,
+    marker: { seq: 1, inputOffset, eventsOffset, ring: { epoch: inputOffset, ids: 1, ended: 0, endedSeq: 0 } },
+    shares,
+    ids: { slot: 0, entries: processed.entries() },
+    ended: undefined,
+  });
+  return records.map((r) =>
+    r.headers?.[HeaderNames.messageType] === 'LedgerSnapshotMarker'
+      ? { ...r, value: r.value.replace('"v":3', '"v":2') }
+      : r,
+  );
 }
