@@ -27,7 +27,11 @@ export interface PartitionContracts {
   /** In the fold's order, so the orders of a position come back in placement order; with their cancel-requested marks. */
   orders: OpenContractOrder[];
   clientIds: [accountId: string, entries: [clientOrderId: string, orderId: string][]][];
-  /** The ended orders' client ids still held, with when they ended, in that order. Absent from snapshots taken before ended orders kept them. */
+  /**
+   * The ended orders' client ids still held, with when they ended, in that order. Absent from
+   * snapshots taken before ended orders kept them; empty in an incremental snapshot's share since
+   * its marker v3 (they are in its ring of ended orders, and `clientIds` holds the open orders' only).
+   */
   endedClientIds?: [accountId: string, entries: [clientOrderId: string, finalTime: number][]][];
   /** The last funding time settled per fund account (the partition's insurance share) and symbol. Absent from snapshots taken before funding. */
   fundings?: [fundAccountId: string, symbol: string, fundingTime: number][];

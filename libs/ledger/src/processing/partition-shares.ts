@@ -48,9 +48,9 @@ export function allShares(state: LedgerState, scope: PartitionScope): Set<string
 
 /**
  * Each named share of the partition, as a PartitionState without what is kept apart: the window's
- * processed ids, and the ended orders that hold their client ids (ended-orders.ts). Costs what the
- * shares hold, but for the api keys and contract positions and orders, which are scanned once for
- * them all (no index by user).
+ * processed ids, and the ended orders, spot and contract, that hold their client ids
+ * (ended-orders.ts). Costs what the shares hold, but for the api keys, which are scanned once for
+ * them all (no index by user), and the partition's fundings, marks and ADLs (a few per symbol).
  */
 export function captureShares(
   state: LedgerState,
