@@ -272,7 +272,7 @@ export function queueFinalOrders(state: LedgerState, orders: readonly LedgerOrde
   for (const { o, finalTime } of final) endClientId(spotIds(state), o.accountId, o.clientOrderId, o.orderId, finalTime);
 }
 
-function spotIds(state: LedgerState): ClientIdWindow {
+export function spotIds(state: LedgerState): ClientIdWindow {
   return { index: state.clientIds, ended: state.clientIdsEnded };
 }
 

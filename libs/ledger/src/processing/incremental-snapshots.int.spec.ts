@@ -1,18 +1,28 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HeaderNames, type LedgerCommand, Topics } from '@exchange/contracts';
+import { HeaderNames, type LedgerCommand, type LedgerJournalEvent, Topics } from '@exchange/contracts';
 import { EmbeddedEventLog, type OutgoingRecord, ProcessedIds } from '@exchange/messaging';
 import { createLogger, loadConfig } from '@exchange/platform';
 import { decide } from '../domain/decide';
 import { feeAccountIdOf, flowIdOf } from '../domain/ledger-ids';
-import { evolve, initialLedgerState, type LedgerState } from '../domain/ledger-state';
+import {
+  DEFAULT_CLIENT_ID_WINDOW_MS as WINDOW,
+  evolve,
+  initialLedgerState,
+  type LedgerState,
+} from '../domain/ledger-state';
 import { ledgerStateHash } from '../domain/ledger-state-hash';
 import { assets, btcusdt } from '../domain/spot-market.fixtures';
+import { outcome, place } from '../domain/contracts/contract-ledger.fixtures';
+import { shippedMarkets as markets } from '../domain/contracts/contract-scenario.fixtures';
+import { partitionContextOf } from './partition-context';
 import { LedgerRecovery } from './ledger-recovery';
 import { decisionRecords } from './ledger-records';
 import { LedgerSnapshotStore } from './ledger-snapshot-store';
 import { LedgerSnapshots } from './ledger-snapshots';
+import { entriesOf } from './partition-contracts';
+import { allShares, captureShares } from './partition-shares';
 import { capturePartition, type PartitionScope } from './partition-state';
 
 const logger = createLogger('test', process.env.SPEC_LOG ?? 'silent');
@@ -55,8 +65,16 @@ class Partition {
 
   /** Decides a batch; resolves with the snapshot records it carried. */
   async batch(commands: [LedgerCommand['type'], Record<string, unknown>][]): Promise<OutgoingRecord[]> {
+    return (await this.decided(commands)).snapshot;
+  }
+
+  /** Decides a batch; resolves with the snapshot records it carried and the events it journaled. */
+  async decided(
+    commands: [LedgerCommand['type'], Record<string, unknown>][],
+  ): Promise<{ snapshot: OutgoingRecord[]; events: LedgerJournalEvent[] }> {
     const snapshot = await this.snapshots.dueRecords(this.state, scope, this.offset, this.processed, commands.length);
     const emit = [...snapshot];
+    const journaled: LedgerJournalEvent[] = [];
     for (const [type, payload] of commands) {
       const offset = this.offset++;
       const now = this.now(offset);
@@ -67,9 +85,15 @@ class Partition {
         flowId: (k) => flowIdOf(offset, 0, k),
         asset: (a) => assets[a],
         symbol: () => btcusdt,
+        contract: (symbol) => markets.contract(symbol),
         feeAccountId: scope.feeAccountId,
+        partition: partitionContextOf(this.state, 0, 1, offset),
       });
-      for (const e of events) evolve(this.state, e);
+      journaled.push(...events);
+      for (const e of events) {
+        this.snapshots.folding(0, e, this.state);
+        evolve(this.state, e);
+      }
       this.processed.add(command.id, now);
       this.snapshots.decided(0, command.id, now, events, this.state);
       // Partition 0 of ledger.events, as the ledger's partitioner puts its partition's users.
@@ -77,7 +101,7 @@ class Partition {
         if (r.topic === Topics.ledgerEvents.name) emit.push({ ...r, partition: 0 });
     }
     await this.log.publish(emit);
-    return snapshot;
+    return { snapshot, events: journaled };
   }
 
   private now(offset: number): number {
@@ -104,6 +128,32 @@ const ioc = (orderId: string, clientOrderId: string): [LedgerCommand['type'], Re
     ['ApplyOrderOutcome', { ...order, outcome: 'CANCELED', reason: 'IOC_REMAINDER', remainingQty: '0.1' }],
   ];
 };
+
+/** User FIRST + 30 and its contracts account (its third), which the tests of contract orders fund. */
+const TRADER = { userId: String(FIRST + 30), spot: `${FIRST + 30}1`, contracts: `${FIRST + 30}3` };
+const fundContracts: [LedgerCommand['type'], Record<string, unknown>] = [
+  'TransferFunds',
+  {
+    userId: TRADER.userId,
+    transferId: 'to-contracts',
+    fromAccountId: TRADER.spot,
+    toAccountId: TRADER.contracts,
+    asset: 'USDT',
+    amount: '500',
+  },
+];
+
+/** An IOC contract order of TRADER that the engine then ends: it holds its client id for the window. */
+const contractIoc = (orderId: string, clientOrderId: string): [LedgerCommand['type'], Record<string, unknown>][] => [
+  [
+    'PlaceContractOrder',
+    place(TRADER, orderId, 'BUY_OPEN', '1', '29000', { leverage: '10', timeInForce: 'IOC', clientOrderId }),
+  ],
+  ['ApplyOrderOutcome', outcome(TRADER, orderId, 'BUY', 'CANCELED', 'IOC_REMAINDER')],
+];
+
+const rejectionOf = (events: LedgerJournalEvent[]): number | undefined =>
+  events[0]?.type === 'CommandRejected' ? events[0].payload.code : undefined;
 
 /** USERS users with funds, a resting order and a trade between two of them (the fee account has fees). */
 async function populated(p: Partition): Promise<void> {
@@ -277,6 +327,98 @@ describe('incremental ledger snapshots', () => {
     await restarted.restart();
     expect(judge(restarted)).toEqual(after);
   });
+
+  it('restarts with the client ids of contract orders ended before and after the snapshot: a repeat is refused within the window, taken after it', async () => {
+    const p = new Partition(log, 4);
+    await p.restart();
+    await populated(p);
+    await p.batch([fundContracts]);
+    // Ended before a snapshot (written in its ring of ended orders)...
+    for (let i = 0; i < 6; i++) await p.batch(contractIoc(String(8000 + i), `k-${i}`));
+    while ((await p.batch([deposit('1042')])).length === 0);
+    // ...and after it, folded from the journal on restart.
+    await p.batch(contractIoc('8100', 'late'));
+    const live = judge(p);
+    await p.restart();
+    expect(judge(p)).toEqual(live);
+    expect([...p.state.contractClientIdsEnded.get(TRADER.contracts)!.keys()].sort()).toEqual(
+      ['k-0', 'k-1', 'k-2', 'k-3', 'k-4', 'k-5', 'late'].sort(),
+    );
+    const again = async (orderId: string, clientOrderId: string) =>
+      rejectionOf((await p.decided([contractIoc(orderId, clientOrderId)[0]!])).events);
+    expect([await again('8200', 'k-0'), await again('8201', 'late')]).toEqual([-1141, -1141]);
+
+    // Past the window, and restarted again: the ids are free, and held again by the orders that take them.
+    p.laterMs = WINDOW;
+    await p.batch([deposit('1043')]);
+    await p.restart();
+    expect([await again('8300', 'k-0'), await again('8301', 'late')]).toEqual([undefined, undefined]);
+    await p.batch([contractIoc('8300', 'k-0')[1]!, contractIoc('8301', 'late')[1]!]);
+    const later = judge(p);
+    await p.restart();
+    expect(judge(p)).toEqual(later);
+    expect([...p.state.contractClientIdsEnded.get(TRADER.contracts)!.keys()].sort()).toEqual(['k-0', 'late']);
+    expect(await again('8302', 'k-3')).toBeUndefined();
+    expect(await again('8303', 'late')).toBe(-1141);
+  });
+
+  it("writes a contracts account's ended orders once: its share in a later snapshot does not grow with them", async () => {
+    const p = new Partition(log, 2);
+    await p.restart();
+    await populated(p);
+    await p.batch([fundContracts]);
+    // Each batch is a snapshot's worth: the one at the next batch's start writes this order's end.
+    const written: OutgoingRecord[][] = [];
+    for (let i = 0; i < 60; i++)
+      written.push(await p.batch(contractIoc(String(8000 + i), `k-${String(i).padStart(3, '0')}`)));
+    const [early, late] = [written[9]!, written[59]!];
+    // 50 more ended orders held between them: the account's share and the orders ended since, but for a few digits.
+    const chars = (records: OutgoingRecord[]) =>
+      records
+        .filter((r) => [`share/${TRADER.userId}`, 'ended/'].some((u) => r.headers?.['x-snapshot-unit']?.startsWith(u)))
+        .reduce((sum, r) => sum + r.value.length, 0);
+    expect(chars(late) - chars(early)).toBeLessThan(8);
+    expect(unitsOf(late).map((u) => u.replace(/\d+$/, ''))).toEqual(['share/', 'share/', 'ids/', 'ended/']);
+    expect(unitsOf(late).slice(0, 2)).toEqual([`share/${TRADER.userId}`, 'share/0']);
+    const share = JSON.parse(late[0]!.value);
+    expect(share.contracts.clientIds).toEqual([[TRADER.contracts, []]]);
+    expect(share.contracts.endedClientIds).toEqual([]);
+    expect(JSON.parse(late[3]!.value)).toEqual([
+      [expect.any(Number), [TRADER.contracts, 'k-058', '8058', expect.any(Number)]],
+    ]);
+    expect(p.state.contractClientIdsEnded.get(TRADER.contracts)?.size).toBe(60);
+  });
+
+  it('restores a snapshot of the earlier format whose shares hold the ended contract orders, then writes every share once', async () => {
+    const p = new Partition(log, 1_000_000);
+    await p.restart();
+    await populated(p);
+    await p.batch([fundContracts]);
+    for (let i = 0; i < 3; i++) await p.batch(contractIoc(String(8000 + i), `k-${i}`));
+    const eventsOffset = (await log.endOffsets(Topics.ledgerEvents.name))[0]!;
+    await log.publish(contractIdsInShares(log, p.state, p.processed, p.offset, eventsOffset));
+    await p.batch([deposit('1030')]);
+    const live = judge(p);
+    const restarted = new Partition(log, 2);
+    restarted.offset = p.offset;
+    await restarted.restart();
+    expect(judge(restarted)).toEqual(live);
+    // The account changes, so its share is written again: without the others' and the ring's, its ended ids were lost.
+    await restarted.batch(contractIoc('8010', 'k-10'));
+    const first = await restarted.batch([deposit('1034')]);
+    expect(unitsOf(first).filter((u) => u.startsWith('share/'))).toHaveLength(USERS + 1);
+    expect(unitsOf(first).filter((u) => u.startsWith('ended/'))).toEqual(['ended/0']);
+    await restarted.batch([deposit('1035'), deposit('1036')]);
+    const after = judge(restarted);
+    await restarted.restart();
+    expect(judge(restarted)).toEqual(after);
+    expect([...restarted.state.contractClientIdsEnded.get(TRADER.contracts)!.keys()]).toEqual([
+      'k-0',
+      'k-1',
+      'k-2',
+      'k-10',
+    ]);
+  });
 });
 
 /** A snapshot as versions before incremental snapshots wrote it: the whole partition, in chunks keyed `<partition>/<chunk>`. */
@@ -303,4 +445,32 @@ function fullSnapshotRecords(
       'x-snapshot-chunks': '2',
     },
   }));
+}
+
+/** An incremental snapshot as the version before the ring held contract orders wrote it (marker v2): each share with its contract client ids, ended ones included. */
+function contractIdsInShares(
+  log: EmbeddedEventLog,
+  state: LedgerState,
+  processed: ProcessedIds,
+  inputOffset: number,
+  eventsOffset: number,
+): OutgoingRecord[] {
+  const shares = captureShares(state, scope, allShares(state, scope), new Map());
+  for (const share of shares.values()) {
+    const accountIds = new Set(share.accounts.map((a) => a.record.accountId));
+    share.contracts!.clientIds = entriesOf(state.contractClientIds, accountIds);
+    share.contracts!.endedClientIds = entriesOf(state.contractClientIdsEnded, accountIds);
+  }
+  const records = new LedgerSnapshotStore(log, logger).records({
+    partition: 0,
+    marker: { seq: 1, inputOffset, eventsOffset, ring: { epoch: inputOffset, ids: 1, ended: 0, endedSeq: 0 } },
+    shares,
+    ids: { slot: 0, entries: processed.entries() },
+    ended: undefined,
+  });
+  return records.map((r) =>
+    r.headers?.[HeaderNames.messageType] === 'LedgerSnapshotMarker'
+      ? { ...r, value: r.value.replace('"v":3', '"v":2') }
+      : r,
+  );
 }

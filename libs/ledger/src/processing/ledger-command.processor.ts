@@ -219,7 +219,10 @@ export class LedgerCommandProcessor implements OnApplicationShutdown {
     progress: PartitionProgress,
     decidedAt: number,
   ): void {
-    for (const event of events) evolve(this.state, event);
+    for (const event of events) {
+      this.snapshots.folding(progress.partition, event, this.state);
+      evolve(this.state, event);
+    }
     progress.processed.add(command.id, decidedAt);
     this.snapshots.decided(progress.partition, command.id, decidedAt, events, this.state);
     this.decided.inc({ type: command.type, outcome: events[0]?.type === 'CommandRejected' ? 'rejected' : 'applied' });

@@ -36,8 +36,11 @@ export class LedgerRecovery {
     forgetPartition(state, scope);
     const snapshot = await this.snapshots.latest(scope.partition, target);
     const processed = new ProcessedIds();
-    // Without an incremental snapshot to build on (none, or a full one of an earlier version), the next one writes everything.
-    const changes = new PartitionChanges(snapshot?.incremental === undefined);
+    // Without an incremental snapshot to build on (none, or a full one of an earlier version), or one whose
+    // shares hold what is now kept apart, the next one writes everything.
+    const changes = new PartitionChanges(
+      snapshot?.incremental === undefined || snapshot.incremental.contractIdsInShares,
+    );
     if (snapshot) {
       for (const share of snapshot.shares) restorePartition(state, share);
       restoreEndedOrders(state, snapshot.ended, snapshot.evictedAt);
@@ -51,6 +54,7 @@ export class LedgerRecovery {
       for (const record of records) {
         const event = parseJournalRecord(record.value);
         if (!event || event.payload.seq <= (state.users.get(event.payload.userId)?.seq ?? 0)) continue;
+        changes.folding(event, state);
         evolve(state, event);
         changes.noteEvent(event, state);
         if (!processed.has(event.payload.commandId)) changes.noteId(event.payload.commandId, event.ts);

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { HeaderNames, Topics } from '@exchange/contracts';
 import type { EventLog, IncomingRecord, OutgoingRecord } from '@exchange/messaging';
 import { EVENT_LOG, LOGGER, type Logger } from '@exchange/platform';
-import type { EndedOrder } from './ended-orders';
+import { type EndedOrder, type EndedRef, endedRefOf } from './ended-orders';
 import type { Share } from './partition-shares';
 import type { PartitionState } from './partition-state';
 import type { SlotWrite } from './slot-ring';
@@ -70,8 +70,17 @@ export interface LedgerSnapshot {
   evictedAt: Map<string, number>;
   /** Command ids decided within the retry window, with their decision time, oldest first. */
   processed: [commandId: string, decidedAt: number][];
-  /** Set for an incremental snapshot: where the next one continues (a full one is followed by every share). */
-  incremental?: { marker: SnapshotMarker; ids: [string, number][][]; ended: [number, string][][] };
+  /**
+   * Set for an incremental snapshot: where the next one continues (a full one is followed by every
+   * share), and whether its shares still hold their contract orders' ended client ids (written
+   * before those joined the ring: the next snapshot writes every share, and the rings afresh).
+   */
+  incremental?: {
+    marker: SnapshotMarker;
+    ids: [string, number][][];
+    ended: [number, EndedRef][][];
+    contractIdsInShares: boolean;
+  };
 }
 
 /**
@@ -127,7 +136,8 @@ export class LedgerSnapshotStore {
       topic,
       key: `${partition}/marker`,
       partition,
-      value: JSON.stringify({ v: 2, ...marker }),
+      // v3: the shares hold no ended contract orders' client ids; they are in the ring of ended orders.
+      value: JSON.stringify({ v: 3, ...marker }),
       headers: {
         ...base,
         [HeaderNames.messageId]: `${id}/marker`,
@@ -165,6 +175,7 @@ class IncrementalSnapshot {
   private readonly accepted = new Map<string, IncomingRecord>();
   private readonly pending = new Map<string, IncomingRecord>();
   private marker: SnapshotMarker | undefined;
+  private contractIdsInShares = false;
   /** A marker past the target was seen: compaction may have replaced what the chosen one needs. */
   private passedTarget = false;
 
@@ -180,14 +191,15 @@ class IncrementalSnapshot {
       return;
     }
     if (type !== MARKER) return;
-    const marker = parseMarker(r.value);
-    if (!marker || marker.inputOffset > this.maxInputOffset) {
-      this.passedTarget ||= marker !== undefined;
+    const parsed = parseMarker(r.value);
+    if (!parsed || parsed.marker.inputOffset > this.maxInputOffset) {
+      this.passedTarget ||= parsed !== undefined;
       return;
     }
     for (const [key, record] of this.pending) this.accepted.set(key, record);
     this.pending.clear();
-    this.marker = marker;
+    this.marker = parsed.marker;
+    this.contractIdsInShares = parsed.v < 3;
   }
 
   snapshot(): { snapshot?: LedgerSnapshot; warning?: Record<string, unknown> } {
@@ -203,7 +215,7 @@ class IncrementalSnapshot {
       ended: [],
       evictedAt: new Map(),
       processed: [],
-      incremental: { marker, ids: [], ended: [] },
+      incremental: { marker, ids: [], ended: [], contractIdsInShares: this.contractIdsInShares },
     };
     for (const [unit, text] of this.units(String(marker.ring.epoch))) {
       if (text === undefined) return { warning: { ...warning, unit, reason: 'incomplete' } };
@@ -232,7 +244,7 @@ class IncrementalSnapshot {
       found.processed.push(...entries);
     } else {
       const entries = parsed as EndedOrder[];
-      found.incremental!.ended[Number(name)] = entries.map(([seq, order]) => [seq, order.orderId]);
+      found.incremental!.ended[Number(name)] = entries.map(([seq, order]) => [seq, endedRefOf(order)]);
       found.ended.push(...entries);
     }
     return true;
@@ -328,11 +340,11 @@ function parseJson(text: string): unknown {
   }
 }
 
-function parseMarker(text: string): SnapshotMarker | undefined {
-  const m = parseJson(text) as Partial<SnapshotMarker> & { v?: number };
-  const r = m?.ring;
-  const fields = [m?.seq, m?.inputOffset, m?.eventsOffset, r?.epoch, r?.ids, r?.ended, r?.endedSeq];
-  return m?.v === 2 && fields.every(Number.isInteger) ? (m as SnapshotMarker) : undefined;
+function parseMarker(text: string): { marker: SnapshotMarker; v: number } | undefined {
+  const { v, ...m } = (parseJson(text) ?? {}) as Partial<SnapshotMarker> & { v?: number };
+  const r = m.ring;
+  const fields = [m.seq, m.inputOffset, m.eventsOffset, r?.epoch, r?.ids, r?.ended, r?.endedSeq];
+  return (v === 2 || v === 3) && fields.every(Number.isInteger) ? { marker: m as SnapshotMarker, v } : undefined;
 }
 
 function asShare(parsed: unknown): PartitionState | undefined {

@@ -4,7 +4,7 @@ import type { EventLog, OutgoingRecord, ProcessedIds } from '@exchange/messaging
 import { CLOCK, type Clock, CONFIG, type Config, EVENT_LOG, LOGGER, type Logger } from '@exchange/platform';
 import type { LedgerState } from '../domain/ledger-state';
 import { type LedgerSnapshot, LedgerSnapshotStore } from './ledger-snapshot-store';
-import { endedHolding, type EndedOrder, endedOrdersOf } from './ended-orders';
+import { type EndedOrder, endedOrdersOf, endedRecord, type EndedRef } from './ended-orders';
 import { PartitionChanges } from './partition-changes';
 import { allShares, captureShares, PARTITION_SHARE } from './partition-shares';
 import type { PartitionScope } from './partition-state';
@@ -18,7 +18,7 @@ interface Tracking {
   /** The inputOffset of the snapshot that started the rings. */
   epoch: number;
   ids: SlotRing<[string, number]>;
-  ended: SlotRing<[seq: number, orderId: string]>;
+  ended: SlotRing<[seq: number, order: EndedRef]>;
   endedSeq: number;
   /** Per account, when the fold last evicted its ended orders (what its share writes). */
   evictedAt: Map<string, number>;
@@ -57,19 +57,25 @@ export class LedgerSnapshots {
    * it (LedgerRecovery): count from here; the next snapshot writes those changes.
    */
   restored(partition: number, snapshot: LedgerSnapshot | undefined, changes: PartitionChanges): void {
-    const incremental = snapshot?.incremental;
+    // Rings that start again (changes.everything) hold nothing of the snapshot's: all is written afresh.
+    const incremental = changes.everything ? undefined : snapshot?.incremental;
     const ring = incremental?.marker.ring;
     this.tracking.set(partition, {
       commands: 0,
       at: this.clock.now(),
       changes,
-      seq: incremental?.marker.seq ?? 0,
+      seq: snapshot?.incremental?.marker.seq ?? 0,
       epoch: ring?.epoch ?? -1,
       ids: new SlotRing(ring?.ids, incremental?.ids),
       ended: new SlotRing(ring?.ended, incremental?.ended),
       endedSeq: ring?.endedSeq ?? 0,
       evictedAt: new Map(snapshot?.evictedAt),
     });
+  }
+
+  /** An event of a command about to be folded in the partition (decided follows): see PartitionChanges.folding. */
+  folding(partition: number, event: LedgerJournalEvent, state: LedgerState): void {
+    this.tracked(partition).changes.folding(event, state);
   }
 
   /** A command decided in the partition (restored first: see restored), with its events: the next snapshot writes what they changed. */
@@ -148,10 +154,10 @@ export class LedgerSnapshots {
     // An order that ended since may have left already (evicted, or its client id taken again).
     const endedIds = changes.everything
       ? endedOrdersOf(state, scope)
-      : changes.ended.filter((orderId) => endedHolding(state, orderId));
+      : changes.ended.filter((ref) => endedRecord(state, ref));
     const ended = t.ended.take(
-      endedIds.map((orderId) => [t.endedSeq++, orderId]),
-      (entry) => (endedHolding(state, entry[1]) ? entry : undefined),
+      endedIds.map((ref) => [t.endedSeq++, ref]),
+      (entry) => (endedRecord(state, entry[1]) ? entry : undefined),
     );
     t.seq += 1;
     const records = this.store.records({
@@ -166,7 +172,7 @@ export class LedgerSnapshots {
       ids,
       ended: ended && {
         slot: ended.slot,
-        entries: ended.entries.map(([seq, orderId]): EndedOrder => [seq, state.orders.get(orderId)!]),
+        entries: ended.entries.map(([seq, ref]): EndedOrder => [seq, endedRecord(state, ref)!]),
       },
     });
     t.changes = new PartitionChanges();

@@ -7,6 +7,7 @@ import {
   fundingCursorKey,
   fundingKey,
   type OpenContractOrder,
+  type PositionState,
   setBalance,
   setOrder,
   setPosition,
@@ -26,7 +27,11 @@ export interface PartitionContracts {
   /** In the fold's order, so the orders of a position come back in placement order; with their cancel-requested marks. */
   orders: OpenContractOrder[];
   clientIds: [accountId: string, entries: [clientOrderId: string, orderId: string][]][];
-  /** The ended orders' client ids still held, with when they ended, in that order. Absent from snapshots taken before ended orders kept them. */
+  /**
+   * The ended orders' client ids still held, with when they ended, in that order. Absent from
+   * snapshots taken before ended orders kept them; empty in an incremental snapshot's share since
+   * its marker v3 (they are in its ring of ended orders, and `clientIds` holds the open orders' only).
+   */
   endedClientIds?: [accountId: string, entries: [clientOrderId: string, finalTime: number][]][];
   /** The last funding time settled per fund account (the partition's insurance share) and symbol. Absent from snapshots taken before funding. */
   fundings?: [fundAccountId: string, symbol: string, fundingTime: number][];
@@ -50,37 +55,51 @@ type CapturedAdlPending = Omit<AdlPending, 'quantity' | 'value' | 'mark' | 'offe
 };
 type CapturedAdlReservation = Omit<AdlReservation, 'entries'> & { entries: { accountId: string; quantity: string }[] };
 
-export function captureContracts(state: LedgerState, accountIds: ReadonlySet<string>): PartitionContracts {
+/**
+ * The accounts' contract state. Their positions and open orders are found by the fold's index
+ * (accountPositions), their USDT and client ids by account: the cost follows the accounts asked
+ * for, not the partition. With `endedApart` (a share of an incremental snapshot) only the open
+ * orders' client ids are taken: the ended ones, most of a busy account's, go in the snapshot's
+ * ring of ended orders (ended-orders.ts).
+ */
+export function captureContracts(
+  state: LedgerState,
+  accountIds: ReadonlySet<string>,
+  endedApart = false,
+): PartitionContracts {
   const c = state.contracts;
-  const balances = [...c.balances]
-    .filter(([accountId]) => accountIds.has(accountId))
-    .map(([accountId, b]) => ({
-      accountId,
-      free: b.free.toFixed(),
-      locked: b.locked.toFixed(),
-      positionMargin: b.positionMargin.toFixed(),
-    }));
-  const positions = [...c.positions.values()]
-    .filter((p) => accountIds.has(p.accountId))
-    .map((p) => ({
-      accountId: p.accountId,
-      symbol: p.symbol,
-      side: p.side,
-      size: p.size.toFixed(),
-      available: p.size.minus(p.closing).toFixed(),
-      opening: p.opening.toFixed(),
-      entryValue: p.entryValue.toFixed(),
-      margin: p.margin.toFixed(),
-      realizedPnl: p.realizedPnl.toFixed(),
-      leverage: p.leverage.toFixed(),
-      flp: p.flp.toFixed(),
-    }));
+  const captured: PartitionContracts = { balances: [], positions: [], orders: [], clientIds: [], uncovered: [] };
+  for (const accountId of accountIds) {
+    const b = c.balances.get(accountId);
+    if (b)
+      captured.balances.push({
+        accountId,
+        free: b.free.toFixed(),
+        locked: b.locked.toFixed(),
+        positionMargin: b.positionMargin.toFixed(),
+      });
+    const uncovered = c.uncovered.get(accountId);
+    if (uncovered) captured.uncovered!.push([accountId, uncovered.toFixed()]);
+    const orders: OpenContractOrder[] = [];
+    for (const key of c.accountPositions.get(accountId) ?? []) {
+      const p = c.positions.get(key);
+      if (p) captured.positions.push(capturedPosition(p));
+      // Each position's in placement order, as setOrder puts them back.
+      for (const orderId of c.positionOrders.get(key) ?? []) orders.push(c.orders.get(orderId)!);
+    }
+    captured.orders.push(...orders);
+    const index = state.contractClientIds.get(accountId);
+    if (index && endedApart) {
+      const held: [string, string][] = [];
+      for (const o of orders)
+        if (o.clientOrderId !== undefined && index.get(o.clientOrderId) === o.orderId)
+          held.push([o.clientOrderId, o.orderId]);
+      captured.clientIds.push([accountId, held]);
+    } else if (index) captured.clientIds.push([accountId, [...index]]);
+  }
   return {
-    balances,
-    positions,
-    orders: [...c.orders.values()].filter((o) => accountIds.has(o.accountId)),
-    clientIds: entriesOf(state.contractClientIds, accountIds),
-    endedClientIds: entriesOf(state.contractClientIdsEnded, accountIds),
+    ...captured,
+    endedClientIds: endedApart ? [] : entriesOf(state.contractClientIdsEnded, accountIds),
     fundings: perFundOf(c.fundings, accountIds).map(({ key, symbol, fundAccountId }) => [
       fundAccountId,
       symbol,
@@ -92,9 +111,6 @@ export function captureContracts(state: LedgerState, accountIds: ReadonlySet<str
       symbol,
       c.marks.get(key)!.toFixed(),
     ]),
-    uncovered: [...c.uncovered]
-      .filter(([accountId]) => accountIds.has(accountId))
-      .map(([accountId, amount]) => [accountId, amount.toFixed()]),
     adlPending: [...c.adlPending.values()]
       .filter((a) => accountIds.has(a.fundAccountId))
       .map((a) => ({
@@ -110,6 +126,22 @@ export function captureContracts(state: LedgerState, accountIds: ReadonlySet<str
   };
 }
 
+function capturedPosition(p: PositionState): PartitionContracts['positions'][number] {
+  return {
+    accountId: p.accountId,
+    symbol: p.symbol,
+    side: p.side,
+    size: p.size.toFixed(),
+    available: p.size.minus(p.closing).toFixed(),
+    opening: p.opening.toFixed(),
+    entryValue: p.entryValue.toFixed(),
+    margin: p.margin.toFixed(),
+    realizedPnl: p.realizedPnl.toFixed(),
+    leverage: p.leverage.toFixed(),
+    flp: p.flp.toFixed(),
+  };
+}
+
 /** Removes the accounts' contract state, derived indexes included. */
 export function forgetContracts(state: LedgerState, accountIds: ReadonlySet<string>): void {
   const c = state.contracts;
@@ -118,6 +150,7 @@ export function forgetContracts(state: LedgerState, accountIds: ReadonlySet<stri
     c.uncovered.delete(accountId);
     state.contractClientIds.delete(accountId);
     state.contractClientIdsEnded.delete(accountId);
+    c.accountPositions.delete(accountId);
   }
   for (const [key, p] of c.positions) {
     if (!accountIds.has(p.accountId)) continue;
@@ -171,11 +204,14 @@ export function restoreContracts(state: LedgerState, captured: PartitionContract
     });
 }
 
-/** The accounts' per-account maps, as entries in their order (an eviction order is kept). */
+/** The accounts' per-account maps, as entries in their order (an eviction order is kept), looked up by account. */
 export function entriesOf<V>(perAccount: ReadonlyMap<string, ReadonlyMap<string, V>>, accountIds: ReadonlySet<string>) {
-  return [...perAccount]
-    .filter(([accountId]) => accountIds.has(accountId))
-    .map(([accountId, entries]): [string, [string, V][]] => [accountId, [...entries]]);
+  const entries: [string, [string, V][]][] = [];
+  for (const accountId of accountIds) {
+    const held = perAccount.get(accountId);
+    if (held) entries.push([accountId, [...held]]);
+  }
+  return entries;
 }
 
 /** The entries of a per-fund map (fundings, marks) that belong to the accounts, keyed `symbol|fundAccountId` (see fundingKey). */

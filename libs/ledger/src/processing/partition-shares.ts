@@ -48,9 +48,9 @@ export function allShares(state: LedgerState, scope: PartitionScope): Set<string
 
 /**
  * Each named share of the partition, as a PartitionState without what is kept apart: the window's
- * processed ids, and the ended orders that hold their client ids (ended-orders.ts). Costs what the
- * shares hold, but for the api keys and contract positions and orders, which are scanned once for
- * them all (no index by user).
+ * processed ids, and the ended orders, spot and contract, that hold their client ids
+ * (ended-orders.ts). Costs what the shares hold, but for the api keys, which are scanned once for
+ * them all (no index by user), and the partition's fundings, marks and ADLs (a few per symbol).
  */
 export function captureShares(
   state: LedgerState,
@@ -75,7 +75,7 @@ export function captureShares(
     }
   }
   for (const k of state.apiKeys.values()) if (userIds.has(k.userId)) shares.get(k.userId)?.apiKeys.push(k);
-  const contracts = captureContracts(state, new Set(ownerOf.keys()));
+  const contracts = captureContracts(state, new Set(ownerOf.keys()), true);
   for (const b of contracts.balances) ownerOf.get(b.accountId)!.contracts!.balances.push(b);
   for (const p of contracts.positions) ownerOf.get(p.accountId)!.contracts!.positions.push(p);
   for (const o of contracts.orders) ownerOf.get(o.accountId)!.contracts!.orders.push(o);

@@ -74,6 +74,7 @@ export class ContractDraft {
       positions: new OverlayMap(base.positions),
       orders: new OverlayMap(base.orders),
       positionOrders: new OverlayMap(base.positionOrders),
+      accountPositions: new OverlayMap(base.accountPositions),
       fundings: new OverlayMap(base.fundings),
       fundingCursors: new OverlayMap(base.fundingCursors),
       marks: new OverlayMap(base.marks),

@@ -20,7 +20,7 @@ export function evolveContractJournal(state: LedgerState, event: ContractJournal
   const before = touchedOrder(state, event);
   evolveContracts(state.contracts, event as unknown as ContractEvent);
   if (event.type === 'ContractOrderPlaced') {
-    evictEndedClientIds(contractIds(state), event.payload.order.accountId, event.ts, state.clientIdWindowMs);
+    evictContractClientIds(state, event.payload.order.accountId, event.ts);
     indexClientId(state, event.payload.order);
   } else if (before && !state.contracts.orders.has(before.orderId)) endClientId(state, before, event.ts);
 }
@@ -56,6 +56,11 @@ export function endClientId(state: LedgerState, order: ContractOrderRecord, fina
     endHeldClientId(contractIds(state), order.accountId, order.clientOrderId, order.orderId, finalTime);
 }
 
-function contractIds(state: LedgerState): ClientIdWindow {
+/** When an account places a contract order, its orders ended for the window or more free their client ids (a snapshot's restore repeats the account's last eviction). */
+export function evictContractClientIds(state: LedgerState, accountId: string, now: number): void {
+  evictEndedClientIds(contractIds(state), accountId, now, state.clientIdWindowMs);
+}
+
+export function contractIds(state: LedgerState): ClientIdWindow {
   return { index: state.contractClientIds, ended: state.contractClientIdsEnded };
 }

@@ -45,5 +45,8 @@ export function contractsStateHash(state: ContractsState): string {
     const entries = r.entries.map((e) => `${e.accountId}:${e.quantity.toFixed()}`);
     hash.update(`adlr|${key}|${r.symbol}|${r.side}|${entries.join(',')}\n`);
   }
+  // Derived, but hashed so that every path that loads a state (snapshot, tables, replay) must keep it in step.
+  for (const accountId of [...state.accountPositions.keys()].sort())
+    for (const key of [...state.accountPositions.get(accountId)!].sort()) hash.update(`ap|${accountId}|${key}\n`);
   return hash.digest('hex');
 }

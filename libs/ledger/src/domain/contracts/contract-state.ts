@@ -60,6 +60,12 @@ export interface ContractsState {
   orders: Map<string, OpenContractOrder>;
   /** The open orders of each position (by positionKey): what a liquidation cancels, without a scan. */
   positionOrders: Map<string, ReadonlySet<string>>;
+  /**
+   * Per account, the keys (positionKey) of its positions and of the positions its open orders are
+   * for (derived: written only by setPosition, setOrder and removeOrder), so a snapshot of an account
+   * finds them without walking every position and order of the partition.
+   */
+  accountPositions: Map<string, ReadonlySet<string>>;
   /** The last funding time settled per `symbol|fund account` (one fund account per ledger partition): SettleFunding is idempotent per (symbol, fundingTime) in each. */
   fundings: Map<string, number>;
   /**
@@ -148,6 +154,7 @@ export function initialContractsState(): ContractsState {
     positions: new Map(),
     orders: new Map(),
     positionOrders: new Map(),
+    accountPositions: new Map(),
     fundings: new Map(),
     fundingCursors: new Map(),
     marks: new Map(),
@@ -224,6 +231,7 @@ export function setPosition(state: ContractsState, p: PositionAfter): void {
   const size = new Money(p.size);
   const key = positionKey(p.accountId, p.symbol, p.side);
   const flp = new Money(p.flp);
+  if (!state.positions.has(key)) keepAccountPosition(state, p.accountId, key);
   state.positions.set(key, {
     accountId: p.accountId,
     symbol: p.symbol,
@@ -253,8 +261,10 @@ function stopHeap(state: ContractsState, o: ContractOrderRecord): PriceHeap {
 
 export function setOrder(state: ContractsState, o: OpenContractOrder): void {
   const key = orderPositionKey(o);
-  if (!state.orders.has(o.orderId))
+  if (!state.orders.has(o.orderId)) {
     state.positionOrders.set(key, new Set([...(state.positionOrders.get(key) ?? []), o.orderId]));
+    keepAccountPosition(state, o.accountId, key);
+  }
   state.orders.set(o.orderId, o);
   if (o.orderType === 'STOP') stopHeap(state, o).upsert(o.orderId, new Money(o.triggerPrice!));
   else stopHeap(state, o).remove(o.orderId);
@@ -269,8 +279,22 @@ function removeOrder(state: ContractsState, orderId: string): void {
   rest.delete(orderId);
   if (rest.size === 0) state.positionOrders.delete(key);
   else state.positionOrders.set(key, rest);
+  if (rest.size === 0 && !state.positions.has(key)) dropAccountPosition(state, o.accountId, key);
   stopHeap(state, o).remove(orderId);
   state.orders.delete(orderId);
+}
+
+// New sets rather than changes in place, as for positionOrders: a draft reads through to the state's.
+function keepAccountPosition(state: ContractsState, accountId: string, key: string): void {
+  const keys = state.accountPositions.get(accountId);
+  if (!keys?.has(key)) state.accountPositions.set(accountId, new Set([...(keys ?? []), key]));
+}
+
+function dropAccountPosition(state: ContractsState, accountId: string, key: string): void {
+  const rest = new Set(state.accountPositions.get(accountId));
+  rest.delete(key);
+  if (rest.size === 0) state.accountPositions.delete(accountId);
+  else state.accountPositions.set(accountId, rest);
 }
 
 export function evolveContracts(state: ContractsState, event: ContractEvent): ContractsState {
