@@ -97,3 +97,22 @@ export function formatRequestsPerOrder(
   const total = rows.reduce((sum, [, perOrder]) => sum + perOrder, 0);
   return `${total.toFixed(2)}: ${rows.map(([api, perOrder]) => `${api} ${perOrder.toFixed(2)}`).join(', ')}`;
 }
+
+/**
+ * An idle exchange creates no topic and joins, leaves or deletes no group: its services make their
+ * topics and groups at start and leave them at stop. Such requests while it idles come from another
+ * client of the same broker (the counters are the broker's, whoever asked) or from a member that
+ * rejoined, and the idle figures include them.
+ */
+const NOT_FROM_AN_IDLE_EXCHANGE = ['CreateTopics', 'DeleteTopics', 'JoinGroup', 'LeaveGroup', 'DeleteGroups'];
+
+/** What an idle exchange does not ask for, counted between two readings; undefined when none. */
+export function requestsNotFromAnIdleExchange(
+  before: Map<string, number>,
+  after: Map<string, number>,
+): string | undefined {
+  const seen = NOT_FROM_AN_IDLE_EXCHANGE.map((api) => [api, (after.get(api) ?? 0) - (before.get(api) ?? 0)] as const)
+    .filter(([, count]) => count > 0)
+    .map(([api, count]) => `${api} ${count}`);
+  return seen.length === 0 ? undefined : seen.join(', ');
+}

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { startDistributedExchange } from '../../test/support/distributed-exchange';
 import { type LoadResult, type PresignedRequest, runLoad } from '../support/exchange-vs-hello';
 import { taskset } from '../support/pinned-child';
-import { brokerRequestCounter, formatRequestsPerOrder } from './broker-requests';
+import { brokerRequestCounter, formatRequestsPerOrder, requestsNotFromAnIdleExchange } from './broker-requests';
 import { cpuOfTree } from '../support/process-cpu';
 import { formatNumber, formatSpread, median, spread } from '../support/stats';
 import {
@@ -135,6 +135,11 @@ export async function runDistributedOrderEntry(
       console.log(
         `  broker requests per second idle (${IDLE_SEC} s before the load): ${formatRequestsPerOrder(requestsIdleBefore, requestsIdleAfter, IDLE_SEC)}`,
       );
+      const foreign = requestsNotFromAnIdleExchange(requestsIdleBefore, requestsIdleAfter);
+      if (foreign)
+        console.log(
+          `  note: while idle the broker also served ${foreign}: not this exchange's idle traffic (another client of the broker, or a member that rejoined), yet counted above`,
+        );
     }
     const workloads = await runOrderWorkloads(
       { ...settings, adminToken: exchange.adminToken },

@@ -84,7 +84,9 @@ export class LedgerClient implements OnApplicationBootstrap, OnApplicationShutdo
    * lagging past its bound, is refused at once (503 / -1016) rather than queued to time out.
    */
   private refuseWhenOverloaded(): void {
-    const reason = this.replies.isFull() ? 'pending' : this.pipelineLag.exceeded() ? 'lag' : undefined;
+    // Asked first, whatever the pending table says: every command keeps the lag's polls going.
+    const lagging = this.pipelineLag.exceeded();
+    const reason = this.replies.isFull() ? 'pending' : lagging ? 'lag' : undefined;
     if (reason === undefined) return;
     this.overloaded.inc({ reason });
     throw new ApiError(ErrorCode.SERVICE_UNAVAILABLE, 'The exchange is overloaded; try again shortly.');

@@ -22,6 +22,7 @@ import { KafkaGroupConsumer } from './kafka-group-consumer';
 import { splitIntoRequests } from './kafka-requests';
 import { patchKafkajsCoordinatorCache } from './kafkajs-coordinator-cache';
 import { patchKafkajsIdleTimer } from './kafkajs-idle-timer';
+import { type KafkajsOffsets, kafkajsOffsets } from './kafkajs-offsets';
 import { PublishQueue } from './publish-queue';
 
 /** Kafka's own consumer default (fetch.max.wait.ms). */
@@ -52,6 +53,10 @@ export interface KafkaEventLogOptions {
 export class KafkaEventLog implements EventLog {
   private readonly kafka: Kafka;
   private readonly admin: Admin;
+  /** End and committed offsets at one request each (undefined: another kafkajs version, the admin asks). */
+  private readonly offsets: KafkajsOffsets | undefined;
+  /** The topics whose end offsets are asked in this tick: one request for all of them. */
+  private endsAsked: { topics: Set<string>; answer: Promise<Map<string, number[]>> } | undefined;
   private readonly producer: Producer;
   private readonly partitionCounts = new Map<string, number>();
   private readonly consumers = new Set<KafkaGroupConsumer>();
@@ -75,6 +80,7 @@ export class KafkaEventLog implements EventLog {
       retry: { retries: 8, initialRetryTime: 100, maxRetryTime: 5000 },
     });
     this.admin = this.kafka.admin();
+    this.offsets = kafkajsOffsets(this.kafka);
     this.producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
   }
 
@@ -184,16 +190,42 @@ export class KafkaEventLog implements EventLog {
 
   async endOffsets(topic: string): Promise<number[]> {
     await this.connect();
-    const offsets = await retryingRetriable(() => fetchTopicOffsets(this.admin, topic));
-    return byPartition(offsets.map((o) => ({ partition: o.partition, offset: Number(o.high) })));
+    const offsets = this.offsets;
+    if (!offsets) {
+      const answer = await retryingRetriable(() => fetchTopicOffsets(this.admin, topic));
+      return byPartition(answer.map((o) => ({ partition: o.partition, offset: Number(o.high) })));
+    }
+    // Asked after the call (a request not yet sent is joined), so a record acknowledged before it is counted.
+    const asked = this.endsAsked ?? this.askEnds(offsets);
+    asked.topics.add(topic);
+    return (await asked.answer).get(topic)!;
+  }
+
+  /** One end-offsets request, sent once the current tick has added its topics. */
+  private askEnds(offsets: KafkajsOffsets): { topics: Set<string>; answer: Promise<Map<string, number[]>> } {
+    const asked = { topics: new Set<string>(), answer: Promise.resolve(new Map<string, number[]>()) };
+    asked.answer = (async () => {
+      await Promise.resolve();
+      if (this.endsAsked === asked) this.endsAsked = undefined;
+      const answer = await retryingRetriable(() => offsets.endOffsets([...asked.topics]));
+      return new Map(
+        [...answer].map(([topic, partitions]) => [
+          topic,
+          byPartition(partitions.map((p) => ({ partition: p.partition, offset: Number(p.offset) }))),
+        ]),
+      );
+    })();
+    this.endsAsked = asked;
+    return asked;
   }
 
   async committedOffsets(groupId: string, topic: string): Promise<number[]> {
     await this.connect();
-    const [result] = await retryingRetriable(() => this.admin.fetchOffsets({ groupId, topics: [topic] }));
-    return byPartition(
-      (result?.partitions ?? []).map((p) => ({ partition: p.partition, offset: Math.max(0, Number(p.offset)) })),
-    );
+    const offsets = this.offsets;
+    const partitions = offsets
+      ? await retryingRetriable(() => offsets.committedOffsets(groupId, topic))
+      : ((await retryingRetriable(() => this.admin.fetchOffsets({ groupId, topics: [topic] })))[0]?.partitions ?? []);
+    return byPartition(partitions.map((p) => ({ partition: p.partition, offset: Math.max(0, Number(p.offset)) })));
   }
 
   async partitionCount(topic: string): Promise<number> {
@@ -213,13 +245,16 @@ export class KafkaEventLog implements EventLog {
       if (this.connected) {
         await this.producer.disconnect();
         await this.admin.disconnect();
+        await this.offsets?.disconnect();
       }
     })();
     return this.closing;
   }
 
   private connect(): Promise<void> {
-    this.connected ??= Promise.all([this.admin.connect(), this.producer.connect()]).then(() => undefined);
+    this.connected ??= Promise.all([this.admin.connect(), this.producer.connect(), this.offsets?.connect()]).then(
+      () => undefined,
+    );
     return this.connected;
   }
 
