@@ -33,9 +33,10 @@ export class EmbeddedConsumer implements Consumer {
   /**
    * A durable group that decides nothing for a waiting client (a projection, a relay, a history):
    * woken with a request's reply, it would run its batch and its commit step in the same turn, ahead
-   * of the HTTP answer that waits on a chain of promise continuations (0.2–0.3 ms of one order's
-   * ~3 here). It starts a turn later instead. Ephemeral groups (the gateways' reply readers, the
-   * market views) and the deciders that read unsynced records run at once.
+   * of the HTTP answer that waits on a chain of promise continuations. It starts a turn later
+   * instead: one at a time, the answer went out ~0.07 ms sooner (p50 of the reply's last piece,
+   * 0.35–0.39 → 0.29–0.32 ms). Ephemeral groups (the gateways' reply readers, the market views)
+   * and the deciders that read unsynced records run at once.
    */
   private readonly offOrderPath: boolean;
 
